@@ -1,0 +1,113 @@
+// Seeds the local D1 (and the gate in local KV) for `npm start`, idempotently:
+//   tsx scripts/seed.ts [--scale 1] [--cities 400] [--seed 1] [--persist-to DIR] [--force]
+// Nothing happens when the catalog already matches the migrations, the generator and the
+// options; a change to any of them reseeds.
+import { createHash } from 'node:crypto'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { getPlatformProxy } from 'wrangler'
+import { refreshStats } from '../src/data/refresh-stats'
+import { buildGate } from '../src/gate/build-gate'
+import { readGate, saveGate } from '../src/gate/gate-store'
+import { generateCatalog } from './seed/generate-catalog'
+import { applyMigrations } from './seed/migrate'
+import { catalogPlaces } from './seed/places'
+import { insertStatements } from './seed/sql'
+
+const { values: args } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '1' },
+    cities: { type: 'string', default: '400' },
+    seed: { type: 'string', default: '1' },
+    'persist-to': { type: 'string' },
+    force: { type: 'boolean', default: false },
+  },
+})
+const options = { scale: Number(args.scale), cities: Number(args.cities), seed: Number(args.seed) }
+if (!(options.scale > 0) || !(options.cities >= 20) || !Number.isInteger(options.seed)) {
+  throw new Error('--scale must be > 0, --cities >= 20, --seed an integer')
+}
+
+// `wrangler dev --persist-to DIR` keeps its state in DIR/v3; the proxy takes that folder itself.
+const persist = args['persist-to'] ? { path: join(args['persist-to'], 'v3') } : true
+const { env, dispose } = await getPlatformProxy<Env>({ persist })
+try {
+  const migrated = await applyMigrations(env.DB)
+  if (migrated.length) console.log(`migrations applied: ${migrated.join(', ')}`)
+
+  const version = await seedVersion(options)
+  const current = await env.DB.prepare(
+    "SELECT value FROM catalog_meta WHERE key = 'seed_version'",
+  ).first<{ value: string }>()
+  if (current?.value === version && !args.force) {
+    console.log('catalog: up to date')
+    if (!(await readGate(env.GATE))) await rebuildGate(env)
+  } else {
+    await seed(env, options, version)
+  }
+} finally {
+  await dispose()
+}
+
+async function seed(env: Env, opts: typeof options, version: string): Promise<void> {
+  const started = Date.now()
+  for (const table of [
+    'reviews',
+    'provider_services',
+    'providers',
+    'service_city_stats',
+    'cities',
+    'catalog_meta',
+  ]) {
+    await env.DB.exec(`DELETE FROM ${table}`)
+  }
+  const places = catalogPlaces(opts.cities)
+  const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
+  const totals = { cities: 0, providers: 0, provider_services: 0, reviews: 0 }
+  let batch: D1PreparedStatement[] = []
+  const flush = async () => {
+    if (batch.length) await env.DB.batch(batch)
+    batch = []
+  }
+  for (const rows of generateCatalog(places, { scale: opts.scale, seed: opts.seed, now })) {
+    for (const table of ['cities', 'providers', 'provider_services', 'reviews'] as const) {
+      totals[table] += rows[table].length
+      for (const sql of insertStatements(table, rows[table])) {
+        batch.push(env.DB.prepare(sql))
+        if (batch.length >= 25) await flush()
+      }
+    }
+    if (totals.cities % 50 === 0) {
+      console.log(`seed: ${totals.cities}/${places.length} cities, ${totals.providers} providers`)
+    }
+  }
+  await flush()
+  await refreshStats(env.DB, now)
+  await env.DB.prepare(
+    "INSERT INTO catalog_meta (key, value) VALUES ('seed_version', ?), ('seeded_at', ?)",
+  )
+    .bind(version, now.toISOString())
+    .run()
+  console.log(
+    `seed: ${totals.cities} cities, ${totals.providers} providers, ${totals.provider_services} listings, ` +
+      `${totals.reviews} reviews in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  )
+  await rebuildGate(env)
+}
+
+async function rebuildGate(env: Env): Promise<void> {
+  const gate = await buildGate(env.DB)
+  await saveGate(env.GATE, gate)
+  console.log(`gate: ${gate.meta.items} slugs, ${(gate.bytes().byteLength / 1024).toFixed(0)} KiB`)
+}
+
+/** A hash of everything that shapes the seeded data. */
+async function seedVersion(opts: typeof options): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify(opts))
+  for (const dir of ['migrations', 'scripts/seed', 'src/catalog']) {
+    for (const file of (await readdir(dir)).sort())
+      hash.update(file).update(await readFile(join(dir, file)))
+  }
+  return hash.digest('hex').slice(0, 16)
+}

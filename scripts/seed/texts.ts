@@ -1,0 +1,221 @@
+// Sentence parts for headlines, bios and reviews, per service family. Composed by the
+// generator so that every profile reads like a person wrote it about their own work.
+
+import type { VerticalCode } from '../../src/catalog/verticals'
+
+export type Family = VerticalCode | 'DAYCARE'
+
+export const HEADLINES: Record<Family, readonly string[]> = {
+  CHILDCARE: [
+    'Fun, patient sitter with {years} years of experience',
+    'Reliable {noun} who loves arts, crafts and outdoor play',
+    'CPR-certified {noun} for infants through school age',
+    'Warm, organized {noun} with great references',
+    'Former preschool aide, now a full-time {noun}',
+    'Bilingual {noun} available evenings and weekends',
+    'Experienced {noun} for busy families',
+  ],
+  SENIRCARE: [
+    'Compassionate senior caregiver with {years} years of experience',
+    'Companion care, meals and errands for older adults',
+    'Certified nursing assistant offering in-home care',
+    'Patient caregiver experienced with memory care',
+    'Dependable help with bathing, mobility and appointments',
+  ],
+  HOUSEKEEP: [
+    'Detail-oriented housekeeper with {years} years of experience',
+    'Reliable cleaning: kitchens, bathrooms and deep cleans',
+    'Weekly and bi-weekly home cleaning',
+    'Thorough, trustworthy house cleaner with my own supplies',
+    'Move-out and deep cleaning specialist',
+  ],
+  TUTORINGX: [
+    '{subject} tutor with {years} years of teaching experience',
+    'Patient {subject} tutor for elementary through high school',
+    'Certified teacher offering {subject} and homework help',
+    'Test prep and {subject} tutoring, in person or online',
+    'College student tutoring {subject} with proven results',
+  ],
+  PETCAREXX: [
+    'Dog walker and pet sitter with {years} years of experience',
+    'Loving pet sitter for dogs, cats and small animals',
+    'Reliable daily walks and drop-in visits',
+    'Experienced with puppies, seniors and special-needs pets',
+    'Overnight pet sitting in your home',
+  ],
+  CAREGIGSX: [
+    'Organized personal assistant for errands and projects',
+    'Errands, event help and home organizing',
+    'Flexible helper for moving days and office tasks',
+    'Dependable assistant with a reliable car',
+  ],
+  SPCLNEEDS: [
+    'Special needs caregiver with {years} years of experience',
+    'Patient caregiver experienced with autism and ADHD',
+    'Former paraprofessional supporting children with special needs',
+    'Calm, structured care for children and young adults',
+  ],
+  DAYCARE: [
+    'Licensed daycare with a play-based curriculum',
+    'Small, home-like daycare with experienced teachers',
+    'Early learning center for infants through pre-K',
+    'Daycare with outdoor play space and healthy meals',
+  ],
+}
+
+export const INTROS: Record<Family, readonly string[]> = {
+  CHILDCARE: [
+    "Hi, I'm {first}! I have been caring for children for {years} years, from newborns to busy school-agers.",
+    "I'm {first}, a {noun} in {city} who believes kids learn best through play.",
+    'Hello! My name is {first} and I have {years} years of experience caring for children of all ages.',
+  ],
+  SENIRCARE: [
+    "I'm {first}, and I have spent {years} years helping older adults stay safe and independent at home.",
+    'Hello, my name is {first}. Caring for seniors has been my work for {years} years.',
+    "I'm {first}, a caregiver in {city} who treats every client like family.",
+  ],
+  HOUSEKEEP: [
+    "I'm {first}, and I have been cleaning homes in {city} for {years} years.",
+    'Hi! My name is {first}. I take pride in leaving every home spotless.',
+    "I'm {first}, an experienced housekeeper who pays attention to the details.",
+  ],
+  TUTORINGX: [
+    "I'm {first}, and I have tutored students for {years} years.",
+    'Hi! My name is {first}. I help students build confidence and real understanding.',
+    "I'm {first}, a tutor in {city} who makes hard subjects make sense.",
+  ],
+  PETCAREXX: [
+    "I'm {first}, and I have cared for dogs and cats for {years} years.",
+    'Hi! My name is {first}. Animals have always been my favorite people.',
+    "I'm {first}, a pet sitter in {city} who treats every pet like my own.",
+  ],
+  CAREGIGSX: [
+    "I'm {first}, an organized, friendly helper with {years} years of experience.",
+    'Hi! My name is {first}. I help busy people get things done.',
+  ],
+  SPCLNEEDS: [
+    "I'm {first}, and I have supported children and young adults with special needs for {years} years.",
+    'Hello, my name is {first}. I bring patience, structure and lots of encouragement.',
+  ],
+  DAYCARE: [
+    '{business} has cared for children in {city} for {years} years.',
+    'Welcome to {business}, a licensed daycare serving families in {city} for {years} years.',
+  ],
+}
+
+export const DETAILS: Record<Family, readonly string[]> = {
+  CHILDCARE: [
+    'I am comfortable with meal prep, homework help, bath and bedtime routines.',
+    'I love reading, crafts and getting kids outside for some fresh air.',
+    'Parents tell me I am calm, punctual and great at keeping little ones busy.',
+    'I am happy to help with light housekeeping and school pick-ups.',
+  ],
+  SENIRCARE: [
+    'I can help with personal care, meals, medication reminders and getting to appointments.',
+    'I have experience with dementia, mobility limits and recovery after surgery.',
+    'Families count on me for clear updates and a steady, respectful presence.',
+  ],
+  HOUSEKEEP: [
+    'I handle kitchens, bathrooms, floors, laundry and the jobs nobody else wants to do.',
+    'I bring my own supplies and am happy to use yours if you prefer.',
+    'I am flexible with scheduling and glad to follow your checklist.',
+  ],
+  TUTORINGX: [
+    'I tailor each session to how the student learns and keep parents updated on progress.',
+    'I help with homework, test prep and study skills.',
+    'My students usually see their grades improve within a few weeks.',
+  ],
+  PETCAREXX: [
+    'I can give medications, handle leash-pulling dogs and keep to feeding schedules.',
+    'I send photos and updates after every visit.',
+    'I am comfortable with large dogs, shy cats and senior pets.',
+  ],
+  CAREGIGSX: [
+    'I can run errands, wait for deliveries, organize closets and help at events.',
+    'I have a reliable car and a flexible schedule.',
+  ],
+  SPCLNEEDS: [
+    'I use visual schedules, positive reinforcement and lots of patience.',
+    'I am experienced with feeding support, transfers and sensory needs.',
+    'I work closely with parents and therapists to keep routines consistent.',
+  ],
+  DAYCARE: [
+    'Our teachers follow a play-based curriculum with music, art and outdoor time every day.',
+    'We serve healthy meals and snacks and keep parents updated through the day.',
+    'Our small groups give every child plenty of individual attention.',
+  ],
+}
+
+export const CLOSINGS: readonly string[] = [
+  'I would love to hear about your family and what you need.',
+  'Send me a message and let us find a time to meet.',
+  'References are available on request.',
+  'Looking forward to meeting you!',
+]
+
+export const REVIEW_BODIES: Record<'great' | 'good' | 'mixed', readonly string[]> = {
+  great: [
+    '{first} was wonderful. Always on time, great communication, and we felt completely at ease.',
+    'We could not be happier with {first}. Reliable, kind and truly great at what they do.',
+    'Highly recommend {first}! Professional, warm and went above and beyond every time.',
+    '{first} has been a huge help to our family. We will definitely book again.',
+  ],
+  good: [
+    '{first} did a good job and was easy to work with. Would book again.',
+    'Friendly and dependable. A couple of small hiccups with scheduling, but overall very good.',
+    'Solid experience with {first}. Communicated well and did what we asked.',
+  ],
+  mixed: [
+    'It was fine, but {first} arrived late twice and we had to repeat instructions.',
+    'Mixed experience. Nice person, but not the right fit for our needs.',
+  ],
+}
+
+export const STREETS = [
+  'Oak',
+  'Maple',
+  'Pine',
+  'Cedar',
+  'Elm',
+  'Park',
+  'Lake',
+  'Hill',
+  'Washington',
+  'Lincoln',
+  'Jefferson',
+  'Main',
+  'Church',
+  'Highland',
+  'Sunset',
+  'Meadow',
+  'River',
+  'Spring',
+] as const
+export const STREET_TYPES = ['St', 'Ave', 'Rd', 'Blvd', 'Dr', 'Ln', 'Way'] as const
+export const DAYCARE_NAMES = [
+  'Little Sprouts',
+  'Bright Beginnings',
+  'Sunshine Kids',
+  'Tiny Treasures',
+  'Kids Academy',
+  'Busy Bees',
+  'Learning Tree',
+  'Happy Hearts',
+  'Rainbow Garden',
+  'Stepping Stones',
+] as const
+export const DAYCARE_KINDS = [
+  'Daycare',
+  'Early Learning Center',
+  'Child Development Center',
+  'Preschool & Daycare',
+  'Montessori',
+] as const
+
+export const EDUCATION = [
+  'High school diploma',
+  'Some college',
+  "Associate's degree",
+  "Bachelor's degree",
+  "Master's degree",
+] as const

@@ -1,0 +1,141 @@
+import type { Labelled } from './enums'
+
+// The seed's coded option lists (section 3, "Coded option lists"). The seed gives the code
+// ranges and prefixes but not the labels; the labels here are ours, written the way a family
+// would read them. Each list is stored in D1 as a bitmask in this order: append, never reorder.
+
+function codes(prefix: string, labels: readonly string[], first = 1): Labelled[] {
+  return labels.map((label, i) => ({
+    code: `${prefix}${String(i + first).padStart(3, '0')}`,
+    slug: slugOf(label),
+    label,
+  }))
+}
+
+export function slugOf(label: string): string {
+  return label
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+}
+
+/** Housekeeping tasks (HKS…), one per value of the seed's housekeeping services enumeration. */
+export const HOUSEKEEPING_TASKS = codes('HKS', [
+  'Attic cleaning',
+  'Basement cleaning',
+  'Bathroom cleaning',
+  'Cabinet cleaning',
+  'Carpet cleaning',
+  'Changing bed linens',
+  'Deep cleaning',
+  'Dishes',
+  'Dusting',
+  'Furniture treatment',
+  'General room cleaning',
+  'House sitting',
+  'Kitchen cleaning',
+  'Laundry',
+  'Move-out cleaning',
+  'Organization',
+  'Oven cleaning',
+  'Packing and unpacking',
+  'Pet waste cleanup',
+  'Plant care',
+  'Refrigerator cleaning',
+  'Standard cleaning',
+  'Surface polishing',
+  'Vacuuming and mopping',
+  'Wall washing',
+  'Window washing',
+])
+
+/** Senior care services (SCS002–SCS008). */
+export const SENIOR_SERVICES = codes(
+  'SCS',
+  [
+    'Companionship',
+    'Personal care',
+    'Transportation',
+    'Meal preparation',
+    'Light housecleaning',
+    'Medication management',
+    'Mobility assistance',
+  ],
+  2,
+)
+
+/** Tutoring subjects (GES…). */
+export const TUTORING_SUBJECTS = codes('GES', [
+  'Math',
+  'Reading and writing',
+  'Science',
+  'English',
+  'History and social studies',
+  'Foreign languages',
+  'Test prep',
+  'Computer science',
+  'Music lessons',
+  'Art',
+])
+
+/** Pet services (PCS…). */
+export const PET_SERVICES = codes('PCS', [
+  'Dog walking',
+  'Pet sitting',
+  'Overnight boarding',
+  'Drop-in visits',
+  'Grooming',
+  'Training',
+])
+
+/** Care gigs (CGS001–CGS005). */
+export const CARE_GIGS = codes('CGS', [
+  'Errands and shopping',
+  'Event help',
+  'Moving help',
+  'Home organizing',
+  'Office and admin tasks',
+])
+
+/** Special-needs skills (SNC…). */
+export const SPECIAL_NEEDS_SKILLS = codes('SNC', [
+  'Autism spectrum',
+  'ADHD',
+  'Down syndrome',
+  'Cerebral palsy',
+  'Sensory processing',
+  'Speech and language delays',
+  'Physical disabilities',
+  'Learning disabilities',
+])
+
+/** Special-needs ages (SNA001–SNA005). */
+export const SPECIAL_NEEDS_AGES = codes('SNA', [
+  'Infants and toddlers',
+  'Preschoolers',
+  'School-age children',
+  'Teens',
+  'Young adults',
+])
+
+/** Daycare schedules (CHDSMBLAL001–CHDSMBLAL008). */
+export const DAYCARE_SCHEDULES = codes('CHDSMBLAL', [
+  'Full-time',
+  'Part-time',
+  'Before school',
+  'After school',
+  'Drop-in care',
+  'Evenings',
+  'Weekends',
+  'Summer programs',
+])
+
+/** Daycare age groups (CHDSMBLAG001–CHDSMBLAG005). */
+export const DAYCARE_AGE_GROUPS = codes('CHDSMBLAG', [
+  'Infants (6 weeks–12 months)',
+  'Toddlers (1–2 years)',
+  'Preschool (3–4 years)',
+  'Pre-K (4–5 years)',
+  'School age (5–12 years)',
+])

@@ -1,0 +1,14 @@
+// The seed's vertical codes with their short forms (section 3). The seed names a pageSource
+// and a serviceIdForMember per vertical without their values; ours are below.
+
+export const VERTICALS = {
+  CHILDCARE: { short: 'cc', label: 'Child care', serviceIdForMember: 'childCare' },
+  SENIRCARE: { short: 'sc', label: 'Senior care', serviceIdForMember: 'seniorCare' },
+  HOUSEKEEP: { short: 'hk', label: 'Housekeeping', serviceIdForMember: 'housekeeping' },
+  TUTORINGX: { short: 'tu', label: 'Tutoring', serviceIdForMember: 'tutoring' },
+  PETCAREXX: { short: 'pc', label: 'Pet care', serviceIdForMember: 'petCare' },
+  CAREGIGSX: { short: 'cg', label: 'Care gigs', serviceIdForMember: 'careGigs' },
+  SPCLNEEDS: { short: 'sn', label: 'Special needs', serviceIdForMember: 'specialNeeds' },
+} as const
+
+export type VerticalCode = keyof typeof VERTICALS

@@ -1,0 +1,47 @@
+import type { Timing } from '../observability/timing'
+
+export type Param = string | number | null
+
+/** The read side of D1 that data functions get: counted, timed, retried. */
+export interface Db {
+  all<T>(sql: string, ...params: Param[]): Promise<T[]>
+  first<T>(sql: string, ...params: Param[]): Promise<T | null>
+}
+
+/** SPEC section 9: storage reads during server rendering retry a transient failure up to 3 times. */
+export const READ_RETRIES = 3
+
+// Errors D1 documents as safe to retry for a read. An SQL error (syntax, missing column) is a
+// bug, not a blip, and is thrown at once.
+const TRANSIENT =
+  /network connection lost|storage caused object to be reset|object to be reset|reset because its code was updated|internal error|timed? ?out|temporarily unavailable|overloaded/i
+
+export function isTransient(error: unknown): boolean {
+  return error instanceof Error && TRANSIENT.test(error.message)
+}
+
+export function openDb(d1: D1Database, timing: Timing): Db {
+  async function read<T>(sql: string, params: Param[]): Promise<T[]> {
+    for (let attempt = 0; ; attempt++) {
+      const start = performance.now()
+      try {
+        const { results } = await d1
+          .prepare(sql)
+          .bind(...params)
+          .all<T>()
+        timing.add('d1', performance.now() - start)
+        return results
+      } catch (error) {
+        timing.add('d1', performance.now() - start)
+        if (attempt >= READ_RETRIES || !isTransient(error)) {
+          throw new Error(`D1 read failed: ${sql.slice(0, 80)}`, { cause: error })
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt))
+      }
+    }
+  }
+  return {
+    all: (sql, ...params) => read(sql, params),
+    first: async <T>(sql: string, ...params: Param[]) => (await read<T>(sql, params))[0] ?? null,
+  }
+}

@@ -1,0 +1,125 @@
+import type { PayUnit } from '../catalog/enums'
+import { PAGE_SIZE } from '../catalog/filters'
+import type { ListingQuery } from '../routes/listing-query'
+import type { City } from './cities'
+import { MILES_PER_DEGREE } from './cities'
+import type { Db, Param } from './db'
+
+/** What a directory card shows. */
+export interface ProviderCard {
+  id: number
+  nameSlug: string
+  firstName: string
+  lastName: string
+  businessName: string | null
+  photoUrl: string | null
+  headline: string
+  bio: string
+  rating: number | null
+  reviewCount: number
+  yearsExperience: number
+  rateMin: number
+  rateMax: number
+  payUnit: PayUnit
+  badges: number
+  lat: number
+  lng: number
+}
+
+const CARD_COLUMNS = `p.id, p.name_slug AS nameSlug, p.first_name AS firstName,
+  p.last_name AS lastName, p.business_name AS businessName, p.photo_url AS photoUrl,
+  p.headline, substr(p.bio, 1, 220) AS bio, p.rating, p.review_count AS reviewCount,
+  ps.years_experience AS yearsExperience, ps.rate_min AS rateMin, ps.rate_max AS rateMax,
+  ps.pay_unit AS payUnit, ps.badges, ps.lat, ps.lng`
+
+/**
+ * The WHERE clause of a directory: the (service, city) range of the listing indexes, then the
+ * filters as conditions on the same rows. Distance is from the city centre, by an
+ * equirectangular approximation (well under 1% off within 50 miles) after a bounding box.
+ */
+export function listingWhere(service: string, city: City, q: ListingQuery): [string, Param[]] {
+  const where = ['ps.service = ?', 'ps.city_id = ?']
+  const params: Param[] = [service, city.id]
+  const allOf = (column: string, mask: number) => {
+    if (mask) {
+      where.push(`(ps.${column} & ?) = ?`)
+      params.push(mask, mask)
+    }
+  }
+  allOf('availability', q.availability)
+  allOf('ages', q.ages)
+  allOf('options', q.options)
+  allOf('schedules', q.schedules)
+  allOf('badges', q.badges)
+  if (q.rate) {
+    where.push('ps.rate_min <= ? AND ps.rate_max >= ?')
+    params.push(q.rate.high, q.rate.low)
+  }
+  if (q.experience !== null) {
+    where.push('ps.years_experience >= ?')
+    params.push(q.experience)
+  }
+  if (q.distance !== null) {
+    const dLat = q.distance / MILES_PER_DEGREE
+    const k = Math.cos((city.lat * Math.PI) / 180)
+    const dLng = dLat / Math.max(k, 0.01)
+    where.push(
+      'ps.lat BETWEEN ? AND ? AND ps.lng BETWEEN ? AND ?',
+      '((ps.lat - ?) * (ps.lat - ?) + (ps.lng - ?) * (ps.lng - ?) * ?) <= ?',
+    )
+    params.push(city.lat - dLat, city.lat + dLat, city.lng - dLng, city.lng + dLng)
+    params.push(city.lat, city.lat, city.lng, city.lng, k * k, dLat * dLat)
+  }
+  return [where.join(' AND '), params]
+}
+
+const ORDER: Record<ListingQuery['sort'], string> = {
+  recommended: 'ps.rank_score DESC, ps.provider_id',
+  newest: 'ps.created_at DESC, ps.provider_id',
+}
+
+export interface Listing {
+  total: number
+  cards: ProviderCard[]
+}
+
+export async function findProviderListing(
+  db: Db,
+  service: string,
+  city: City,
+  q: ListingQuery,
+): Promise<Listing> {
+  const [where, params] = listingWhere(service, city, q)
+  const [count, cards] = await Promise.all([
+    db.first<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM provider_services ps WHERE ${where}`,
+      ...params,
+    ),
+    db.all<ProviderCard>(
+      `SELECT ${CARD_COLUMNS} FROM provider_services ps JOIN providers p ON p.id = ps.provider_id
+        WHERE ${where} ORDER BY ${ORDER[q.sort]} LIMIT ? OFFSET ?`,
+      ...params,
+      PAGE_SIZE,
+      (q.page - 1) * PAGE_SIZE,
+    ),
+  ])
+  return { total: count?.n ?? 0, cards }
+}
+
+/** The best-ranked providers of a service among a few cities (state pages). */
+export function findTopProviders(
+  db: Db,
+  service: string,
+  cityIds: number[],
+  limit = 6,
+): Promise<ProviderCard[]> {
+  if (cityIds.length === 0) return Promise.resolve([])
+  return db.all<ProviderCard>(
+    `SELECT ${CARD_COLUMNS} FROM provider_services ps JOIN providers p ON p.id = ps.provider_id
+      WHERE ps.service = ? AND ps.city_id IN (${cityIds.map(() => '?').join(', ')})
+      ORDER BY ps.rank_score DESC LIMIT ?`,
+    service,
+    ...cityIds,
+    limit,
+  )
+}

@@ -1,0 +1,108 @@
+import type { PayUnit } from '../catalog/enums'
+import type { Db } from './db'
+
+/** Aggregates of service_city_stats (migrations/0001_catalog.sql). */
+export interface RateStats {
+  providers: number
+  rateAvg: number
+  rateMin: number
+  rateMax: number
+  payUnit: PayUnit
+  updatedAt: string
+}
+
+export function findCityStats(db: Db, service: string, cityId: number): Promise<RateStats | null> {
+  return db.first<RateStats>(
+    `SELECT providers, rate_avg AS rateAvg, rate_min AS rateMin, rate_max AS rateMax,
+            pay_unit AS payUnit, updated_at AS updatedAt
+       FROM service_city_stats WHERE service = ? AND city_id = ?`,
+    service,
+    cityId,
+  )
+}
+
+/** The service across the country: provider-weighted mean rate, range, counts. */
+export async function findNationalStats(
+  db: Db,
+  service: string,
+): Promise<(RateStats & { cities: number }) | null> {
+  const row = await db.first<RateStats & { cities: number }>(
+    `SELECT SUM(providers) AS providers, COUNT(*) AS cities,
+            SUM(rate_avg * providers) / SUM(providers) AS rateAvg,
+            MIN(rate_min) AS rateMin, MAX(rate_max) AS rateMax,
+            MIN(pay_unit) AS payUnit, MAX(updated_at) AS updatedAt
+       FROM service_city_stats WHERE service = ?`,
+    service,
+  )
+  return row && row.providers ? row : null
+}
+
+export interface CityCount {
+  slug: string
+  name: string
+  stateCode: string
+  providers: number
+}
+
+const CITY_COUNT = `SELECT c.slug, c.name, c.state_code AS stateCode, s.providers
+  FROM service_city_stats s JOIN cities c ON c.id = s.city_id`
+
+export function findTopCities(
+  db: Db,
+  service: string,
+  { limit = 12, minProviders = 1 } = {},
+): Promise<CityCount[]> {
+  return db.all<CityCount>(
+    `${CITY_COUNT} WHERE s.service = ? AND s.providers >= ? ORDER BY s.providers DESC LIMIT ?`,
+    service,
+    minProviders,
+    limit,
+  )
+}
+
+export function findStateCities(
+  db: Db,
+  service: string,
+  stateCode: string,
+  { limit = 200, minProviders = 1 } = {},
+): Promise<(CityCount & { id: number })[]> {
+  return db.all<CityCount & { id: number }>(
+    `SELECT c.id, c.slug, c.name, c.state_code AS stateCode, s.providers
+       FROM service_city_stats s JOIN cities c ON c.id = s.city_id
+      WHERE s.service = ? AND s.state_code = ? AND s.providers >= ?
+      ORDER BY s.providers DESC LIMIT ?`,
+    service,
+    stateCode,
+    minProviders,
+    limit,
+  )
+}
+
+export interface StateCount {
+  stateCode: string
+  providers: number
+  cities: number
+}
+
+/** Per state: providers of the service and how many of its cities are worth a link. */
+export function findStateCounts(db: Db, service: string, minProviders = 1): Promise<StateCount[]> {
+  return db.all<StateCount>(
+    `SELECT state_code AS stateCode, SUM(providers) AS providers, COUNT(*) AS cities
+       FROM service_city_stats WHERE service = ? AND providers >= ?
+      GROUP BY state_code ORDER BY state_code`,
+    service,
+    minProviders,
+  )
+}
+
+export interface ServiceCount {
+  service: string
+  providers: number
+}
+
+export function findCityServices(db: Db, cityId: number): Promise<ServiceCount[]> {
+  return db.all<ServiceCount>(
+    'SELECT service, providers FROM service_city_stats WHERE city_id = ?',
+    cityId,
+  )
+}

@@ -1,0 +1,49 @@
+import { ENTITY_KINDS, GateFilter } from './gate-filter'
+import type { EntityKind } from './gate-filter'
+
+const PAGE = 10_000
+
+const ENTITY_TABLES: Record<EntityKind, string> = { provider: 'providers' }
+
+/**
+ * Builds the gate from D1, reading in keyset pages so the catalog never sits in memory.
+ * Run by the cron trigger (src/worker.ts) and by `npm run gate` (scripts/build-gate.ts).
+ */
+export async function buildGate(d1: D1Database, now = new Date()): Promise<GateFilter> {
+  const count = async (table: string) =>
+    (await d1.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())?.n ?? 0
+  const watermark = async (table: string) =>
+    (await d1.prepare(`SELECT MAX(id) AS n FROM ${table}`).first<{ n: number | null }>())?.n ?? 0
+
+  let items = await count('cities')
+  const watermarks = {} as Record<EntityKind, number>
+  for (const kind of ENTITY_KINDS) {
+    items += await count(ENTITY_TABLES[kind])
+    watermarks[kind] = await watermark(ENTITY_TABLES[kind])
+  }
+  const gate = GateFilter.create(items, { version: 1, builtAt: now.toISOString(), watermarks })
+
+  for (let after = ''; ;) {
+    const results = await d1
+      .prepare('SELECT slug FROM cities WHERE slug > ? ORDER BY slug LIMIT ?')
+      .bind(after, PAGE)
+      .raw<[string]>()
+    for (const [slug] of results) gate.add('city', slug)
+    if (results.length < PAGE) break
+    after = results[results.length - 1]?.[0] ?? after
+  }
+  for (const kind of ENTITY_KINDS) {
+    for (let after = 0; ;) {
+      const results = await d1
+        .prepare(
+          `SELECT id FROM ${ENTITY_TABLES[kind]} WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
+        )
+        .bind(after, watermarks[kind], PAGE)
+        .raw<[number]>()
+      for (const [id] of results) gate.add(kind, id)
+      if (results.length < PAGE) break
+      after = results[results.length - 1]?.[0] ?? after
+    }
+  }
+  return gate
+}

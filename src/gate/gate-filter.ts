@@ -1,0 +1,84 @@
+import BitSetModule from 'bloom-filters/dist/bloom/bit-set.js'
+import BloomModule from 'bloom-filters/dist/bloom/bloom-filter.js'
+
+// CommonJS interop: bundlers hand over the class, Node's ESM loader the exports object.
+const BloomFilter = interop(BloomModule)
+const BitSet = interop(BitSetModule)
+type BloomFilter = InstanceType<typeof BloomFilter>
+
+function interop<T>(m: T): T {
+  return (m as { default?: T }).default ?? m
+}
+
+/** The seed's default bloom filter error rate (section 9). */
+export const GATE_ERROR_RATE = 0.0001
+
+/** Catalog data behind a URL: city slugs, and entities by numeric id. */
+export type GateKind = 'city' | 'provider'
+
+/** Entity kinds with increasing ids: an id above the build's watermark is newer than the
+ * filter and passes to D1, so an entity added after the build is still served. */
+export const ENTITY_KINDS = ['provider'] as const
+export type EntityKind = (typeof ENTITY_KINDS)[number]
+
+export interface GateMeta {
+  version: 1
+  builtAt: string
+  items: number
+  size: number
+  hashes: number
+  seed: number
+  watermarks: Record<EntityKind, number>
+}
+
+/** The filter of every valid slug and id, as built by build-gate.ts and kept in KV. */
+export class GateFilter {
+  readonly #bloom: BloomFilter
+  readonly meta: GateMeta
+
+  constructor(bloom: BloomFilter, meta: GateMeta) {
+    this.#bloom = bloom
+    this.meta = meta
+  }
+
+  static create(items: number, meta: Omit<GateMeta, 'size' | 'hashes' | 'seed' | 'items'>) {
+    const bloom = BloomFilter.create(Math.max(items, 1), GATE_ERROR_RATE)
+    return new GateFilter(bloom, {
+      ...meta,
+      items,
+      size: bloom._size,
+      hashes: bloom._nbHashes,
+      seed: bloom.seed,
+    })
+  }
+
+  static fromBytes(bytes: ArrayBuffer, meta: GateMeta): GateFilter {
+    const bloom = new BloomFilter(meta.size, meta.hashes)
+    bloom.seed = meta.seed
+    const bits = new BitSet(meta.size)
+    if (bits.array.byteLength !== bytes.byteLength) throw new Error('gate filter size mismatch')
+    bits.array = new Uint8Array(bytes)
+    bloom._filter = bits
+    return new GateFilter(bloom, meta)
+  }
+
+  bytes(): Uint8Array {
+    return this.#bloom._filter.array
+  }
+
+  add(kind: GateKind, value: string | number): void {
+    this.#bloom.add(`${kind}:${value}`)
+  }
+
+  /** False only when `value` is certainly not in the catalog. */
+  has(kind: GateKind, value: string | number): boolean {
+    if (typeof value === 'number' && isEntityKind(kind) && value > this.meta.watermarks[kind]) {
+      return true
+    }
+    return this.#bloom.has(`${kind}:${value}`)
+  }
+}
+
+function isEntityKind(kind: GateKind): kind is EntityKind {
+  return (ENTITY_KINDS as readonly string[]).includes(kind)
+}

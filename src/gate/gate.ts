@@ -1,0 +1,20 @@
+import type { MiddlewareHandler } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { AppEnv } from '../env'
+import type { GateKind } from './gate-filter'
+import { loadGate } from './gate-store'
+
+/**
+ * Rejects a URL whose catalog slugs are certainly unknown, before any storage read: a 404
+ * with zero D1 reads. `params` names the route parameters to check and what they hold.
+ */
+export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const filter = await loadGate(c.env.GATE, (p) => c.executionCtx.waitUntil(p))
+    for (const [name, kind] of Object.entries(params)) {
+      const value = c.req.param(name)
+      if (filter && value !== undefined && !filter.has(kind, value)) throw new HTTPException(404)
+    }
+    await next()
+  }
+}

@@ -1,0 +1,60 @@
+import type { MiddlewareHandler } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+
+export const MAX_PATH_BYTES = 2048
+export const MAX_QUERY_BYTES = 4096
+
+export type Verdict =
+  { kind: 'ok' } | { kind: 'bad-request'; reason: string } | { kind: 'redirect'; location: string }
+
+const BAD_ESCAPE = /%(?![0-9a-fA-F]{2})/
+// eslint-disable-next-line no-control-regex -- control characters are exactly what we look for
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+/**
+ * SPEC sections 3 and 9, first steps of the pipeline: malformed URLs are a 400; uppercase
+ * paths, repeated slashes and trailing slashes answer 301 with the lowercase, slash-less path.
+ * The Location is relative and always starts with exactly one "/", so it cannot leave the site
+ * (`//evil.example/` becomes `/evil.example`; the URL parser already turned `\` into `/`).
+ */
+export function checkUrl(url: URL): Verdict {
+  const path = url.pathname
+  const query = url.search.slice(1)
+  if (new TextEncoder().encode(path).byteLength > MAX_PATH_BYTES) return bad('path too long')
+  if (new TextEncoder().encode(query).byteLength > MAX_QUERY_BYTES) return bad('query too long')
+  if (BAD_ESCAPE.test(path) || BAD_ESCAPE.test(query)) return bad('invalid percent-encoding')
+  let decodedPath: string
+  let decodedQuery: string
+  try {
+    decodedPath = decodeURIComponent(path)
+    decodedQuery = decodeURIComponent(query.replace(/\+/g, ' '))
+  } catch {
+    return bad('invalid percent-encoding')
+  }
+  if (CONTROL.test(decodedPath) || CONTROL.test(decodedQuery)) return bad('control character')
+
+  const normalised = '/' + path.split('/').filter(Boolean).join('/').toLowerCase()
+  if (normalised !== path) return { kind: 'redirect', location: normalised + url.search }
+  return { kind: 'ok' }
+}
+
+function bad(reason: string): Verdict {
+  return { kind: 'bad-request', reason }
+}
+
+export const normaliseRequest: MiddlewareHandler = async (c, next) => {
+  const verdict = checkUrl(new URL(c.req.url))
+  if (verdict.kind === 'bad-request') throw new HTTPException(400, { message: verdict.reason })
+  if (verdict.kind === 'redirect') {
+    return new Response(null, { status: 301, headers: { Location: verdict.location } })
+  }
+  await next()
+}
+
+/** Pages answer GET and HEAD; anything else is a 405 with `Allow: GET, HEAD`. */
+export const allowMethods: MiddlewareHandler = async (c, next) => {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    throw new HTTPException(405, { message: 'Allow: GET, HEAD' })
+  }
+  await next()
+}

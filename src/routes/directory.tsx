@@ -1,0 +1,113 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { PAGE_SIZE } from '../catalog/filters'
+import type { Service } from '../catalog/services'
+import { findService, SERVICES } from '../catalog/services'
+import { stateName } from '../catalog/states'
+import type { City } from '../data/cities'
+import { findCity, findNearbyCities } from '../data/cities'
+import type { Db } from '../data/db'
+import { findProviderListing } from '../data/provider-listing'
+import { findCityServices, findCityStats, findNationalStats } from '../data/service-stats'
+import type { AppEnv } from '../env'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { breadcrumbList } from '../seo/json-ld'
+import { DirectoryPage } from '../views/directory/directory-page'
+import { rateAverage } from '../views/shared/format'
+import type { LinkItem } from '../views/shared/link-list'
+import { isFiltered, listingSearch, parseListingQuery } from './listing-query'
+import { cityPath, servicePath, statePath } from './paths'
+import { renderPage, streamed } from './render-page'
+
+/** `/{service}/{city-state}`: the provider directory of a city (page kind PROVIDERS). */
+export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
+  const service = findService(c.req.param('service') ?? '')
+  if (!service) throw new HTTPException(404)
+  const parsed = parseListingQuery(new URL(c.req.url).searchParams, service)
+  if (!parsed.ok) throw new HTTPException(400, { message: parsed.error })
+  const query = parsed.query
+  const { db } = c.var
+
+  const city = await findCity(db, c.req.param('city') ?? '')
+  if (!city) throw new HTTPException(404)
+  const nearby = streamed(nearbyLinks(db, service, city))
+  const related = streamed(relatedLinks(db, service, city))
+  const [listing, local, national] = await Promise.all([
+    findProviderListing(db, service.slug, city, query),
+    findCityStats(db, service.slug, city.id),
+    findNationalStats(db, service.slug),
+  ])
+  // A page past the last one would be an empty listing answering 200: a soft 404.
+  if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= listing.total) throw new HTTPException(404)
+
+  const filtered = isFiltered(query)
+  const decision = decideIndexing({ inventory: local?.providers ?? 0, filtered })
+  const base = cityPath(service.slug, city.slug)
+  const origin = c.env.PUBLIC_ORIGIN
+  // Page N keeps its own canonical; a filtered or sorted listing points at the plain page.
+  const canonical = absoluteUrl(
+    origin,
+    filtered || query.page === 1 ? base : `${base}?page=${query.page}`,
+  )
+  const state = stateName(city.stateCode) ?? city.stateCode
+  const place = `${city.name}, ${city.stateCode}`
+  const crumbs = [
+    { name: service.title, path: servicePath(service.slug) },
+    { name: state, path: statePath(service.slug, city.stateCode) },
+    { name: city.name, path: base },
+  ]
+  const pageSuffix = query.page > 1 ? ` – Page ${query.page}` : ''
+  const average = local ? ` Average rate ${rateAverage(local.rateAvg, local.payUnit)}.` : ''
+
+  return renderPage(
+    c,
+    <DirectoryPage
+      head={{
+        title: `${service.title} in ${place}${pageSuffix} | ${SITE_NAME}`,
+        description: `Find ${service.nouns} in ${place}. Compare ${local?.providers ?? listing.total} local ${service.nouns} by rate, reviews and experience.${average}`,
+        canonical,
+        robots: robotsOf(decision),
+        jsonLd: [breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      service={service}
+      city={city}
+      place={place}
+      query={query}
+      listing={listing}
+      filtered={filtered}
+      thin={!decision.index && decision.reason === 'thin'}
+      local={local}
+      national={national}
+      pageHref={(page) => base + listingSearch({ ...query, page }, service)}
+      action={base}
+      nearby={nearby}
+      related={related}
+    />,
+    { decision },
+  )
+}
+
+/** Nearby cities with enough of this service to be indexable: links never lead to thin pages. */
+async function nearbyLinks(db: Db, service: Service, city: City): Promise<LinkItem[]> {
+  const cities = await findNearbyCities(db, city, service.slug, {
+    minProviders: MIN_INDEXABLE_PROVIDERS,
+  })
+  return cities.map((n) => ({
+    href: cityPath(service.slug, n.slug),
+    text: `${n.name}, ${n.stateCode}`,
+    count: `${Math.round(n.miles)} mi`,
+  }))
+}
+
+async function relatedLinks(db: Db, service: Service, city: City): Promise<LinkItem[]> {
+  const counts = await findCityServices(db, city.id)
+  return SERVICES.flatMap((s) => {
+    const n = counts.find((row) => row.service === s.slug)?.providers ?? 0
+    if (s.slug === service.slug || n < MIN_INDEXABLE_PROVIDERS) return []
+    return [
+      { href: cityPath(s.slug, city.slug), text: `${s.title} in ${city.name}`, count: String(n) },
+    ]
+  })
+}

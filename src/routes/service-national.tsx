@@ -1,0 +1,63 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { findService, SERVICES } from '../catalog/services'
+import { stateName } from '../catalog/states'
+import { findNationalStats, findStateCounts, findTopCities } from '../data/service-stats'
+import type { AppEnv } from '../env'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { breadcrumbList } from '../seo/json-ld'
+import { NationalPage } from '../views/directory/national-page'
+import { rateAverage } from '../views/shared/format'
+import { cityPath, servicePath, statePath } from './paths'
+import { renderPage } from './render-page'
+
+/** `/{service}`: the national landing page of a service. */
+export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response> {
+  const service = findService(c.req.param('service') ?? '')
+  if (!service) throw new HTTPException(404)
+  const { db } = c.var
+  const min = MIN_INDEXABLE_PROVIDERS
+  const [national, topCities, states] = await Promise.all([
+    findNationalStats(db, service.slug),
+    findTopCities(db, service.slug, { minProviders: min }),
+    findStateCounts(db, service.slug, min),
+  ])
+  const decision = decideIndexing({ inventory: national?.providers ?? 0, filtered: false })
+  const path = servicePath(service.slug)
+  const origin = c.env.PUBLIC_ORIGIN
+  const crumbs = [{ name: service.title, path }]
+  const average = national
+    ? ` Average rate ${rateAverage(national.rateAvg, national.payUnit)}.`
+    : ''
+  return renderPage(
+    c,
+    <NationalPage
+      head={{
+        title: `${service.title} near you | ${SITE_NAME}`,
+        description: `Find trusted ${service.nouns} near you. Compare profiles, reviews and rates in ${national?.cities ?? 0} cities.${average}`,
+        canonical: absoluteUrl(origin, path),
+        robots: robotsOf(decision),
+        jsonLd: [breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      service={service}
+      national={national}
+      topCities={topCities.map((city) => ({
+        href: cityPath(service.slug, city.slug),
+        text: `${city.name}, ${city.stateCode}`,
+        count: city.providers.toLocaleString('en-US'),
+      }))}
+      states={states.map((s) => ({
+        href: statePath(service.slug, s.stateCode),
+        text: stateName(s.stateCode) ?? s.stateCode,
+        count: s.providers.toLocaleString('en-US'),
+      }))}
+      related={SERVICES.filter((s) => s.slug !== service.slug).map((s) => ({
+        href: servicePath(s.slug),
+        text: s.title,
+      }))}
+    />,
+    { decision },
+  )
+}

@@ -1,0 +1,66 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { findService, SERVICES } from '../catalog/services'
+import { stateName } from '../catalog/states'
+import { findTopProviders } from '../data/provider-listing'
+import { findStateCities } from '../data/service-stats'
+import type { AppEnv } from '../env'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { breadcrumbList } from '../seo/json-ld'
+import { StatePage } from '../views/directory/state-page'
+import { cityPath, servicePath, statePath } from './paths'
+import { renderPage } from './render-page'
+
+/** `/{service}/{state}`: the cities of a state (page kind SEGMENTATION_STATE). */
+export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
+  const service = findService(c.req.param('service') ?? '')
+  const code = (c.req.param('state') ?? '').toUpperCase()
+  const name = stateName(code)
+  // State codes are a closed list: an unknown one is a 404 before any storage read.
+  if (!service || !name) throw new HTTPException(404)
+
+  const { db } = c.var
+  const cities = await findStateCities(db, service.slug, code)
+  const linked = cities.filter((city) => city.providers >= MIN_INDEXABLE_PROVIDERS)
+  const top = await findTopProviders(
+    db,
+    service.slug,
+    linked.slice(0, 5).map((city) => city.id),
+  )
+  const providers = cities.reduce((n, city) => n + city.providers, 0)
+  const decision = decideIndexing({ inventory: linked.length ? providers : 0, filtered: false })
+  const path = statePath(service.slug, code)
+  const origin = c.env.PUBLIC_ORIGIN
+  const crumbs = [
+    { name: service.title, path: servicePath(service.slug) },
+    { name, path },
+  ]
+  return renderPage(
+    c,
+    <StatePage
+      head={{
+        title: `${service.title} in ${name} | ${SITE_NAME}`,
+        description: `Find ${service.nouns} across ${name}: ${providers.toLocaleString('en-US')} caregivers in ${linked.length} cities, with rates, reviews and experience.`,
+        canonical: absoluteUrl(origin, path),
+        robots: robotsOf(decision),
+        jsonLd: [breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      service={service}
+      stateName={name}
+      providers={providers}
+      cities={linked.map((city) => ({
+        href: cityPath(service.slug, city.slug),
+        text: city.name,
+        count: city.providers.toLocaleString('en-US'),
+      }))}
+      top={top}
+      others={SERVICES.filter((s) => s.slug !== service.slug).map((s) => ({
+        href: statePath(s.slug, code),
+        text: `${s.title} in ${name}`,
+      }))}
+    />,
+    { decision },
+  )
+}

@@ -1,0 +1,30 @@
+/** A breadcrumb as shown on the page: a name and a path on this site. */
+export interface Crumb {
+  name: string
+  path: string
+}
+
+/** schema.org BreadcrumbList of the visible breadcrumbs, with absolute item URLs. */
+export function breadcrumbList(origin: string, crumbs: readonly Crumb[]): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: crumbs.map((c, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: c.name,
+      item: origin + c.path,
+    })),
+  }
+}
+
+/**
+ * JSON for an inline <script type="application/ld+json">: `<`, `>` and `&` are escaped so
+ * no value can close the script or open a comment, and U+2028/U+2029 so the text stays
+ * valid JavaScript for old parsers. JSON.parse reads the escapes back as the same text.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => {
+    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
+  })
+}

@@ -1,0 +1,45 @@
+import type { Service } from '../../catalog/services'
+import type { RateStats } from '../../data/service-stats'
+import type { Head } from '../../seo/head'
+import type { Crumb } from '../../seo/json-ld'
+import { Document } from '../document'
+import { Breadcrumbs } from '../shared/breadcrumbs'
+import { CallToAction } from '../shared/call-to-action'
+import { count, rateAverage, rateRange } from '../shared/format'
+import type { LinkItem } from '../shared/link-list'
+import { LinkList } from '../shared/link-list'
+
+export interface NationalPageProps {
+  head: Head
+  crumbs: readonly Crumb[]
+  service: Service
+  national: (RateStats & { cities: number }) | null
+  topCities: readonly LinkItem[]
+  states: readonly LinkItem[]
+  related: readonly LinkItem[]
+}
+
+/** The national landing page of a service (listing scope NATIONAL). */
+export function NationalPage(props: NationalPageProps) {
+  const { service, national } = props
+  return (
+    <Document head={props.head}>
+      <Breadcrumbs crumbs={props.crumbs} />
+      <h1>{`${service.title} near you`}</h1>
+      {national ? (
+        <p className="lede">
+          {`${count(national.providers, service.noun, service.nouns)} in ${count(national.cities, 'city', 'cities')}. ` +
+            `Average rate ${rateAverage(national.rateAvg, national.payUnit)}, from ${rateRange(national.rateMin, national.rateMax, national.payUnit)}.`}
+        </p>
+      ) : null}
+      <CallToAction
+        segment={service.slug}
+        text={`Tell us what you need and we'll match you with ${service.nouns} near you.`}
+        label={`Find ${service.title.toLowerCase()} now`}
+      />
+      <LinkList title={`Top cities for ${service.title.toLowerCase()}`} items={props.topCities} />
+      <LinkList title={`${service.title} by state`} items={props.states} />
+      <LinkList title="Related services" items={props.related} />
+    </Document>
+  )
+}

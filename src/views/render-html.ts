@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react'
+import { renderToReadableStream } from 'react-dom/server'
+import { coalesce } from './coalesce'
+
+export interface RenderOptions {
+  status: number
+  headers: Record<string, string>
+  /** Crawlers get the complete document before the first byte (React's `allReady`). */
+  waitForAll: boolean
+  /** Errors of sections streamed after the shell; a shell error rejects instead. */
+  onStreamError: (error: unknown) => void
+}
+
+/**
+ * Streams a page. Status and headers are fixed here, before the first byte (STYLE habit 6);
+ * the shell, with the whole <head>, goes out as one chunk.
+ */
+export async function renderHtml(node: ReactNode, options: RenderOptions): Promise<Response> {
+  // React reports a shell error both to onError and by rejecting; hold errors until the shell
+  // is ready so a failed shell is reported once, by the app's onError.
+  const early: unknown[] = []
+  let report: (error: unknown) => void = (error) => early.push(error)
+  const stream = await renderToReadableStream(node, {
+    onError: (error) => report(error),
+    // React outlines a finished section once 12.8 KB have been written, and only a script can
+    // put it back in place. Pages must read complete without JavaScript, so finished sections
+    // stay inline; only sections still loading when the shell flushes are streamed.
+    progressiveChunkSize: Number.MAX_SAFE_INTEGER,
+  })
+  report = options.onStreamError
+  early.forEach(report)
+  if (options.waitForAll) await stream.allReady
+  return new Response(coalesce(stream), {
+    status: options.status,
+    headers: { 'content-type': 'text/html; charset=utf-8', ...options.headers },
+  })
+}

@@ -1,0 +1,60 @@
+import type { PayUnit } from '../../catalog/enums'
+
+const UNIT_LABEL: Record<PayUnit, string> = {
+  hr: 'hr',
+  day: 'day',
+  wk: 'wk',
+  mo: 'mo',
+  flat: 'flat fee',
+  night: 'night',
+  session: 'session',
+}
+
+export function dollars(amount: number, cents = false): string {
+  return amount.toLocaleString('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: cents ? 2 : 0,
+    maximumFractionDigits: cents ? 2 : 0,
+  })
+}
+
+/** "$15–$22/hr", or "$18/hr" when the range is one value. */
+export function rateRange(min: number, max: number, unit: PayUnit): string {
+  const range = min === max ? dollars(min) : `${dollars(min)}–${dollars(max)}`
+  return `${range}/${UNIT_LABEL[unit]}`
+}
+
+/** "$17.25/hr": an average keeps its cents. */
+export function rateAverage(avg: number, unit: PayUnit): string {
+  return `${dollars(Math.round(avg * 100) / 100, true)}/${UNIT_LABEL[unit]}`
+}
+
+export function count(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
+}
+
+/** "Maria G.": first name and last initial, as the marketplace shows people. */
+export function displayName(p: { firstName: string; lastName: string }): string {
+  return `${p.firstName} ${p.lastName.charAt(0)}.`
+}
+
+export function initials(name: string): string {
+  const words = name.split(/\s+/).filter((w) => /^[\p{L}\p{N}]/u.test(w))
+  return (
+    (words[0]?.[0] ?? '') + (words.length > 1 ? (words[words.length - 1]?.[0] ?? '') : '')
+  ).toUpperCase()
+}
+
+export function miles(m: number): string {
+  return `${m < 10 ? m.toFixed(1) : Math.round(m)} mi`
+}
+
+/** "November 2026": the date behind figures. */
+export function monthYear(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+}

@@ -1,0 +1,94 @@
+import { env } from 'cloudflare:workers'
+import { refreshStats } from '../../src/data/refresh-stats'
+
+export interface ProviderFixture {
+  id: number
+  cityId: number
+  service: string
+  firstName: string
+  lastName: string
+  lat: number
+  lng: number
+  rateMin: number
+  rateMax: number
+  years: number
+  badges: number
+  availability: number
+  rankScore: number
+  createdAt: string
+}
+
+let nextId = 9_000_000
+
+/** A provider with one service, with defaults for everything a test does not care about. */
+export async function aProvider(fields: Partial<ProviderFixture> & { cityId: number; service: string }) {
+  const city = await env.DB.prepare('SELECT lat, lng FROM cities WHERE id = ?')
+    .bind(fields.cityId)
+    .first<{ lat: number; lng: number }>()
+  const p: ProviderFixture = {
+    id: nextId++,
+    firstName: 'Test',
+    lastName: 'Provider',
+    lat: city?.lat ?? 0,
+    lng: city?.lng ?? 0,
+    rateMin: 15,
+    rateMax: 20,
+    years: 3,
+    badges: 0,
+    availability: 0b1111111,
+    rankScore: 1,
+    createdAt: '2026-01-01T00:00:00Z',
+    ...fields,
+  }
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO providers (id, name_slug, first_name, last_name, business_type, city_id, lat, lng,
+         headline, bio, years_experience, badges, availability, traits, languages, certifications,
+         review_count, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'CAREGIVER', ?, ?, ?, 'Headline', 'Bio', ?, ?, ?, 0, 'ENGLISH', '', 0, ?, ?)`,
+    ).bind(
+      p.id,
+      `${p.firstName.toLowerCase()}-${p.lastName.charAt(0).toLowerCase()}`,
+      p.firstName,
+      p.lastName,
+      p.cityId,
+      p.lat,
+      p.lng,
+      p.years,
+      p.badges,
+      p.availability,
+      p.createdAt,
+      p.createdAt,
+    ),
+    env.DB.prepare(
+      `INSERT INTO provider_services (provider_id, service, city_id, lat, lng, rank_score, created_at,
+         rate_min, rate_max, pay_unit, years_experience, badges, availability, ages, options, schedules)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'hr', ?, ?, ?, 0, 0, 0)`,
+    ).bind(
+      p.id,
+      p.service,
+      p.cityId,
+      p.lat,
+      p.lng,
+      p.rankScore,
+      p.createdAt,
+      p.rateMin,
+      p.rateMax,
+      p.years,
+      p.badges,
+      p.availability,
+    ),
+  ])
+  return p
+}
+
+/** Recomputes the aggregates hub pages and link modules read, as the cron would. */
+export function refreshCatalogStats() {
+  return refreshStats(env.DB, new Date())
+}
+
+export async function cityId(slug: string): Promise<number> {
+  const row = await env.DB.prepare('SELECT id FROM cities WHERE slug = ?').bind(slug).first<{ id: number }>()
+  if (!row) throw new Error(`no city ${slug} in the test catalog`)
+  return row.id
+}

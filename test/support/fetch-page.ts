@@ -1,0 +1,56 @@
+import { env, exports } from 'cloudflare:workers'
+
+export const ORIGIN = 'https://www.care.example'
+export const GOOGLEBOT =
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+export const PHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'
+
+/** A request through the real worker (app.ts and its bindings), as a phone would send it. */
+export function fetchPage(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers)
+  if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
+  return exports.default.fetch(new Request(ORIGIN + path, { redirect: 'manual', ...init, headers }))
+}
+
+export async function page(path: string, init: RequestInit = {}) {
+  const res = await fetchPage(path, init)
+  return { res, html: await res.text() }
+}
+
+/** D1 reads the request made, from its Server-Timing header. */
+export function d1Reads(res: Response): number {
+  const m = /(?:^|, )d1;dur=[\d.]+;desc="(\d+)"/.exec(res.headers.get('server-timing') ?? '')
+  return m ? Number(m[1]) : 0
+}
+
+export function jsonLd(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map(
+    (m) => JSON.parse(m[1] ?? 'null') as Record<string, unknown>,
+  )
+}
+
+export function canonicalOf(html: string): string | undefined {
+  return /<link rel="canonical" href="([^"]*)"/.exec(html)?.[1]
+}
+
+export function robotsOf(html: string): string | undefined {
+  return /<meta name="robots" content="([^"]*)"/.exec(html)?.[1]
+}
+
+/** The profile links of the provider cards, in page order. */
+export function cardLinks(html: string): string[] {
+  return [...html.matchAll(/<li class="card">.*?<h3><a href="([^"]+)"/g)].map((m) => m[1] ?? '')
+}
+
+export function textOf(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, ' ')
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+}
+
+export const db = () => env.DB

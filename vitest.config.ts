@@ -1,0 +1,39 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+import { defineConfig } from 'vitest/config'
+import { testCatalogStatements } from './scripts/seed/test-catalog'
+
+// Two projects: `workers` runs unit and route tests inside workerd with real local D1, KV and
+// Cache (seeded per test file by test/setup.ts); `node` runs the generator's tests and the
+// smoke test that starts the real `wrangler dev`.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations('migrations')
+  const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+          // wrangler.toml defines NODE_ENV as production, so React's production build runs in
+          // the tests as in the deployed worker; JSX must then use the production runtime too.
+          oxc: { jsx: { runtime: 'automatic' as const, development: false } },
+          test: {
+            name: 'workers',
+            include: ['test/**/*.test.{ts,tsx}'],
+            exclude: ['test/node/**'],
+            setupFiles: ['test/setup.ts'],
+            provide: { migrations, catalogSql: testCatalogStatements(now), catalogNow: now.toISOString() },
+          },
+        },
+        {
+          test: {
+            name: 'node',
+            environment: 'node',
+            include: ['test/node/**/*.test.ts'],
+            testTimeout: 120_000,
+            hookTimeout: 180_000,
+          },
+        },
+      ],
+    },
+  }
+})
