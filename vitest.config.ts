@@ -21,7 +21,11 @@ export default defineConfig(async () => {
             include: ['test/**/*.test.{ts,tsx}'],
             exclude: ['test/node/**'],
             setupFiles: ['test/setup.ts'],
-            provide: { migrations, catalogSql: testCatalogStatements(now), catalogNow: now.toISOString() },
+            provide: {
+              migrations,
+              catalogSql: testCatalogStatements(now),
+              catalogNow: now.toISOString(),
+            },
           },
         },
         {

@@ -12,9 +12,13 @@ let bundle = ''
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'care-bundle-'))
-  await promisify(execFile)('node_modules/.bin/wrangler', ['deploy', '--dry-run', '--outdir', dir], {
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
-  })
+  await promisify(execFile)(
+    'node_modules/.bin/wrangler',
+    ['deploy', '--dry-run', '--outdir', dir],
+    {
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
+    },
+  )
   bundle = await readFile(join(dir, 'worker.js'), 'utf8')
 })
 

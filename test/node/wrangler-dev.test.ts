@@ -17,14 +17,28 @@ let dev: ChildProcess | undefined
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'care-dev-'))
-  await run('node_modules/.bin/tsx', ['scripts/seed.ts', '--persist-to', dir, '--scale', '0.05', '--cities', '30'], {
-    env: ENV,
-  })
+  await run(
+    'node_modules/.bin/tsx',
+    ['scripts/seed.ts', '--persist-to', dir, '--scale', '0.05', '--cities', '30'],
+    {
+      env: ENV,
+    },
+  )
   const port = await freePort()
   base = `http://127.0.0.1:${port}`
   dev = spawn(
     'node_modules/.bin/wrangler',
-    ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', dir, '--inspector-port', '0'],
+    [
+      'dev',
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--persist-to',
+      dir,
+      '--inspector-port',
+      '0',
+    ],
     { env: ENV, detached: true, stdio: 'ignore' },
   )
   for (let i = 0; ; i++) {
@@ -63,7 +77,11 @@ function freePort(): Promise<number> {
     const server = createServer()
     server.listen(0, '127.0.0.1', () => {
       const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      )
     })
   })
 }

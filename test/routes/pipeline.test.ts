@@ -23,12 +23,15 @@ describe('normalise', () => {
 })
 
 describe('methods', () => {
-  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('answers %s with 405 and Allow', async (method) => {
-    const res = await fetchPage('/babysitters/atlanta-ga', { method })
-    expect(res.status).toBe(405)
-    expect(res.headers.get('allow')).toBe('GET, HEAD')
-    expect(await res.text()).toContain('405: Method Not Allowed')
-  })
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])(
+    'answers %s with 405 and Allow',
+    async (method) => {
+      const res = await fetchPage('/babysitters/atlanta-ga', { method })
+      expect(res.status).toBe(405)
+      expect(res.headers.get('allow')).toBe('GET, HEAD')
+      expect(await res.text()).toContain('405: Method Not Allowed')
+    },
+  )
 
   it('answers HEAD like GET, without a body', async () => {
     const [get, head] = await Promise.all([
@@ -81,7 +84,9 @@ describe('document', () => {
   it('builds the canonical URL from PUBLIC_ORIGIN, never from the Host header', async () => {
     const res = await fetchPage('/babysitters/atlanta-ga', { headers: { host: 'evil.example' } })
     const html = await res.text()
-    expect(html).toContain(`<link rel="canonical" href="${env.PUBLIC_ORIGIN}/babysitters/atlanta-ga"/>`)
+    expect(html).toContain(
+      `<link rel="canonical" href="${env.PUBLIC_ORIGIN}/babysitters/atlanta-ga"/>`,
+    )
     expect(html).not.toContain('evil.example')
   })
 
@@ -93,7 +98,14 @@ describe('document', () => {
     expect(first.startsWith('<!DOCTYPE html>')).toBe(true)
     const head = first.slice(0, first.indexOf('</head>'))
     expect(first).toContain('</head>')
-    for (const part of ['<title>', 'name="description"', 'rel="canonical"', 'name="robots"', 'og:title', 'application/ld+json']) {
+    for (const part of [
+      '<title>',
+      'name="description"',
+      'rel="canonical"',
+      'name="robots"',
+      'og:title',
+      'application/ld+json',
+    ]) {
       expect(head).toContain(part)
     }
   })
@@ -107,7 +119,9 @@ describe('document', () => {
 
   it('links a content-hashed stylesheet that Workers Static Assets serves as immutable', async () => {
     const { html } = await page('/babysitters/atlanta-ga')
-    const href = /<link rel="stylesheet" href="(\/assets\/styles\.[0-9a-f]{10}\.css)"/.exec(html)?.[1]
+    const href = /<link rel="stylesheet" href="(\/assets\/styles\.[0-9a-f]{10}\.css)"/.exec(
+      html,
+    )?.[1]
     expect(href).toBeDefined()
     // Workers Static Assets answers /assets/* before the worker runs; the binding is that layer.
     const css = await env.ASSETS.fetch(ORIGIN + (href ?? ''))

@@ -21,7 +21,9 @@ export interface ProviderFixture {
 let nextId = 9_000_000
 
 /** A provider with one service, with defaults for everything a test does not care about. */
-export async function aProvider(fields: Partial<ProviderFixture> & { cityId: number; service: string }) {
+export async function aProvider(
+  fields: Partial<ProviderFixture> & { cityId: number; service: string },
+) {
   const city = await env.DB.prepare('SELECT lat, lng FROM cities WHERE id = ?')
     .bind(fields.cityId)
     .first<{ lat: number; lng: number }>()
@@ -88,7 +90,9 @@ export function refreshCatalogStats() {
 }
 
 export async function cityId(slug: string): Promise<number> {
-  const row = await env.DB.prepare('SELECT id FROM cities WHERE slug = ?').bind(slug).first<{ id: number }>()
+  const row = await env.DB.prepare('SELECT id FROM cities WHERE slug = ?')
+    .bind(slug)
+    .first<{ id: number }>()
   if (!row) throw new Error(`no city ${slug} in the test catalog`)
   return row.id
 }
