@@ -33,7 +33,8 @@ export async function findNearbyCities(
   const rows = await db.all<City & { providers: number }>(
     `SELECT c.id, c.slug, c.name, c.state_code AS stateCode, c.lat, c.lng, c.population, s.providers
        FROM cities c
-       JOIN service_city_stats s ON s.service = ? AND s.city_id = c.id
+       -- CROSS JOIN keeps cities as the outer loop: a latitude band of the cities_lat index.
+       CROSS JOIN service_city_stats s ON s.service = ? AND s.city_id = c.id
       WHERE c.lat BETWEEN ? AND ? AND c.lng BETWEEN ? AND ? AND c.id != ? AND s.providers >= ?`,
     service,
     city.lat - dLat,

@@ -73,9 +73,10 @@ export function listingWhere(service: string, city: City, q: ListingQuery): [str
   return [where.join(' AND '), params]
 }
 
-const ORDER: Record<ListingQuery['sort'], string> = {
-  recommended: 'ps.rank_score DESC, ps.provider_id',
-  newest: 'ps.created_at DESC, ps.provider_id',
+// Each order reads its own index, named so the planner never sorts a filtered range instead.
+const ORDER: Record<ListingQuery['sort'], { index: string; by: string }> = {
+  recommended: { index: 'provider_services_recommended', by: 'ps.rank_score DESC, ps.provider_id' },
+  newest: { index: 'provider_services_newest', by: 'ps.created_at DESC, ps.provider_id' },
 }
 
 export interface Listing {
@@ -90,14 +91,16 @@ export async function findProviderListing(
   q: ListingQuery,
 ): Promise<Listing> {
   const [where, params] = listingWhere(service, city, q)
+  const order = ORDER[q.sort]
   const [count, cards] = await Promise.all([
     db.first<{ n: number }>(
       `SELECT COUNT(*) AS n FROM provider_services ps WHERE ${where}`,
       ...params,
     ),
     db.all<ProviderCard>(
-      `SELECT ${CARD_COLUMNS} FROM provider_services ps JOIN providers p ON p.id = ps.provider_id
-        WHERE ${where} ORDER BY ${ORDER[q.sort]} LIMIT ? OFFSET ?`,
+      `SELECT ${CARD_COLUMNS} FROM provider_services ps INDEXED BY ${order.index}
+         JOIN providers p ON p.id = ps.provider_id
+        WHERE ${where} ORDER BY ${order.by} LIMIT ? OFFSET ?`,
       ...params,
       PAGE_SIZE,
       (q.page - 1) * PAGE_SIZE,

@@ -72,8 +72,11 @@ export class GateFilter {
 
   /** False only when `value` is certainly not in the catalog. */
   has(kind: GateKind, value: string | number): boolean {
-    if (typeof value === 'number' && isEntityKind(kind) && value > this.meta.watermarks[kind]) {
-      return true
+    if (isEntityKind(kind)) {
+      const id = Number(value)
+      if (!Number.isSafeInteger(id) || id <= 0) return false
+      if (id > this.meta.watermarks[kind]) return true
+      return this.#bloom.has(`${kind}:${id}`)
     }
     return this.#bloom.has(`${kind}:${value}`)
   }

@@ -1,0 +1,105 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { findService } from '../../src/catalog/services'
+import type { City } from '../../src/data/cities'
+import { findCity, findNearbyCities } from '../../src/data/cities'
+import type { Db, Param } from '../../src/data/db'
+import { findProviderListing, findTopProviders } from '../../src/data/provider-listing'
+import {
+  findCityServices,
+  findCityStats,
+  findNationalStats,
+  findStateCities,
+  findStateCounts,
+  findTopCities,
+} from '../../src/data/service-stats'
+import type { ListingQuery } from '../../src/routes/listing-query'
+import { DEFAULT_QUERY, parseListingQuery } from '../../src/routes/listing-query'
+
+/** A Db that asks SQLite how it would run each query instead of running it. */
+function explainingDb(plans: { sql: string; plan: string[] }[]): Db {
+  const explain = async (sql: string, params: Param[]) => {
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>()
+    plans.push({ sql, plan: results.map((r) => r.detail) })
+    return []
+  }
+  return {
+    all: (sql, ...params) => explain(sql, params),
+    first: async (sql, ...params) => (await explain(sql, params), null),
+  }
+}
+
+const ATLANTA: City = {
+  id: 4180439,
+  slug: 'atlanta-ga',
+  name: 'Atlanta',
+  stateCode: 'GA',
+  lat: 33.749,
+  lng: -84.388,
+  population: 463878,
+}
+
+function query(search: string): ListingQuery {
+  const service = findService('babysitters')
+  if (!service) throw new Error('no babysitters')
+  const parsed = parseListingQuery(new URLSearchParams(search), service)
+  if (!parsed.ok) throw new Error(parsed.error)
+  return parsed.query
+}
+
+describe('query plans', () => {
+  it('never scan a whole table or index on any read a page makes', async () => {
+    // Nearby cities walk a latitude band; every other read is an equality range of an index.
+    const plans: { sql: string; plan: string[] }[] = []
+    const db = explainingDb(plans)
+    await findCity(db, 'atlanta-ga')
+    await findNearbyCities(db, ATLANTA, 'babysitters')
+    for (const search of [
+      '',
+      'sort=newest',
+      'distance=5&rate=15-20&experience=3&availability=monday&ages=teen&badges=premium&page=3',
+    ]) {
+      await findProviderListing(db, 'babysitters', ATLANTA, query(search))
+    }
+    await findTopProviders(db, 'babysitters', [1, 2, 3])
+    await findCityStats(db, 'babysitters', ATLANTA.id)
+    await findNationalStats(db, 'babysitters')
+    await findTopCities(db, 'babysitters')
+    await findStateCities(db, 'babysitters', 'GA')
+    await findStateCounts(db, 'babysitters')
+    await findCityServices(db, ATLANTA.id)
+
+    expect(plans.length).toBe(15)
+    for (const { sql, plan } of plans) {
+      for (const step of plan) expect(step, sql).not.toMatch(/^SCAN /)
+    }
+  })
+
+  it('read a directory page in index order, with no sort step', async () => {
+    const plans: { sql: string; plan: string[] }[] = []
+    for (const sort of ['recommended', 'newest'] as const) {
+      await findProviderListing(explainingDb(plans), 'babysitters', ATLANTA, {
+        ...DEFAULT_QUERY,
+        sort,
+      })
+      await findProviderListing(explainingDb(plans), 'babysitters', ATLANTA, {
+        ...query('distance=5&rate=15-20&badges=premium'),
+        sort,
+      })
+    }
+    const pages = plans.filter((p) => p.sql.includes('LIMIT'))
+    expect(pages.map((p) => p.plan.join(' | '))).toEqual([
+      expect.stringContaining(
+        'USING INDEX provider_services_recommended (service=? AND city_id=?)',
+      ),
+      expect.stringContaining(
+        'USING INDEX provider_services_recommended (service=? AND city_id=?)',
+      ),
+      expect.stringContaining('USING INDEX provider_services_newest (service=? AND city_id=?)'),
+      expect.stringContaining('USING INDEX provider_services_newest (service=? AND city_id=?)'),
+    ])
+    for (const { plan } of pages) expect(plan.join(' | ')).not.toContain('TEMP B-TREE')
+  })
+})

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { SEED_CITIES } from '../../src/catalog/cities'
+import { RATING_CATEGORIES } from '../../src/catalog/enums'
+import { findService } from '../../src/catalog/services'
+import type { CityRows } from '../../scripts/seed/generate-catalog'
+import { generateCatalog, providersFor } from '../../scripts/seed/generate-catalog'
+import { catalogPlaces } from '../../scripts/seed/places'
+import { insertStatements, sqlLiteral } from '../../scripts/seed/sql'
+
+const NOW = new Date('2026-11-01T00:00:00Z')
+const generate = (cities: number, scale = 0.1, seed = 1) => [
+  ...generateCatalog(catalogPlaces(cities), { scale, seed, now: NOW }),
+]
+
+describe('places', () => {
+  it('start with the seed’s twenty cities, from real US place data', () => {
+    const places = catalogPlaces(400)
+    expect(places.slice(0, 20).map((p) => p.slug)).toEqual([...SEED_CITIES])
+    expect(new Set(places.map((p) => p.slug)).size).toBe(400)
+    const atlanta = places[0]
+    expect(atlanta).toMatchObject({ name: 'Atlanta', stateCode: 'GA' })
+    expect(atlanta?.lat).toBeCloseTo(33.75, 1)
+    expect(atlanta?.population).toBeGreaterThan(400_000)
+  })
+})
+
+describe('generateCatalog', () => {
+  it('is deterministic', () => {
+    expect(JSON.stringify(generate(25))).toBe(JSON.stringify(generate(25)))
+    expect(JSON.stringify(generate(25, 0.1, 2))).not.toBe(JSON.stringify(generate(25)))
+  })
+
+  it('gives a city the same people whatever else is generated', () => {
+    const alone = generate(20)[19]
+    const withOthers = generate(30)[19]
+    const names = (rows?: CityRows) => rows?.providers.map((p) => `${p.first_name} ${p.last_name}`)
+    expect(names(withOthers)).toEqual(names(alone))
+  })
+
+  it('reaches 30,000 providers in 400 cities at the default scale', () => {
+    const places = catalogPlaces(400)
+    const total = places.reduce((n, p, i) => n + providersFor(p, i < 20, 1), 0)
+    expect(total).toBeGreaterThanOrEqual(30_000)
+  })
+
+  it('writes providers a family can read and rates that fit the filters', () => {
+    const rows = generate(20)
+    const providers = rows.flatMap((r) => r.providers)
+    const listings = rows.flatMap((r) => r.provider_services)
+    const reviews = rows.flatMap((r) => r.reviews)
+    for (const p of providers) {
+      expect(String(p.bio).length).toBeGreaterThan(60)
+      expect(p.name_slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+    }
+    for (const l of listings) {
+      const service = findService(String(l.service))
+      expect(l.pay_unit).toBe(service?.payUnit)
+      expect(Number(l.rate_min)).toBeLessThan(Number(l.rate_max))
+      if (l.pay_unit === 'hr') expect(Number(l.rate_max)).toBeLessThanOrEqual(50)
+    }
+    expect(new Set(listings.map((l) => l.service)).size).toBe(10)
+    expect(providers.some((p) => p.business_type === 'SMB' && p.address && p.capacity)).toBe(true)
+    for (const r of reviews) {
+      const ratings = JSON.parse(String(r.ratings)) as Record<string, number>
+      expect(
+        Object.keys(ratings).every((k) => (RATING_CATEGORIES as readonly string[]).includes(k)),
+      ).toBe(true)
+      expect(ratings.OVERALL).toBe(r.rating)
+    }
+    const rated = providers.filter((p) => p.review_count)
+    const p = rated[0]
+    const own = reviews.filter((r) => r.provider_id === p?.id)
+    expect(own.length).toBe(p?.review_count)
+    expect(p?.rating).toBeCloseTo(own.reduce((s, r) => s + Number(r.rating), 0) / own.length, 2)
+  })
+})
+
+describe('sql', () => {
+  it('escapes text and refuses what SQL cannot hold', () => {
+    expect(sqlLiteral("O'Brien")).toBe("'O''Brien'")
+    expect(sqlLiteral(null)).toBe('NULL')
+    expect(() => sqlLiteral(Number.NaN)).toThrow()
+  })
+
+  it('splits inserts under D1’s statement size limit', () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, text: 'x'.repeat(200) }))
+    const statements = [...insertStatements('t', rows)]
+    expect(statements.length).toBeGreaterThan(1)
+    for (const s of statements) expect(s.length).toBeLessThan(100_000)
+  })
+})

@@ -1,0 +1,78 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import {
+  canonicalOf,
+  cardLinks,
+  d1Reads,
+  fetchPage,
+  jsonLd,
+  ORIGIN,
+  page,
+  robotsOf,
+  textOf,
+} from '../support/fetch-page'
+
+async function all<T>(sql: string, ...params: (string | number)[]): Promise<T[]> {
+  return (
+    await env.DB.prepare(sql)
+      .bind(...params)
+      .all<T>()
+  ).results
+}
+
+describe('state pages (SEGMENTATION_STATE)', () => {
+  it('list the cities of the state worth a visit, with their counts, and top providers', async () => {
+    const cities = await all<{ slug: string; name: string; providers: number }>(
+      `SELECT c.slug, c.name, s.providers FROM service_city_stats s JOIN cities c ON c.id = s.city_id
+        WHERE s.service = 'babysitters' AND s.state_code = 'GA'`,
+    )
+    const { res, html } = await page('/babysitters/ga')
+    expect(res.status).toBe(200)
+    expect(html).toContain('<h1>Babysitters in Georgia</h1>')
+    expect(robotsOf(html)).toBe('index,follow')
+    expect(canonicalOf(html)).toBe(`${ORIGIN}/babysitters/ga`)
+    for (const city of cities) {
+      const link = `<a href="/babysitters/${city.slug}">${city.name}</a><span class="count"> (${city.providers})</span>`
+      expect(html.includes(link)).toBe(city.providers >= 5)
+    }
+    expect(cardLinks(html).length).toBeGreaterThan(0)
+    expect(jsonLd(html)[0]).toMatchObject({ '@type': 'BreadcrumbList' })
+  })
+
+  it('keep a state without providers out of the index and say so', async () => {
+    const { res, html } = await page('/babysitters/wy')
+    expect(res.status).toBe(200)
+    expect(robotsOf(html)).toBe('noindex,follow')
+    expect(textOf(html)).toContain('No babysitters in Wyoming have profiles yet.')
+  })
+
+  it('answer an unknown state with 404 before any storage read', async () => {
+    const res = await fetchPage('/babysitters/zz')
+    expect(res.status).toBe(404)
+    expect(d1Reads(res)).toBe(0)
+    await res.body?.cancel()
+  })
+})
+
+describe('national pages', () => {
+  it('sum up the service and link its top cities and states', async () => {
+    const [totals] = await all<{ providers: number; cities: number }>(
+      `SELECT SUM(providers) AS providers, COUNT(*) AS cities FROM service_city_stats WHERE service = 'nannies'`,
+    )
+    const top = await all<{ slug: string }>(
+      `SELECT c.slug FROM service_city_stats s JOIN cities c ON c.id = s.city_id
+        WHERE s.service = 'nannies' AND s.providers >= 5 ORDER BY s.providers DESC LIMIT 12`,
+    )
+    const { res, html } = await page('/nannies')
+    expect(res.status).toBe(200)
+    expect(html).toContain('<h1>Nannies near you</h1>')
+    expect(textOf(html)).toContain(
+      `${totals?.providers.toLocaleString('en-US')} nannies in ${totals?.cities} cities`,
+    )
+    const links = [...html.matchAll(/href="(\/nannies\/[a-z-]+-[a-z]{2})"/g)].map((m) => m[1])
+    expect(links).toEqual(top.map((c) => `/nannies/${c.slug}`))
+    expect(html).toContain('<a href="/nannies/ga">Georgia</a>')
+    expect(html).not.toContain('<a href="/nannies/wy">')
+    expect(html).toContain('<a href="/senior-care">Senior care</a>')
+  })
+})
