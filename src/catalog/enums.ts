@@ -35,6 +35,47 @@ export const CARE_TYPES = [
 ] as const
 export type CareType = (typeof CARE_TYPES)[number]
 
+/** The seed's service ids (section 3). */
+export const SERVICE_IDS = [
+  'academic',
+  'activities',
+  'art',
+  'babysitter',
+  'campsLocation',
+  'careGigs',
+  'careGigsJob',
+  'childCare',
+  'childCareAfterSchoolCare',
+  'childCareJob',
+  'childCareLocation',
+  'cooking',
+  'dance',
+  'family_CHILDCARE',
+  'homeCareLocation',
+  'housekeeping',
+  'housekeepingJob',
+  'housingLocation',
+  'music',
+  'nanny',
+  'nannyShare',
+  'outdoorAndAdventure',
+  'petCare',
+  'petCareJob',
+  'petDayCareLocation',
+  'petSittingWalking',
+  'seniorCare',
+  'seniorCareJob',
+  'specialNeeds',
+  'specialNeedsJob',
+  'sports',
+  'stem',
+  'summerChildCareJob',
+  'tutoring',
+  'tutoringAfterSchoolCare',
+  'tutoringJob',
+] as const
+export type ServiceId = (typeof SERVICE_IDS)[number]
+
 export const BUSINESS_TYPES = ['CAREGIVER', 'SMB', 'HYBRID', 'JOB'] as const
 export type BusinessType = (typeof BUSINESS_TYPES)[number]
 

@@ -1,4 +1,4 @@
-import type { BusinessType, CareType, FilterType, Labelled, PayUnit } from './enums'
+import type { BusinessType, CareType, FilterType, Labelled, PayUnit, ServiceId } from './enums'
 import { CHILD_AGE_GROUPS } from './enums'
 import {
   CARE_GIGS,
@@ -24,7 +24,7 @@ export interface Service {
   noun: string
   nouns: string
   vertical: VerticalCode
-  serviceId: string
+  serviceId: ServiceId
   careType: CareType
   businessType: BusinessType
   jobSlug: string | null
