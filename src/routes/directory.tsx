@@ -16,7 +16,7 @@ import { breadcrumbList } from '../seo/json-ld'
 import { DirectoryPage } from '../views/directory/directory-page'
 import { rateAverage } from '../views/shared/format'
 import type { LinkItem } from '../views/shared/link-list'
-import { isFiltered, listingSearch, parseListingQuery } from './listing-query'
+import { isFiltered, listingFilterFields, listingSearch, parseListingQuery } from './listing-query'
 import { cityPath, servicePath, statePath } from './paths'
 import { renderPage, streamed } from './render-page'
 
@@ -80,6 +80,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       thin={!decision.index && decision.reason === 'thin'}
       local={local}
       national={national}
+      filters={listingFilterFields(service, query)}
       pageHref={(page) => base + listingSearch({ ...query, page }, service)}
       action={base}
       nearby={nearby}

@@ -1,13 +1,14 @@
 import type { Labelled } from '../catalog/enums'
 import { BADGES, WEEKDAYS } from '../catalog/enums'
-import { DISTANCES, EXPERIENCE_YEARS, MAX_PAGE, RATE_BANDS } from '../catalog/filters'
+import { DISTANCES, EXPERIENCE_YEARS, RATE_BANDS } from '../catalog/filters'
 import type { Service } from '../catalog/services'
+import type { FilterField } from './filter-fields'
+import type { ParseResult, Sort } from './query-params'
+import { readQuery, searchOf, slugsOf } from './query-params'
 
 // The query of a provider directory (SPEC section 5): parsed and validated into a value, and
-// written back in one canonical order for links, canonical URLs and (later) cache keys.
-// Parameters the service does not offer, and tracking parameters, are ignored.
-
-export type Sort = 'recommended' | 'newest'
+// written back in one canonical order for links and canonical URLs. Parameters the service
+// does not offer, and tracking parameters, are ignored.
 
 export interface ListingQuery {
   distance: number | null
@@ -36,102 +37,58 @@ export const DEFAULT_QUERY: ListingQuery = {
   page: 1,
 }
 
-export type ParseResult = { ok: true; query: ListingQuery } | { ok: false; error: string }
-
 type MaskField = 'availability' | 'ages' | 'options' | 'schedules' | 'badges'
 
-/** The multi-valued parameters a service offers: name → list and field. */
-export function maskParams(
-  service: Service,
-): { name: string; list: readonly Labelled[]; field: MaskField }[] {
-  const out: { name: string; list: readonly Labelled[]; field: MaskField }[] = []
+interface MaskParam {
+  name: string
+  legend: string
+  list: readonly Labelled[]
+  field: MaskField
+}
+
+/** The multi-valued parameters a service offers. */
+export function maskParams(service: Service): MaskParam[] {
   const offers = (t: string) => service.filters.some((f) => f === t)
+  const out: MaskParam[] = []
   if (offers('AVAILABILITY'))
-    out.push({ name: 'availability', list: WEEKDAYS, field: 'availability' })
+    out.push({
+      name: 'availability',
+      legend: 'Available on',
+      list: WEEKDAYS,
+      field: 'availability',
+    })
   if (offers('AGE') || offers('EXPERIENCE_WITH_AGES'))
-    out.push({ name: 'ages', list: service.ages, field: 'ages' })
-  if (offers('SERVICES')) out.push({ name: 'services', list: service.options, field: 'options' })
+    out.push({ name: 'ages', legend: 'Ages', list: service.ages, field: 'ages' })
+  if (offers('SERVICES'))
+    out.push({ name: 'services', legend: 'Services', list: service.options, field: 'options' })
   if (offers('SUBJECT_AREA'))
-    out.push({ name: 'subjects', list: service.options, field: 'options' })
+    out.push({ name: 'subjects', legend: 'Subjects', list: service.options, field: 'options' })
   if (offers('SCHEDULE'))
-    out.push({ name: 'schedule', list: service.schedules, field: 'schedules' })
-  out.push({ name: 'badges', list: BADGES, field: 'badges' })
+    out.push({ name: 'schedule', legend: 'Schedule', list: service.schedules, field: 'schedules' })
+  out.push({ name: 'badges', legend: 'Badges', list: BADGES, field: 'badges' })
   return out
 }
 
-class QueryError extends Error {}
-
-export function parseListingQuery(params: URLSearchParams, service: Service): ParseResult {
-  try {
-    return { ok: true, query: parse(params, service) }
-  } catch (error) {
-    if (error instanceof QueryError) return { ok: false, error: error.message }
-    throw error
-  }
-}
-
-function parse(params: URLSearchParams, service: Service): ListingQuery {
-  const values = (name: string): string[] => [
-    ...new Set(
-      params
-        .getAll(name)
-        .flatMap((v) => v.split(','))
-        .map((v) => v.trim().toLowerCase())
-        .filter((v) => v !== ''),
-    ),
-  ]
-  const one = (name: string): string | null => {
-    const vs = values(name)
-    if (vs.length > 1) throw new QueryError(`"${name}" takes one value`)
-    return vs[0] ?? null
-  }
-  const invalid = (name: string, value: string) =>
-    new QueryError(`"${value.slice(0, 40)}" is not a valid value for "${name}"`)
+export function parseListingQuery(
+  params: URLSearchParams,
+  service: Service,
+): ParseResult<ListingQuery> {
   const offers = (t: string) => service.filters.some((f) => f === t)
-
-  const query: ListingQuery = { ...DEFAULT_QUERY }
-
-  const distance = offers('DISTANCE') ? one('distance') : null
-  if (distance !== null) {
-    const miles = DISTANCES.find((d) => String(d) === distance)
-    if (miles === undefined) throw invalid('distance', distance)
-    query.distance = miles
-  }
-
-  const rate = offers('PAY_RATE') ? one('rate') : null
-  if (rate !== null) {
-    const band = RATE_BANDS.find((b) => b.value === rate)
-    if (!band) throw invalid('rate', rate)
-    query.rate = { low: band.low, high: band.high }
-  }
-
-  const experience = offers('YEARS_OF_EXPERIENCE') ? one('experience') : null
-  if (experience !== null) {
-    const years = EXPERIENCE_YEARS.find((y) => String(y) === experience)
-    if (years === undefined) throw invalid('experience', experience)
-    query.experience = years
-  }
-
-  for (const { name, list, field } of maskParams(service)) {
-    for (const v of values(name)) {
-      const i = list.findIndex((item) => item.slug === v)
-      if (i < 0) throw invalid(name, v)
-      query[field] |= 2 ** i
+  return readQuery(params, (r) => {
+    const rate = offers('PAY_RATE') ? r.pick('rate', RATE_BANDS, (b) => b.value) : null
+    const query: ListingQuery = {
+      ...DEFAULT_QUERY,
+      distance: offers('DISTANCE') ? r.pick('distance', DISTANCES, String) : null,
+      rate: rate && { low: rate.low, high: rate.high },
+      experience: offers('YEARS_OF_EXPERIENCE')
+        ? r.pick('experience', EXPERIENCE_YEARS, String)
+        : null,
+      sort: r.sort(),
+      page: r.page(),
     }
-  }
-
-  const sort = one('sort')
-  if (sort !== null) {
-    if (sort !== 'recommended' && sort !== 'newest') throw invalid('sort', sort)
-    query.sort = sort
-  }
-
-  const page = one('page')
-  if (page !== null) {
-    if (!/^[1-9][0-9]{0,5}$/.test(page) || Number(page) > MAX_PAGE) throw invalid('page', page)
-    query.page = Number(page)
-  }
-  return query
+    for (const { name, list, field } of maskParams(service)) query[field] = r.mask(name, list)
+    return query
+  })
 }
 
 /** True when the listing differs from the plain page: any filter, or a non-default sort. */
@@ -140,11 +97,7 @@ export function isFiltered(q: ListingQuery): boolean {
     q.distance !== null ||
     q.rate !== null ||
     q.experience !== null ||
-    q.availability !== 0 ||
-    q.ages !== 0 ||
-    q.options !== 0 ||
-    q.schedules !== 0 ||
-    q.badges !== 0 ||
+    (q.availability | q.ages | q.options | q.schedules | q.badges) !== 0 ||
     q.sort !== 'recommended'
   )
 }
@@ -154,16 +107,76 @@ export function isFiltered(q: ListingQuery): boolean {
  * list values comma-separated in catalog order, defaults left out.
  */
 export function listingSearch(q: ListingQuery, service: Service): string {
-  const pairs: [string, string][] = []
-  for (const { name, list, field } of maskParams(service)) {
-    const slugs = list.filter((_, i) => q[field] & (2 ** i)).map((item) => item.slug)
-    if (slugs.length) pairs.push([name, slugs.join(',')])
+  const pairs: Record<string, string | number | null> = {
+    distance: q.distance,
+    experience: q.experience,
+    page: q.page > 1 ? q.page : null,
+    rate: q.rate && `${q.rate.low}-${q.rate.high}`,
+    sort: q.sort === 'recommended' ? null : q.sort,
   }
-  if (q.distance !== null) pairs.push(['distance', String(q.distance)])
-  if (q.experience !== null) pairs.push(['experience', String(q.experience)])
-  if (q.page > 1) pairs.push(['page', String(q.page)])
-  if (q.rate) pairs.push(['rate', `${q.rate.low}-${q.rate.high}`])
-  if (q.sort !== 'recommended') pairs.push(['sort', q.sort])
-  pairs.sort(([a], [b]) => (a < b ? -1 : 1))
-  return pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''
+  for (const { name, list, field } of maskParams(service)) pairs[name] = slugsOf(q[field], list)
+  return searchOf(pairs)
+}
+
+/** The filter form of a provider directory. */
+export function listingFilterFields(service: Service, q: ListingQuery): FilterField[] {
+  const offers = (t: string) => service.filters.some((f) => f === t)
+  const fields: FilterField[] = []
+  if (offers('DISTANCE')) {
+    fields.push({
+      kind: 'select',
+      name: 'distance',
+      label: 'Distance',
+      value: q.distance === null ? '' : String(q.distance),
+      options: [
+        { value: '', label: 'Any distance' },
+        ...DISTANCES.map((d) => ({
+          value: String(d),
+          label: `Within ${d} ${d === 1 ? 'mile' : 'miles'}`,
+        })),
+      ],
+    })
+  }
+  if (offers('PAY_RATE')) {
+    fields.push({
+      kind: 'select',
+      name: 'rate',
+      label: 'Hourly rate',
+      value: q.rate ? `${q.rate.low}-${q.rate.high}` : '',
+      options: [
+        { value: '', label: 'Any rate' },
+        ...RATE_BANDS.map((b) => ({ value: b.value, label: b.label })),
+      ],
+    })
+  }
+  if (offers('YEARS_OF_EXPERIENCE')) {
+    fields.push({
+      kind: 'select',
+      name: 'experience',
+      label: 'Experience',
+      value: q.experience === null ? '' : String(q.experience),
+      options: [
+        { value: '', label: 'Any' },
+        ...EXPERIENCE_YEARS.map((y) => ({ value: String(y), label: `${y}+ years` })),
+      ],
+    })
+  }
+  fields.push(sortField(q.sort))
+  for (const { name, legend, list, field } of maskParams(service)) {
+    fields.push({ kind: 'checks', name, legend, items: list, mask: q[field] })
+  }
+  return fields
+}
+
+export function sortField(sort: Sort): FilterField {
+  return {
+    kind: 'select',
+    name: 'sort',
+    label: 'Sort by',
+    value: sort,
+    options: [
+      { value: 'recommended', label: 'Recommended' },
+      { value: 'newest', label: 'Newest' },
+    ],
+  }
 }

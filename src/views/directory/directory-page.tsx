@@ -5,16 +5,17 @@ import type { City } from '../../data/cities'
 import { milesBetween } from '../../data/cities'
 import type { Listing } from '../../data/provider-listing'
 import type { RateStats } from '../../data/service-stats'
+import type { FilterField } from '../../routes/filter-fields'
 import type { ListingQuery } from '../../routes/listing-query'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
 import { Breadcrumbs } from '../shared/breadcrumbs'
 import { CallToAction } from '../shared/call-to-action'
+import { FilterForm } from '../shared/filter-form'
 import { count } from '../shared/format'
 import type { LinkItem } from '../shared/link-list'
 import { AsyncLinkList } from '../shared/link-list'
-import { FilterForm } from './filter-form'
 import { Pagination } from './pagination'
 import { ProviderCardView } from './provider-card'
 import { RateSummary } from './rate-summary'
@@ -31,6 +32,7 @@ export interface DirectoryPageProps {
   thin: boolean
   local: RateStats | null
   national: RateStats | null
+  filters: readonly FilterField[]
   pageHref: (page: number) => string
   action: string
   /** Slower link modules, streamed after the shell. */
@@ -62,7 +64,7 @@ export function DirectoryPage(props: DirectoryPageProps) {
         text={`Tell us what you need and we'll match you with ${service.title.toLowerCase()} in ${place}.`}
         label={`Find ${service.title.toLowerCase()} now`}
       />
-      <FilterForm service={service} query={query} action={props.action} />
+      <FilterForm fields={props.filters} action={props.action} />
       {listing.cards.length ? (
         <>
           <div className="results-head">

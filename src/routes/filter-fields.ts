@@ -1,0 +1,12 @@
+import type { Labelled } from '../catalog/enums'
+
+/** One control of a listing's filter form (views/shared/filter-form.tsx), with its current value. */
+export type FilterField =
+  | {
+      kind: 'select'
+      name: string
+      label: string
+      value: string
+      options: readonly { value: string; label: string }[]
+    }
+  | { kind: 'checks'; name: string; legend: string; items: readonly Labelled[]; mask: number }

@@ -1,0 +1,92 @@
+import type { Labelled } from '../catalog/enums'
+import { MAX_PAGE } from '../catalog/filters'
+
+// Reading listing queries (SPEC section 5): values are case-insensitive, lists may be repeated
+// or comma-separated, empty form fields count as absent, a repeated identical value is one
+// value, and anything else malformed is an error that the route answers with a 400.
+
+export type Sort = 'recommended' | 'newest'
+
+export type ParseResult<T> = { ok: true; query: T } | { ok: false; error: string }
+
+export interface QueryReader {
+  /** The value of `name` among `options`, or null when absent. */
+  pick<T>(name: string, options: readonly T[], valueOf: (option: T) => string): T | null
+  /** The values of `name` as a bitmask over `list`, matched by slug. */
+  mask(name: string, list: readonly Labelled[]): number
+  sort(): Sort
+  page(): number
+}
+
+class QueryError extends Error {}
+
+export function readQuery<T>(
+  params: URLSearchParams,
+  read: (reader: QueryReader) => T,
+): ParseResult<T> {
+  const values = (name: string): string[] => [
+    ...new Set(
+      params
+        .getAll(name)
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim().toLowerCase())
+        .filter((v) => v !== ''),
+    ),
+  ]
+  const invalid = (name: string, value: string) =>
+    new QueryError(`"${value.slice(0, 40)}" is not a valid value for "${name}"`)
+  const one = (name: string): string | null => {
+    const vs = values(name)
+    if (vs.length > 1) throw new QueryError(`"${name}" takes one value`)
+    return vs[0] ?? null
+  }
+  const reader: QueryReader = {
+    pick(name, options, valueOf) {
+      const value = one(name)
+      if (value === null) return null
+      const found = options.find((o) => valueOf(o) === value)
+      if (found === undefined) throw invalid(name, value)
+      return found
+    },
+    mask(name, list) {
+      let mask = 0
+      for (const v of values(name)) {
+        const i = list.findIndex((item) => item.slug === v)
+        if (i < 0) throw invalid(name, v)
+        mask |= 2 ** i
+      }
+      return mask
+    },
+    sort() {
+      return reader.pick('sort', ['recommended', 'newest'] as const, (s) => s) ?? 'recommended'
+    },
+    page() {
+      const page = one('page')
+      if (page === null) return 1
+      if (!/^[1-9][0-9]{0,5}$/.test(page) || Number(page) > MAX_PAGE) throw invalid('page', page)
+      return Number(page)
+    },
+  }
+  try {
+    return { ok: true, query: read(reader) }
+  } catch (error) {
+    if (error instanceof QueryError) return { ok: false, error: error.message }
+    throw error
+  }
+}
+
+/** The slugs of a bitmask, comma-separated in list order. */
+export function slugsOf(mask: number, list: readonly Labelled[]): string {
+  return list
+    .filter((_, i) => mask & (2 ** i))
+    .map((item) => item.slug)
+    .join(',')
+}
+
+/** A canonical query string ("" or "?…"): empty values dropped, names in alphabetical order. */
+export function searchOf(pairs: Record<string, string | number | null>): string {
+  const kept = Object.entries(pairs)
+    .filter((pair): pair is [string, string | number] => pair[1] !== null && pair[1] !== '')
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+  return kept.length ? `?${kept.map(([k, v]) => `${k}=${v}`).join('&')}` : ''
+}

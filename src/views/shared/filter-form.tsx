@@ -1,0 +1,53 @@
+import type { FilterField } from '../../routes/filter-fields'
+
+/**
+ * A listing's filters as a plain GET form: it works without JavaScript, and what it submits is
+ * what the route's query parser reads. Submitting starts again at page 1.
+ */
+export function FilterForm({ fields, action }: { fields: readonly FilterField[]; action: string }) {
+  const active = fields.filter((f) =>
+    f.kind === 'select' ? f.value !== '' && f.name !== 'sort' : f.mask !== 0,
+  ).length
+  return (
+    <details className="filters">
+      <summary>{`Filters${active ? ` (${active})` : ''}`}</summary>
+      <form method="get" action={action}>
+        {fields.map((f) =>
+          f.kind === 'select' ? (
+            <label key={f.name} className="field">
+              {f.label}
+              <select name={f.name} defaultValue={f.value}>
+                {f.options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <fieldset key={f.name} className="wide">
+              <legend>{f.legend}</legend>
+              <div className="checks">
+                {f.items.map((item, i) => (
+                  <label key={item.slug}>
+                    <input
+                      type="checkbox"
+                      name={f.name}
+                      value={item.slug}
+                      defaultChecked={(f.mask & (2 ** i)) !== 0}
+                    />
+                    {` ${item.label}`}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          ),
+        )}
+        <div className="filter-actions">
+          <button type="submit">Show results</button>
+          <a href={action}>Clear filters</a>
+        </div>
+      </form>
+    </details>
+  )
+}
