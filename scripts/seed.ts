@@ -10,7 +10,7 @@ import { getPlatformProxy } from 'wrangler'
 import { refreshStats } from '../src/data/refresh-stats'
 import { buildGate } from '../src/gate/build-gate'
 import { readGate, saveGate } from '../src/gate/gate-store'
-import { generateCatalog } from './seed/generate-catalog'
+import { generateCatalog, TABLES } from './seed/generate-catalog'
 import { applyMigrations } from './seed/migrate'
 import { catalogPlaces } from './seed/places'
 import { insertStatements } from './seed/sql'
@@ -52,26 +52,25 @@ try {
 
 async function seed(env: Env, opts: typeof options, version: string): Promise<void> {
   const started = Date.now()
+  // Derived tables first, then the catalog's own, children before parents.
   for (const table of [
-    'reviews',
-    'provider_services',
-    'providers',
-    'service_city_stats',
-    'cities',
     'catalog_meta',
+    'service_city_stats',
+    'job_city_stats',
+    ...[...TABLES].reverse(),
   ]) {
     await env.DB.exec(`DELETE FROM ${table}`)
   }
   const places = catalogPlaces(opts.cities)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
-  const totals = { cities: 0, providers: 0, provider_services: 0, reviews: 0 }
+  const totals = { cities: 0, providers: 0, provider_services: 0, reviews: 0, jobs: 0 }
   let batch: D1PreparedStatement[] = []
   const flush = async () => {
     if (batch.length) await env.DB.batch(batch)
     batch = []
   }
   for (const rows of generateCatalog(places, { scale: opts.scale, seed: opts.seed, now })) {
-    for (const table of ['cities', 'providers', 'provider_services', 'reviews'] as const) {
+    for (const table of TABLES) {
       totals[table] += rows[table].length
       for (const sql of insertStatements(table, rows[table])) {
         batch.push(env.DB.prepare(sql))
@@ -91,7 +90,7 @@ async function seed(env: Env, opts: typeof options, version: string): Promise<vo
     .run()
   console.log(
     `seed: ${totals.cities} cities, ${totals.providers} providers, ${totals.provider_services} listings, ` +
-      `${totals.reviews} reviews in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `${totals.reviews} reviews, ${totals.jobs} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   )
   await rebuildGate(env)
 }

@@ -3,9 +3,13 @@ import type { AppEnv } from './env'
 import { gate } from './gate/gate'
 import { requestContext } from './request/request-context'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
+import { cityHubPage } from './routes/city-hub'
 import { directoryPage } from './routes/directory'
 import { notFound, onError } from './routes/error-response'
+import { jobDetailPage } from './routes/job-detail'
+import { jobListingPage } from './routes/job-listing'
 import { PATTERNS } from './routes/paths'
+import { providerProfilePage } from './routes/provider-profile'
 import { serviceNationalPage } from './routes/service-national'
 import { serviceStatePage } from './routes/service-state'
 
@@ -17,10 +21,18 @@ app.use(normaliseRequest)
 app.use(allowMethods)
 
 app.use(PATTERNS.serviceCity, gate({ city: 'city' }))
+app.use(PATTERNS.jobListing, gate({ city: 'city' }))
+app.use(PATTERNS.cityHub, gate({ city: 'city' }))
+app.use(PATTERNS.provider, gate({ slug: 'provider' }))
+app.use(PATTERNS.job, gate({ slug: 'job' }))
 
 app.get(PATTERNS.serviceNational, serviceNationalPage)
 app.get(PATTERNS.serviceState, serviceStatePage)
 app.get(PATTERNS.serviceCity, directoryPage)
+app.get(PATTERNS.jobListing, jobListingPage)
+app.get(PATTERNS.cityHub, cityHubPage)
+app.get(PATTERNS.provider, providerProfilePage)
+app.get(PATTERNS.job, jobDetailPage)
 
 app.notFound(notFound)
 app.onError(onError)

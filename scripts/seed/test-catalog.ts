@@ -1,6 +1,6 @@
 // The small catalog route tests run against: the seed's twenty cities and a ring of real
 // places around Atlanta (for nearby-city links and thin pages), as INSERT statements.
-import { generateCatalog } from './generate-catalog'
+import { generateCatalog, TABLES } from './generate-catalog'
 import { catalogPlaces, placesNear } from './places'
 import { insertStatements } from './sql'
 
@@ -10,7 +10,7 @@ export function testCatalogStatements(now: Date): string[] {
   const places = [...catalogPlaces(20), ...placesNear('atlanta-ga', 40, 12)]
   const statements: string[] = []
   for (const rows of generateCatalog(places, { scale: TEST_SCALE, seed: 1, now })) {
-    for (const table of ['cities', 'providers', 'provider_services', 'reviews'] as const) {
+    for (const table of TABLES) {
       statements.push(...insertStatements(table, rows[table]))
     }
   }

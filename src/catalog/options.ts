@@ -50,20 +50,49 @@ export const HOUSEKEEPING_TASKS = codes('HKS', [
   'Window washing',
 ])
 
-/** Senior care services (SCS002–SCS008). */
-export const SENIOR_SERVICES = codes(
+/** Senior care schedules (SCS002–SCS008): how the care is arranged. */
+export const SENIOR_CARE_SCHEDULES = codes(
   'SCS',
   [
-    'Companionship',
-    'Personal care',
-    'Transportation',
-    'Meal preparation',
-    'Light housecleaning',
-    'Medication management',
-    'Mobility assistance',
+    'Hourly care',
+    'Part-time care',
+    'Full-time care',
+    'Live-in care',
+    'Overnight care',
+    '24-hour care',
+    'Respite care',
   ],
   2,
 )
+
+/** The seed's senior care services enumeration, with labels. */
+export const SENIOR_CARE_SERVICES: Labelled[] = (
+  [
+    ['BATHING_DRESSING', 'Bathing and dressing'],
+    ['COMPANIONSHIP', 'Companionship'],
+    ['DEMENTIA', 'Dementia care'],
+    ['ERRANDS_SHOPPING', 'Errands and shopping'],
+    ['FEEDING', 'Feeding'],
+    ['HEAVY_LIFTING', 'Heavy lifting'],
+    ['HELP_STAYING_ACTIVE', 'Help staying active'],
+    ['HOME_HEALTH', 'Home health'],
+    ['HOME_MODIFICATION', 'Home modification'],
+    ['HOSPICE_SERVICES', 'Hospice services'],
+    ['LIGHT_HOUSECLEANING', 'Light housecleaning'],
+    ['LIVE_IN_HOME', 'Live-in home care'],
+    ['MEAL_PREPARATION', 'Meal preparation'],
+    ['MEDICAL_MANAGEMENT', 'Medical management'],
+    ['MEDICAL_TRANSPORTATION', 'Medical transportation'],
+    ['MOBILITY_ASSISTANCE', 'Mobility assistance'],
+    ['PERSONAL_CARE', 'Personal care'],
+    ['RESPITE_CARE', 'Respite care'],
+    ['SPECIALIZED_CARE', 'Specialized care'],
+    ['SPECIAL_NEEDS', 'Special needs'],
+    ['TRANSPORTATION', 'Transportation'],
+    ['VISITING_NURSE', 'Visiting nurse'],
+    ['VISITING_PHYSICIAN', 'Visiting physician'],
+  ] as const
+).map(([code, label]) => ({ code, slug: slugOf(label), label }))
 
 /** Tutoring subjects (GES…). */
 export const TUTORING_SUBJECTS = codes('GES', [

@@ -6,7 +6,8 @@ import {
   DAYCARE_SCHEDULES,
   HOUSEKEEPING_TASKS,
   PET_SERVICES,
-  SENIOR_SERVICES,
+  SENIOR_CARE_SCHEDULES,
+  SENIOR_CARE_SERVICES,
   SPECIAL_NEEDS_AGES,
   SPECIAL_NEEDS_SKILLS,
   TUTORING_SUBJECTS,
@@ -109,9 +110,10 @@ export const SERVICES: readonly Service[] = [
     jobSlug: 'senior-care-jobs',
     costGuide: true,
     payUnit: 'hr',
-    filters: [...CAREGIVER_FILTERS, 'SERVICES'],
-    options: SENIOR_SERVICES,
+    filters: [...CAREGIVER_FILTERS, 'SERVICES', 'SCHEDULE'],
+    options: SENIOR_CARE_SERVICES,
     ages: none,
+    schedules: SENIOR_CARE_SCHEDULES,
   }),
   service({
     slug: 'housekeeping',
@@ -212,5 +214,3 @@ const bySlug = new Map(SERVICES.map((s) => [s.slug, s]))
 export function findService(slug: string): Service | undefined {
   return bySlug.get(slug)
 }
-
-export const CHILD_SERVICES = ['babysitters', 'nannies', 'child-care'] as const

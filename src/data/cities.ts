@@ -21,15 +21,34 @@ export interface NearbyCity extends City {
   miles: number
 }
 
+interface Nearby {
+  radiusMiles?: number
+  limit?: number
+  minProviders?: number
+}
+
+/** The latitude band and longitude range around `city` that hold every place within `miles`. */
+function box(city: City, miles: number): number[] {
+  const dLat = miles / MILES_PER_DEGREE
+  const dLng = dLat / Math.max(Math.cos((city.lat * Math.PI) / 180), 0.01)
+  return [city.lat - dLat, city.lat + dLat, city.lng - dLng, city.lng + dLng]
+}
+
+function nearest<T extends City>(city: City, rows: T[], radiusMiles: number, limit: number) {
+  return rows
+    .map((c) => ({ ...c, miles: milesBetween(city, c) }))
+    .filter((c) => c.miles <= radiusMiles)
+    .sort((a, b) => a.miles - b.miles)
+    .slice(0, limit)
+}
+
 /** Cities within `radiusMiles` of `city` that have providers of `service`, nearest first. */
 export async function findNearbyCities(
   db: Db,
   city: City,
   service: string,
-  { radiusMiles = 60, limit = 8, minProviders = 1 } = {},
+  { radiusMiles = 60, limit = 8, minProviders = 1 }: Nearby = {},
 ): Promise<NearbyCity[]> {
-  const dLat = radiusMiles / MILES_PER_DEGREE
-  const dLng = dLat / Math.max(Math.cos((city.lat * Math.PI) / 180), 0.01)
   const rows = await db.all<City & { providers: number }>(
     `SELECT c.id, c.slug, c.name, c.state_code AS stateCode, c.lat, c.lng, c.population, s.providers
        FROM cities c
@@ -37,18 +56,33 @@ export async function findNearbyCities(
        CROSS JOIN service_city_stats s ON s.service = ? AND s.city_id = c.id
       WHERE c.lat BETWEEN ? AND ? AND c.lng BETWEEN ? AND ? AND c.id != ? AND s.providers >= ?`,
     service,
-    city.lat - dLat,
-    city.lat + dLat,
-    city.lng - dLng,
-    city.lng + dLng,
+    ...box(city, radiusMiles),
     city.id,
     minProviders,
   )
-  return rows
-    .map((c) => ({ ...c, miles: milesBetween(city, c) }))
-    .filter((c) => c.miles <= radiusMiles)
-    .sort((a, b) => a.miles - b.miles)
-    .slice(0, limit)
+  return nearest(city, rows, radiusMiles, limit)
+}
+
+/** Cities within `radiusMiles` of `city` with at least one service of `minProviders` or more
+ * (`providers` is then that best service's count). */
+export async function findNearbyHubs(
+  db: Db,
+  city: City,
+  { radiusMiles = 60, limit = 8, minProviders = 1 }: Nearby = {},
+): Promise<NearbyCity[]> {
+  // The latitude band first (cities_lat), then each candidate's best service by its own index.
+  const rows = await db.all<City & { providers: number }>(
+    `SELECT * FROM (
+       SELECT c.id, c.slug, c.name, c.state_code AS stateCode, c.lat, c.lng, c.population,
+              (SELECT MAX(s.providers) FROM service_city_stats s WHERE s.city_id = c.id) AS providers
+         FROM cities c
+        WHERE c.lat BETWEEN ? AND ? AND c.lng BETWEEN ? AND ? AND c.id != ?)
+      WHERE providers >= ?`,
+    ...box(city, radiusMiles),
+    city.id,
+    minProviders,
+  )
+  return nearest(city, rows, radiusMiles, limit)
 }
 
 export const MILES_PER_DEGREE = 69.0

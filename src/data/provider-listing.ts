@@ -126,3 +126,23 @@ export function findTopProviders(
     limit,
   )
 }
+
+/** The best-ranked other providers of a service in a city (a profile's "similar providers"). */
+export function findSimilarProviders(
+  db: Db,
+  service: string,
+  cityId: number,
+  excludeId: number,
+  limit = 4,
+): Promise<ProviderCard[]> {
+  return db.all<ProviderCard>(
+    `SELECT ${CARD_COLUMNS} FROM provider_services ps INDEXED BY provider_services_recommended
+       JOIN providers p ON p.id = ps.provider_id
+      WHERE ps.service = ? AND ps.city_id = ? AND ps.provider_id != ?
+      ORDER BY ps.rank_score DESC, ps.provider_id LIMIT ?`,
+    service,
+    cityId,
+    excludeId,
+    limit,
+  )
+}

@@ -3,7 +3,7 @@ import type { EntityKind } from './gate-filter'
 
 const PAGE = 10_000
 
-const ENTITY_TABLES: Record<EntityKind, string> = { provider: 'providers' }
+const ENTITY_TABLES: Record<EntityKind, string> = { provider: 'providers', job: 'jobs' }
 
 /**
  * Builds the gate from D1, reading in keyset pages so the catalog never sits in memory.

@@ -14,11 +14,11 @@ function interop<T>(m: T): T {
 export const GATE_ERROR_RATE = 0.0001
 
 /** Catalog data behind a URL: city slugs, and entities by numeric id. */
-export type GateKind = 'city' | 'provider'
+export type GateKind = 'city' | 'provider' | 'job'
 
 /** Entity kinds with increasing ids: an id above the build's watermark is newer than the
  * filter and passes to D1, so an entity added after the build is still served. */
-export const ENTITY_KINDS = ['provider'] as const
+export const ENTITY_KINDS = ['provider', 'job'] as const
 export type EntityKind = (typeof ENTITY_KINDS)[number]
 
 export interface GateMeta {

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
+import { entityId } from '../routes/paths'
 import type { GateKind } from './gate-filter'
 import { loadGate } from './gate-store'
 
@@ -12,8 +13,10 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
   return async (c, next) => {
     const filter = await loadGate(c.env.GATE, (p) => c.executionCtx.waitUntil(p))
     for (const [name, kind] of Object.entries(params)) {
-      const value = c.req.param(name)
-      if (filter && value !== undefined && !filter.has(kind, value)) throw new HTTPException(404)
+      const value = c.req.param(name) ?? ''
+      // Entity URLs end in the id: /p/{name-slug}-{id}, /job/{title-slug}-{id}.
+      const key = kind === 'city' ? value : (entityId(value) ?? 0)
+      if (filter && !filter.has(kind, key)) throw new HTTPException(404)
     }
     await next()
   }

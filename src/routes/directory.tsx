@@ -2,12 +2,14 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { PAGE_SIZE } from '../catalog/filters'
 import type { Service } from '../catalog/services'
+import { JOB_SERVICES } from '../catalog/jobs'
 import { findService, SERVICES } from '../catalog/services'
 import { stateName } from '../catalog/states'
 import type { City } from '../data/cities'
 import { findCity, findNearbyCities } from '../data/cities'
 import type { Db } from '../data/db'
 import { findProviderListing } from '../data/provider-listing'
+import { findCityJobCounts } from '../data/jobs'
 import { findCityServices, findCityStats, findNationalStats } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
@@ -17,7 +19,7 @@ import { DirectoryPage } from '../views/directory/directory-page'
 import { rateAverage } from '../views/shared/format'
 import type { LinkItem } from '../views/shared/link-list'
 import { isFiltered, listingFilterFields, listingSearch, parseListingQuery } from './listing-query'
-import { cityPath, servicePath, statePath } from './paths'
+import { cityHubPath, cityPath, jobListingPath, servicePath, statePath } from './paths'
 import { renderPage, streamed } from './render-page'
 
 /** `/{service}/{city-state}`: the provider directory of a city (page kind PROVIDERS). */
@@ -102,13 +104,29 @@ async function nearbyLinks(db: Db, service: Service, city: City): Promise<LinkIt
   }))
 }
 
+/** The city's other services and the jobs of this one, where there are enough to be worth a visit. */
 async function relatedLinks(db: Db, service: Service, city: City): Promise<LinkItem[]> {
-  const counts = await findCityServices(db, city.id)
-  return SERVICES.flatMap((s) => {
+  const [counts, jobCounts] = await Promise.all([
+    findCityServices(db, city.id),
+    findCityJobCounts(db, city.id),
+  ])
+  const services = SERVICES.flatMap((s) => {
     const n = counts.find((row) => row.service === s.slug)?.providers ?? 0
     if (s.slug === service.slug || n < MIN_INDEXABLE_PROVIDERS) return []
     return [
       { href: cityPath(s.slug, city.slug), text: `${s.title} in ${city.name}`, count: String(n) },
     ]
   })
+  const jobs = JOB_SERVICES.flatMap((j) => {
+    const n = jobCounts.find((row) => row.service === j.slug)?.jobs ?? 0
+    if (j.service.slug !== service.slug || n < MIN_INDEXABLE_PROVIDERS) return []
+    return [
+      {
+        href: jobListingPath(j.slug, city.slug),
+        text: `${j.title} in ${city.name}`,
+        count: String(n),
+      },
+    ]
+  })
+  return [...services, ...jobs, { href: cityHubPath(city.slug), text: `All care in ${city.name}` }]
 }

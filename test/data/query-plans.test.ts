@@ -2,9 +2,22 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { findService } from '../../src/catalog/services'
 import type { City } from '../../src/data/cities'
-import { findCity, findNearbyCities } from '../../src/data/cities'
+import { findCity, findNearbyCities, findNearbyHubs } from '../../src/data/cities'
 import type { Db, Param } from '../../src/data/db'
-import { findProviderListing, findTopProviders } from '../../src/data/provider-listing'
+import { findCityJobCounts, findJob, findJobListing, findOpenJobs } from '../../src/data/jobs'
+import {
+  findProviderListing,
+  findSimilarProviders,
+  findTopProviders,
+} from '../../src/data/provider-listing'
+import {
+  findProvider,
+  findProviderServices,
+  findRatingAverages,
+  findReviews,
+} from '../../src/data/providers'
+import { findJobService } from '../../src/catalog/jobs'
+import { parseJobQuery } from '../../src/routes/job-query'
 import {
   findCityServices,
   findCityStats,
@@ -70,10 +83,31 @@ describe('query plans', () => {
     await findStateCities(db, 'babysitters', 'GA')
     await findStateCounts(db, 'babysitters')
     await findCityServices(db, ATLANTA.id)
+    await findNearbyHubs(db, ATLANTA)
+    await findProvider(db, 1)
+    await findProviderServices(db, 1)
+    await findReviews(db, 1)
+    await findRatingAverages(db, 1)
+    await findSimilarProviders(db, 'babysitters', ATLANTA.id, 1)
+    const jobs = findJobService('babysitting-jobs')
+    if (!jobs) throw new Error('no babysitting jobs')
+    await findJob(db, 1)
+    for (const search of [
+      '',
+      'sort=newest',
+      'schedule=part-time&rate=15-20&jobType=family&hours=10-20&ages=teen',
+    ]) {
+      const parsed = parseJobQuery(new URLSearchParams(search), jobs)
+      if (!parsed.ok) throw new Error(parsed.error)
+      await findJobListing(db, jobs.slug, ATLANTA, parsed.query, new Date())
+    }
+    await findOpenJobs(db, jobs.slug, ATLANTA.id, new Date())
+    await findCityJobCounts(db, ATLANTA.id)
 
-    expect(plans.length).toBe(15)
+    expect(plans.length).toBe(30)
     for (const { sql, plan } of plans) {
-      for (const step of plan) expect(step, sql).not.toMatch(/^SCAN /)
+      // json_each is a table-valued function over one review's JSON, not a table.
+      for (const step of plan) expect(step, sql).not.toMatch(/^SCAN (?!.*VIRTUAL TABLE)/)
     }
   })
 

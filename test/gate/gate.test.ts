@@ -18,9 +18,12 @@ describe('the gate', () => {
     if (!gate) throw new Error('setup saved no gate')
     const cities = await env.DB.prepare('SELECT slug FROM cities').raw<[string]>()
     const providers = await env.DB.prepare('SELECT id FROM providers').raw<[number]>()
+    const jobs = await env.DB.prepare('SELECT id FROM jobs').raw<[number]>()
     expect(cities.length).toBeGreaterThan(20)
     expect(cities.every(([slug]) => gate.has('city', slug))).toBe(true)
     expect(providers.every(([id]) => gate.has('provider', id))).toBe(true)
+    expect(jobs.length).toBeGreaterThan(100)
+    expect(jobs.every(([id]) => gate.has('job', id))).toBe(true)
   })
 
   it('rejects slugs it has never seen, at the seed error rate', async () => {
@@ -78,7 +81,11 @@ describe('the gate', () => {
   })
 
   it('round-trips through its stored bytes and metadata', () => {
-    const gate = GateFilter.create(3, { version: 1, builtAt: 'now', watermarks: { provider: 10 } })
+    const gate = GateFilter.create(3, {
+      version: 1,
+      builtAt: 'now',
+      watermarks: { provider: 10, job: 10 },
+    })
     gate.add('city', 'a-ga')
     const copy = GateFilter.fromBytes(gate.bytes().slice().buffer, gate.meta)
     expect(copy.has('city', 'a-ga')).toBe(true)

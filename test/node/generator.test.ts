@@ -73,6 +73,23 @@ describe('generateCatalog', () => {
     expect(own.length).toBe(p?.review_count)
     expect(p?.rating).toBeCloseTo(own.reduce((s, r) => s + Number(r.rating), 0) / own.length, 2)
   })
+
+  it('posts open and already closed jobs, every job family open in every seed city', () => {
+    const rows = generate(20)
+    for (const city of rows) {
+      const open = city.jobs.filter((j) => String(j.valid_through) > NOW.toISOString())
+      expect(new Set(open.map((j) => j.service)).size).toBe(9)
+    }
+    const jobs = rows.flatMap((r) => r.jobs)
+    const closed = jobs.filter((j) => String(j.valid_through) <= NOW.toISOString())
+    expect(closed.length / jobs.length).toBeGreaterThan(0.1)
+    for (const j of jobs) {
+      expect(Number(j.pay_min)).toBeLessThan(Number(j.pay_max))
+      expect(String(j.posted_at) < String(j.valid_through)).toBe(true)
+      expect(String(j.title_slug)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+      expect(String(j.title)).not.toMatch(/[{}]/)
+    }
+  })
 })
 
 describe('sql', () => {

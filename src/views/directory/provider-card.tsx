@@ -11,15 +11,21 @@ export function Avatar({
   id,
   name,
   photoUrl,
+  large = false,
 }: {
   id: number
   name: string
   photoUrl: string | null
+  large?: boolean
 }) {
+  const size = large ? 96 : 56
+  const className = large ? 'avatar large' : 'avatar'
   if (photoUrl)
-    return <img className="avatar" src={photoUrl} alt="" width={56} height={56} loading="lazy" />
+    return (
+      <img className={className} src={photoUrl} alt="" width={size} height={size} loading="lazy" />
+    )
   return (
-    <span className={`avatar c${id % 6}`} aria-hidden="true">
+    <span className={`${className} c${id % 6}`} aria-hidden="true">
       {initials(name)}
     </span>
   )

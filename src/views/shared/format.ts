@@ -58,3 +58,30 @@ export function monthYear(iso: string): string {
     timeZone: 'UTC',
   })
 }
+
+/** "November 30, 2026" for a date or an instant, read in UTC. */
+export function longDate(isoDate: string): string {
+  return new Date(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate).toLocaleDateString(
+    'en-US',
+    {
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    },
+  )
+}
+
+/** "Posted today", "Posted 3 days ago", "Posted 2 weeks ago". */
+export function postedAgo(iso: string, now: Date): string {
+  const days = Math.max(0, Math.floor((now.getTime() - Date.parse(iso)) / 86_400_000))
+  if (days === 0) return 'Posted today'
+  if (days === 1) return 'Posted yesterday'
+  if (days < 14) return `Posted ${days} days ago`
+  return `Posted ${Math.floor(days / 7)} weeks ago`
+}
+
+/** A job's start: its date, or "as soon as possible" once that date has passed. */
+export function startLabel(startDate: string, now: Date): string {
+  return startDate < now.toISOString().slice(0, 10) ? 'As soon as possible' : longDate(startDate)
+}

@@ -1,0 +1,155 @@
+import type { PayUnit } from '../catalog/enums'
+import { PAGE_SIZE } from '../catalog/filters'
+import type { JobSchedule, JobType } from '../catalog/jobs'
+import type { JobQuery } from '../routes/job-query'
+import type { City } from './cities'
+import type { Db, Param } from './db'
+
+/** What a job card shows. */
+export interface JobCard {
+  id: number
+  titleSlug: string
+  title: string
+  employer: string
+  jobType: JobType
+  payMin: number
+  payMax: number
+  payUnit: PayUnit
+  schedule: JobSchedule
+  hoursPerWeek: number | null
+  startDate: string
+  postedAt: string
+  cityName: string
+  stateCode: string
+}
+
+/** A job's detail page. */
+export interface Job extends JobCard {
+  service: string
+  description: string
+  children: number
+  ages: number
+  requirements: number
+  validThrough: string
+  cityId: number
+  citySlug: string
+}
+
+const CARD_COLUMNS = `j.id, j.title_slug AS titleSlug, j.title, j.employer, j.job_type AS jobType,
+  j.pay_min AS payMin, j.pay_max AS payMax, j.pay_unit AS payUnit, j.schedule,
+  j.hours_per_week AS hoursPerWeek, j.start_date AS startDate, j.posted_at AS postedAt,
+  c.name AS cityName, c.state_code AS stateCode`
+
+/**
+ * Jobs' closing moments are stored to the second ("…:36Z"); `now` in the same form compares
+ * as text, and a job is open while valid_through > now.
+ */
+export function instant(now: Date): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
+export function findJob(db: Db, id: number): Promise<Job | null> {
+  return db.first<Job>(
+    `SELECT ${CARD_COLUMNS}, j.service, j.description, j.children, j.ages, j.requirements,
+            j.valid_through AS validThrough, j.city_id AS cityId, c.slug AS citySlug
+       FROM jobs j JOIN cities c ON c.id = j.city_id WHERE j.id = ?`,
+    id,
+  )
+}
+
+export function isExpired(job: Pick<Job, 'validThrough'>, now: Date): boolean {
+  return job.validThrough <= instant(now)
+}
+
+/** The WHERE clause of a job listing: open jobs of the (service, city) index range, filtered. */
+export function jobWhere(
+  service: string,
+  cityId: number,
+  q: JobQuery,
+  now: Date,
+): [string, Param[]] {
+  const where = ['j.service = ?', 'j.city_id = ?', 'j.valid_through > ?']
+  const params: Param[] = [service, cityId, instant(now)]
+  if (q.schedule) {
+    where.push('j.schedule = ?')
+    params.push(q.schedule)
+  }
+  if (q.jobType) {
+    where.push('j.job_type = ?')
+    params.push(q.jobType)
+  }
+  if (q.rate) {
+    // Pay bands are hourly: a weekly or per-visit pay never matches one.
+    where.push("j.pay_unit = 'hr' AND j.pay_min <= ? AND j.pay_max >= ?")
+    params.push(q.rate.high, q.rate.low)
+  }
+  if (q.hours) {
+    where.push('j.hours_per_week BETWEEN ? AND ?')
+    params.push(q.hours.low, q.hours.high)
+  }
+  if (q.ages) {
+    where.push('(j.ages & ?) = ?')
+    params.push(q.ages, q.ages)
+  }
+  return [where.join(' AND '), params]
+}
+
+const ORDER: Record<JobQuery['sort'], { index: string; by: string }> = {
+  recommended: { index: 'jobs_recommended', by: 'j.rank_score DESC, j.id' },
+  newest: { index: 'jobs_newest', by: 'j.posted_at DESC, j.id' },
+}
+
+export async function findJobListing(
+  db: Db,
+  service: string,
+  city: City,
+  q: JobQuery,
+  now: Date,
+): Promise<{ total: number; cards: JobCard[] }> {
+  const [where, params] = jobWhere(service, city.id, q, now)
+  const order = ORDER[q.sort]
+  const [count, cards] = await Promise.all([
+    db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM jobs j WHERE ${where}`, ...params),
+    db.all<JobCard>(
+      `SELECT ${CARD_COLUMNS} FROM jobs j INDEXED BY ${order.index} JOIN cities c ON c.id = j.city_id
+        WHERE ${where} ORDER BY ${order.by} LIMIT ? OFFSET ?`,
+      ...params,
+      PAGE_SIZE,
+      (q.page - 1) * PAGE_SIZE,
+    ),
+  ])
+  return { total: count?.n ?? 0, cards }
+}
+
+/** Open jobs of a service in a city, newest first, other than `excludeId`. */
+export function findOpenJobs(
+  db: Db,
+  service: string,
+  cityId: number,
+  now: Date,
+  { excludeId = 0, limit = 4 } = {},
+): Promise<JobCard[]> {
+  return db.all<JobCard>(
+    `SELECT ${CARD_COLUMNS} FROM jobs j INDEXED BY jobs_newest JOIN cities c ON c.id = j.city_id
+      WHERE j.service = ? AND j.city_id = ? AND j.valid_through > ? AND j.id != ?
+      ORDER BY j.posted_at DESC, j.id LIMIT ?`,
+    service,
+    cityId,
+    instant(now),
+    excludeId,
+    limit,
+  )
+}
+
+export interface JobCount {
+  service: string
+  jobs: number
+  payAvg: number | null
+}
+
+export function findCityJobCounts(db: Db, cityId: number): Promise<JobCount[]> {
+  return db.all<JobCount>(
+    'SELECT service, jobs, pay_avg AS payAvg FROM job_city_stats WHERE city_id = ?',
+    cityId,
+  )
+}

@@ -1,0 +1,107 @@
+import type { BusinessType, PayUnit } from '../catalog/enums'
+import type { Db } from './db'
+
+/** A provider's profile, with the place they live in. */
+export interface Provider {
+  id: number
+  nameSlug: string
+  firstName: string
+  lastName: string
+  businessType: BusinessType
+  businessName: string | null
+  cityId: number
+  citySlug: string
+  cityName: string
+  stateCode: string
+  lat: number
+  lng: number
+  headline: string
+  bio: string
+  photoUrl: string | null
+  yearsExperience: number
+  badges: number
+  availability: number
+  traits: number
+  /** Comma-separated LANGUAGES codes. */
+  languages: string
+  /** Comma-separated CERTIFICATIONS codes. */
+  certifications: string
+  education: string | null
+  rating: number | null
+  reviewCount: number
+  capacity: number | null
+  openingHours: string | null
+  address: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export function findProvider(db: Db, id: number): Promise<Provider | null> {
+  return db.first<Provider>(
+    `SELECT p.id, p.name_slug AS nameSlug, p.first_name AS firstName, p.last_name AS lastName,
+            p.business_type AS businessType, p.business_name AS businessName,
+            p.city_id AS cityId, c.slug AS citySlug, c.name AS cityName, c.state_code AS stateCode, p.lat, p.lng,
+            p.headline, p.bio, p.photo_url AS photoUrl, p.years_experience AS yearsExperience,
+            p.badges, p.availability, p.traits, p.languages, p.certifications, p.education,
+            p.rating, p.review_count AS reviewCount, p.capacity, p.opening_hours AS openingHours,
+            p.address, p.created_at AS createdAt, p.updated_at AS updatedAt
+       FROM providers p JOIN cities c ON c.id = p.city_id
+      WHERE p.id = ?`,
+    id,
+  )
+}
+
+/** One service a provider offers, with its rates and coded options. */
+export interface ProviderService {
+  service: string
+  rateMin: number
+  rateMax: number
+  payUnit: PayUnit
+  ages: number
+  options: number
+  schedules: number
+}
+
+export function findProviderServices(db: Db, id: number): Promise<ProviderService[]> {
+  return db.all<ProviderService>(
+    `SELECT service, rate_min AS rateMin, rate_max AS rateMax, pay_unit AS payUnit, ages, options, schedules
+       FROM provider_services WHERE provider_id = ?`,
+    id,
+  )
+}
+
+export interface Review {
+  id: number
+  author: string
+  rating: number
+  /** JSON: rating category → 1–5. */
+  ratings: string
+  body: string
+  createdAt: string
+}
+
+export function findReviews(db: Db, providerId: number, limit = 10): Promise<Review[]> {
+  return db.all<Review>(
+    `SELECT id, author, rating, ratings, body, created_at AS createdAt
+       FROM reviews WHERE provider_id = ? ORDER BY created_at DESC LIMIT ?`,
+    providerId,
+    limit,
+  )
+}
+
+export interface RatingAverage {
+  category: string
+  average: number
+  count: number
+}
+
+/** The average of each of the seed's rating categories over all of a provider's reviews. */
+export function findRatingAverages(db: Db, providerId: number): Promise<RatingAverage[]> {
+  return db.all<RatingAverage>(
+    `SELECT j.key AS category, AVG(j.value) AS average, COUNT(*) AS count
+       FROM reviews r, json_each(r.ratings) j
+      WHERE r.provider_id = ?
+      GROUP BY j.key ORDER BY j.key`,
+    providerId,
+  )
+}

@@ -1,0 +1,72 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { JOB_SERVICES } from '../catalog/jobs'
+import { SERVICES } from '../catalog/services'
+import { findCity, findNearbyHubs } from '../data/cities'
+import { findCityJobCounts } from '../data/jobs'
+import { findCityServices } from '../data/service-stats'
+import type { AppEnv } from '../env'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { breadcrumbList } from '../seo/json-ld'
+import { CityHubPage } from '../views/hub/city-hub-page'
+import { cityHubPath, cityPath, jobListingPath } from './paths'
+import { renderPage } from './render-page'
+
+/** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */
+export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
+  const { db } = c.var
+  const city = await findCity(db, c.req.param('city') ?? '')
+  if (!city) throw new HTTPException(404)
+  const [services, jobs, nearby] = await Promise.all([
+    findCityServices(db, city.id),
+    findCityJobCounts(db, city.id),
+    findNearbyHubs(db, city, { minProviders: MIN_INDEXABLE_PROVIDERS }),
+  ])
+  const worth = <T extends { n: number }>(rows: T[]) =>
+    rows.filter((r) => r.n >= MIN_INDEXABLE_PROVIDERS)
+  const serviceLinks = worth(
+    SERVICES.map((s) => ({ s, n: services.find((r) => r.service === s.slug)?.providers ?? 0 })),
+  ).map(({ s, n }) => ({
+    href: cityPath(s.slug, city.slug),
+    text: s.title,
+    count: n.toLocaleString('en-US'),
+  }))
+  const jobLinks = worth(
+    JOB_SERVICES.map((j) => ({ j, n: jobs.find((r) => r.service === j.slug)?.jobs ?? 0 })),
+  ).map(({ j, n }) => ({
+    href: jobListingPath(j.slug, city.slug),
+    text: j.title,
+    count: n.toLocaleString('en-US'),
+  }))
+  const providers = services.reduce((n, r) => n + r.providers, 0)
+  const open = jobs.reduce((n, r) => n + r.jobs, 0)
+  const decision = decideIndexing({
+    inventory: serviceLinks.length + jobLinks.length > 0 ? providers + open : 0,
+    filtered: false,
+  })
+  const path = cityHubPath(city.slug)
+  const origin = c.env.PUBLIC_ORIGIN
+  const place = `${city.name}, ${city.stateCode}`
+  const crumbs = [{ name: `Care in ${place}`, path }]
+  return renderPage(
+    c,
+    <CityHubPage
+      head={{
+        title: `Care in ${place}: caregivers and jobs | ${SITE_NAME}`,
+        description: `Child care, senior care, pet care, housekeeping and tutoring in ${place}: ${providers} caregivers and ${open} open jobs.`,
+        canonical: absoluteUrl(origin, path),
+        robots: robotsOf(decision),
+        jsonLd: [breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      place={place}
+      providers={providers}
+      jobs={open}
+      services={serviceLinks}
+      jobLinks={jobLinks}
+      nearby={nearby.map((n) => ({ href: cityHubPath(n.slug), text: `${n.name}, ${n.stateCode}` }))}
+    />,
+    { decision },
+  )
+}

@@ -1,0 +1,96 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { JOB_REQUIREMENTS, findJobService } from '../catalog/jobs'
+import { findJob, findOpenJobs, isExpired } from '../data/jobs'
+import type { AppEnv } from '../env'
+import { jobPosting } from '../seo/entity-json-ld'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { breadcrumbList } from '../seo/json-ld'
+import { JobDetailPage } from '../views/jobs/job-detail-page'
+import { rateRange } from '../views/shared/format'
+import { cityHubPath, entityId, jobListingPath, jobPath } from './paths'
+import { renderPage } from './render-page'
+
+const EMPLOYMENT_TYPE = {
+  FULL_TIME: 'FULL_TIME',
+  PART_TIME: 'PART_TIME',
+  ONE_TIME: 'TEMPORARY',
+  RECURRING: 'PART_TIME',
+}
+
+/**
+ * `/job/{title-slug}-{id}`: a job (seoJobDetail, page id 1061). From the moment its
+ * validThrough passes it answers 410, with open jobs nearby and no JSON-LD.
+ */
+export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
+  const slug = c.req.param('slug') ?? ''
+  const id = entityId(slug)
+  const { db } = c.var
+  const job = id === null ? null : await findJob(db, id)
+  const jobs = job && findJobService(job.service)
+  if (!job || !jobs) throw new HTTPException(404)
+  const path = jobPath(job)
+  if (`/job/${slug}` !== path) return c.redirect(path, 301)
+
+  const now = new Date()
+  const expired = isExpired(job, now)
+  const similar = await findOpenJobs(db, job.service, job.cityId, now, {
+    excludeId: job.id,
+    limit: expired ? 6 : 4,
+  })
+  const origin = c.env.PUBLIC_ORIGIN
+  const url = absoluteUrl(origin, path)
+  const place = `${job.cityName}, ${job.stateCode}`
+  // A family is no organisation: JSON-LD names it "Private family", and so does the page.
+  const organisation = job.jobType === 'SMB_JOB' ? job.employer : 'Private family'
+  const employer = job.jobType === 'SMB_JOB' ? job.employer : `Private family (${job.employer})`
+  const listing = jobListingPath(job.service, job.citySlug)
+  const crumbs = [
+    { name: `Care in ${place}`, path: cityHubPath(job.citySlug) },
+    { name: jobs.title, path: listing },
+    { name: job.title, path },
+  ]
+  const pay = rateRange(job.payMin, job.payMax, job.payUnit)
+  return renderPage(
+    c,
+    <JobDetailPage
+      head={{
+        title: `${expired ? 'Closed: ' : ''}${job.title} in ${place} | ${SITE_NAME}`,
+        description: expired
+          ? `This job in ${place} has closed. See open ${jobs.title.toLowerCase()} nearby.`
+          : `${job.title}: ${pay}, ${place}. ${job.description.slice(0, 100)}`,
+        canonical: url,
+        robots: expired ? 'noindex,follow' : 'index,follow',
+        jsonLd: expired
+          ? []
+          : [
+              jobPosting({
+                url,
+                id: job.id,
+                siteName: SITE_NAME,
+                title: job.title,
+                description: job.description,
+                datePosted: job.postedAt.slice(0, 10),
+                validThrough: job.validThrough,
+                employmentType: EMPLOYMENT_TYPE[job.schedule],
+                employer: organisation,
+                place: { locality: job.cityName, region: job.stateCode },
+                pay: { min: job.payMin, max: job.payMax, unit: job.payUnit },
+              }),
+              breadcrumbList(origin, crumbs),
+            ],
+      }}
+      crumbs={crumbs}
+      job={job}
+      employer={employer}
+      place={place}
+      ages={jobs.service.ages}
+      requirements={JOB_REQUIREMENTS}
+      similar={similar}
+      listing={{ href: listing, text: `${jobs.title} in ${job.cityName}` }}
+      now={now}
+      expired={expired}
+    />,
+    { status: expired ? 410 : 200 },
+  )
+}

@@ -1,0 +1,88 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { PAGE_SIZE } from '../catalog/filters'
+import { findJobService } from '../catalog/jobs'
+import { stateName } from '../catalog/states'
+import { findCity } from '../data/cities'
+import { findCityJobCounts, findJobListing } from '../data/jobs'
+import { findCityStats } from '../data/service-stats'
+import type { AppEnv } from '../env'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { breadcrumbList } from '../seo/json-ld'
+import { JobListingPage } from '../views/jobs/job-listing-page'
+import { isJobQueryFiltered, jobFilterFields, jobSearch, parseJobQuery } from './job-query'
+import { cityHubPath, cityPath, jobListingPath } from './paths'
+import { renderPage } from './render-page'
+
+/** `/{job-service}/{city-state}`: open jobs of a city (page kind JOBS). */
+export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
+  const jobs = findJobService(c.req.param('jobService') ?? '')
+  if (!jobs) throw new HTTPException(404)
+  const parsed = parseJobQuery(new URL(c.req.url).searchParams, jobs)
+  if (!parsed.ok) throw new HTTPException(400, { message: parsed.error })
+  const query = parsed.query
+  const { db } = c.var
+  const now = new Date()
+
+  const city = await findCity(db, c.req.param('city') ?? '')
+  if (!city) throw new HTTPException(404)
+  const [listing, counts, providers] = await Promise.all([
+    findJobListing(db, jobs.slug, city, query, now),
+    findCityJobCounts(db, city.id),
+    findCityStats(db, jobs.service.slug, city.id),
+  ])
+  if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= listing.total) throw new HTTPException(404)
+
+  const filtered = isJobQueryFiltered(query)
+  const open = counts.find((row) => row.service === jobs.slug)?.jobs ?? 0
+  const decision = decideIndexing({ inventory: open, filtered })
+  const base = jobListingPath(jobs.slug, city.slug)
+  const origin = c.env.PUBLIC_ORIGIN
+  const place = `${city.name}, ${city.stateCode}`
+  const crumbs = [
+    { name: `Care in ${place}`, path: cityHubPath(city.slug) },
+    { name: jobs.title, path: base },
+  ]
+  const related = [
+    ...((providers?.providers ?? 0) >= MIN_INDEXABLE_PROVIDERS
+      ? [
+          {
+            href: cityPath(jobs.service.slug, city.slug),
+            text: `${jobs.service.title} in ${city.name}`,
+          },
+        ]
+      : []),
+    { href: cityHubPath(city.slug), text: `All care in ${city.name}` },
+  ]
+  return renderPage(
+    c,
+    <JobListingPage
+      head={{
+        title: `${jobs.title} in ${place}${query.page > 1 ? ` – Page ${query.page}` : ''} | ${SITE_NAME}`,
+        description: `${open} open ${jobs.title.toLowerCase()} in ${place}, ${stateName(city.stateCode) ?? city.stateCode}. See pay, schedules and start dates, and apply free.`,
+        canonical: absoluteUrl(
+          origin,
+          filtered || query.page === 1 ? base : `${base}?page=${query.page}`,
+        ),
+        robots: robotsOf(decision),
+        jsonLd: [breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      jobs={jobs}
+      place={place}
+      total={listing.total}
+      cards={listing.cards}
+      page={query.page}
+      sort={query.sort}
+      filtered={filtered}
+      thin={!decision.index && decision.reason === 'thin'}
+      filters={jobFilterFields(jobs, query)}
+      action={base}
+      pageHref={(page) => base + jobSearch({ ...query, page }, jobs)}
+      now={now}
+      related={related}
+    />,
+    { decision },
+  )
+}

@@ -1,0 +1,133 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import {
+  CERTIFICATION_LABELS,
+  LANGUAGE_LABELS,
+  labelOf,
+  RATING_CATEGORY_LABELS,
+} from '../catalog/labels'
+import { SERVICES } from '../catalog/services'
+import { stateName } from '../catalog/states'
+import { findSimilarProviders } from '../data/provider-listing'
+import {
+  findProvider,
+  findProviderServices,
+  findRatingAverages,
+  findReviews,
+} from '../data/providers'
+import type { AppEnv } from '../env'
+import { caregiverProfile, childCareBusiness } from '../seo/entity-json-ld'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { breadcrumbList } from '../seo/json-ld'
+import { displayName, rateRange } from '../views/shared/format'
+import type { ProfileService } from '../views/profile/profile-page'
+import { ProfilePage } from '../views/profile/profile-page'
+import { cityPath, entityId, providerPath, servicePath, statePath } from './paths'
+import { renderPage, streamed } from './render-page'
+
+/** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
+export async function providerProfilePage(c: Context<AppEnv>): Promise<Response> {
+  const slug = c.req.param('slug') ?? ''
+  const id = entityId(slug)
+  const { db } = c.var
+  const provider = id === null ? null : await findProvider(db, id)
+  if (!provider) throw new HTTPException(404)
+  const path = providerPath(provider)
+  if (`/p/${slug}` !== path) return c.redirect(path, 301)
+
+  const [rows, reviews, averages] = await Promise.all([
+    findProviderServices(db, provider.id),
+    findReviews(db, provider.id),
+    findRatingAverages(db, provider.id),
+  ])
+  // Services in catalog order: the first is the one the profile is about.
+  const services: ProfileService[] = SERVICES.flatMap((service) => {
+    const row = rows.find((r) => r.service === service.slug)
+    return row ? [{ service, row }] : []
+  })
+  const primary = services[0]
+  const similar = streamed(
+    primary
+      ? findSimilarProviders(db, primary.service.slug, provider.cityId, provider.id)
+      : Promise.resolve([]),
+  )
+
+  const smb = provider.businessType === 'SMB'
+  const name = provider.businessName ?? displayName(provider)
+  const place = `${provider.cityName}, ${provider.stateCode}`
+  const origin = c.env.PUBLIC_ORIGIN
+  const url = absoluteUrl(origin, path)
+  const languages = split(provider.languages).map((l) => labelOf(LANGUAGE_LABELS, l))
+  const credentials = split(provider.certifications).map((l) => labelOf(CERTIFICATION_LABELS, l))
+  const crumbs = primary
+    ? [
+        { name: primary.service.title, path: servicePath(primary.service.slug) },
+        {
+          name: stateName(provider.stateCode) ?? provider.stateCode,
+          path: statePath(primary.service.slug, provider.stateCode),
+        },
+        { name: provider.cityName, path: cityPath(primary.service.slug, provider.citySlug) },
+        { name, path },
+      ]
+    : [{ name, path }]
+  const price = primary
+    ? rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)
+    : ''
+  const entity = smb
+    ? childCareBusiness({
+        url,
+        name,
+        description: provider.bio,
+        place: {
+          locality: provider.cityName,
+          region: provider.stateCode,
+          street: provider.address,
+        },
+        priceRange: price,
+        rating:
+          provider.rating !== null
+            ? { value: provider.rating.toFixed(1), count: provider.reviewCount }
+            : null,
+      })
+    : caregiverProfile({
+        url,
+        name,
+        headline: provider.headline,
+        description: provider.bio,
+        place: { locality: provider.cityName, region: provider.stateCode },
+        languages,
+        credentials,
+      })
+  const noun = primary?.service.noun ?? 'caregiver'
+
+  return renderPage(
+    c,
+    <ProfilePage
+      head={{
+        title: `${name}, ${noun} in ${place} | ${SITE_NAME}`,
+        description: `${provider.headline}. ${price ? `${price}. ` : ''}${provider.yearsExperience} years ${smb ? 'in business' : 'of experience'} in ${place}.`,
+        canonical: url,
+        robots: 'index,follow',
+        ogType: smb ? 'website' : 'profile',
+        jsonLd: [entity, breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      provider={provider}
+      name={name}
+      place={place}
+      services={services}
+      languages={languages}
+      credentials={credentials}
+      ratings={averages
+        .filter((a) => a.category !== 'OVERALL')
+        .map((a) => ({ label: labelOf(RATING_CATEGORY_LABELS, a.category), average: a.average }))}
+      reviews={reviews}
+      similar={similar}
+      ctaSegment={primary?.service.slug ?? 'caregivers'}
+    />,
+  )
+}
+
+function split(csv: string): string[] {
+  return csv ? csv.split(',') : []
+}

@@ -1,0 +1,41 @@
+import type { Head } from '../../seo/head'
+import type { Crumb } from '../../seo/json-ld'
+import { Document } from '../document'
+import { Breadcrumbs } from '../shared/breadcrumbs'
+import { CallToAction } from '../shared/call-to-action'
+import type { LinkItem } from '../shared/link-list'
+import { LinkList } from '../shared/link-list'
+
+export interface CityHubPageProps {
+  head: Head
+  crumbs: readonly Crumb[]
+  place: string
+  providers: number
+  jobs: number
+  services: readonly LinkItem[]
+  jobLinks: readonly LinkItem[]
+  nearby: readonly LinkItem[]
+}
+
+/** Every service and job family of a city (page kind ALL_SERVICES_CITY). */
+export function CityHubPage(props: CityHubPageProps) {
+  return (
+    <Document head={props.head}>
+      <Breadcrumbs crumbs={props.crumbs} />
+      <h1>{`Care in ${props.place}`}</h1>
+      <p className="lede">
+        {props.providers + props.jobs > 0
+          ? `${props.providers.toLocaleString('en-US')} caregivers and ${props.jobs.toLocaleString('en-US')} open jobs in ${props.place}.`
+          : `No caregivers in ${props.place} have profiles yet.`}
+      </p>
+      <CallToAction
+        segment="caregivers"
+        text={`Tell us what you need and we'll match you with caregivers in ${props.place}.`}
+        label="Find care now"
+      />
+      <LinkList title={`Caregivers in ${props.place}`} items={props.services} />
+      <LinkList title={`Jobs in ${props.place}`} items={props.jobLinks} />
+      <LinkList title="Nearby cities" items={props.nearby} />
+    </Document>
+  )
+}

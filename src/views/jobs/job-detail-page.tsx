@@ -1,0 +1,104 @@
+import type { Labelled } from '../../catalog/enums'
+import { labelsOf } from '../../catalog/labels'
+import type { Job, JobCard } from '../../data/jobs'
+import type { Head } from '../../seo/head'
+import type { Crumb } from '../../seo/json-ld'
+import { Document } from '../document'
+import { Breadcrumbs } from '../shared/breadcrumbs'
+import { CallToAction } from '../shared/call-to-action'
+import { longDate, rateRange, startLabel } from '../shared/format'
+import { JobCardView, scheduleLabel } from './job-card'
+
+export interface JobDetailPageProps {
+  head: Head
+  crumbs: readonly Crumb[]
+  job: Job
+  employer: string
+  place: string
+  ages: readonly Labelled[]
+  requirements: readonly Labelled[]
+  similar: readonly JobCard[]
+  listing: { href: string; text: string }
+  now: Date
+  /** From the moment validThrough passes the page is a 410 that points to open jobs. */
+  expired: boolean
+}
+
+/** A job's detail page (seoJobDetail, page id 1061), or its expired (410) form. */
+export function JobDetailPage(props: JobDetailPageProps) {
+  const { job } = props
+  const ages = labelsOf(job.ages, props.ages)
+  const requirements = labelsOf(job.requirements, props.requirements)
+  return (
+    <Document head={props.head}>
+      <Breadcrumbs crumbs={props.crumbs} />
+      <h1>{job.title}</h1>
+      {props.expired ? (
+        <p className="notice">
+          {`This job closed on ${longDate(job.validThrough)} and no longer takes applications. `}
+          <a href={props.listing.href}>{props.listing.text}</a>
+          {' are open now.'}
+        </p>
+      ) : (
+        <>
+          <dl className="facts job-facts">
+            <dt>Pay</dt>
+            <dd>{rateRange(job.payMin, job.payMax, job.payUnit)}</dd>
+            <dt>Schedule</dt>
+            <dd>{scheduleLabel(job)}</dd>
+            <dt>Start date</dt>
+            <dd>{startLabel(job.startDate, props.now)}</dd>
+            {job.children ? (
+              <>
+                <dt>Children</dt>
+                <dd>{`${job.children}${ages.length ? `: ${ages.join(', ')}` : ''}`}</dd>
+              </>
+            ) : null}
+            <dt>Location</dt>
+            <dd>{props.place}</dd>
+            <dt>Posted by</dt>
+            <dd>{props.employer}</dd>
+            <dt>Posted</dt>
+            <dd>{longDate(job.postedAt)}</dd>
+            <dt>Apply by</dt>
+            <dd>{longDate(job.validThrough)}</dd>
+          </dl>
+          <section aria-labelledby="description-title">
+            <h2 id="description-title">About the job</h2>
+            <p>{job.description}</p>
+          </section>
+          {requirements.length ? (
+            <section aria-labelledby="requirements-title">
+              <h2 id="requirements-title">Requirements</h2>
+              <ul>
+                {requirements.map((r) => (
+                  <li key={r}>{r}</li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <CallToAction
+            segment="caregivers"
+            text="Join free to apply to this job and message the family."
+            label="Apply now"
+          />
+        </>
+      )}
+      {props.similar.length ? (
+        <section aria-labelledby="similar-title">
+          <h2 id="similar-title">
+            {props.expired ? `Open jobs near ${props.place}` : `Similar jobs in ${props.place}`}
+          </h2>
+          <ul className="cards">
+            {props.similar.map((j) => (
+              <JobCardView key={j.id} job={j} now={props.now} />
+            ))}
+          </ul>
+          <p>
+            <a href={props.listing.href}>{`See all ${props.listing.text.toLowerCase()}`}</a>
+          </p>
+        </section>
+      ) : null}
+    </Document>
+  )
+}

@@ -1,0 +1,241 @@
+import { Suspense, use } from 'react'
+import { BADGES, TRAITS, WEEKDAYS } from '../../catalog/enums'
+import { labelsOf } from '../../catalog/labels'
+import type { Service } from '../../catalog/services'
+import type { ProviderCard } from '../../data/provider-listing'
+import type { Provider, ProviderService, Review } from '../../data/providers'
+import type { Head } from '../../seo/head'
+import type { Crumb } from '../../seo/json-ld'
+import { ProviderCardView, Avatar } from '../directory/provider-card'
+import { Document } from '../document'
+import { Breadcrumbs } from '../shared/breadcrumbs'
+import { CallToAction } from '../shared/call-to-action'
+import { count, monthYear, rateRange } from '../shared/format'
+
+// A centre shows two traits, worded for a centre (the seed: "Daycare smoker and car checkboxes
+// are enabled"); the others describe a person.
+const CENTER_TRAITS: Readonly<Record<string, string>> = {
+  NON_SMOKER: 'Smoke-free center',
+  RELIABLE_CAR: 'Offers transportation',
+}
+
+export interface ProfileService {
+  service: Service
+  row: ProviderService
+}
+
+export interface ProfilePageProps {
+  head: Head
+  crumbs: readonly Crumb[]
+  provider: Provider
+  name: string
+  place: string
+  services: readonly ProfileService[]
+  languages: readonly string[]
+  credentials: readonly string[]
+  ratings: readonly { label: string; average: number }[]
+  reviews: readonly Review[]
+  similar: Promise<readonly ProviderCard[]>
+  ctaSegment: string
+}
+
+/** A provider's profile: an individual caregiver, or a daycare centre (business type SMB). */
+export function ProfilePage(props: ProfilePageProps) {
+  const { provider: p, name } = props
+  const smb = p.businessType === 'SMB'
+  const primary = props.services[0]
+  const badges = labelsOf(p.badges, BADGES)
+  const traits = smb
+    ? TRAITS.flatMap((t, i) =>
+        p.traits & (2 ** i) && CENTER_TRAITS[t.code] ? [CENTER_TRAITS[t.code] ?? ''] : [],
+      )
+    : labelsOf(p.traits, TRAITS)
+  return (
+    <Document head={props.head}>
+      <Breadcrumbs crumbs={props.crumbs} />
+      <section className="profile-head">
+        <Avatar id={p.id} name={name} photoUrl={p.photoUrl} large />
+        <div>
+          <h1>{name}</h1>
+          <p className="headline">{p.headline}</p>
+          <p className="meta">
+            {[
+              props.place,
+              smb
+                ? `${p.yearsExperience} years in business`
+                : `${p.yearsExperience} years experience`,
+              p.rating !== null
+                ? `★ ${p.rating.toFixed(1)} (${count(p.reviewCount, 'review', 'reviews')})`
+                : 'No reviews yet',
+            ].join(' · ')}
+          </p>
+          {primary ? (
+            <p className="rate">
+              {rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)}
+            </p>
+          ) : null}
+          {badges.length ? <List className="badges" label="Badges" items={badges} /> : null}
+        </div>
+      </section>
+      <CallToAction
+        segment={props.ctaSegment}
+        text={
+          smb
+            ? `Ask ${name} about openings and tuition.`
+            : `Interested in ${name}? Tell us what you need and we'll help you connect.`
+        }
+        label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
+      />
+      <section aria-labelledby="about-title">
+        <h2 id="about-title">{smb ? 'About the center' : `About ${p.firstName}`}</h2>
+        <p>{p.bio}</p>
+        {smb ? (
+          <dl className="facts">
+            {p.address ? <Fact term="Address" value={`${p.address}, ${props.place}`} /> : null}
+            {p.openingHours ? (
+              <Fact term="Hours" value={`${p.openingHours}, Monday to Friday`} />
+            ) : null}
+            {p.capacity ? <Fact term="Capacity" value={`${p.capacity} children`} /> : null}
+          </dl>
+        ) : null}
+      </section>
+      <section aria-labelledby="services-title">
+        <h2 id="services-title">{smb ? 'Programs' : 'Services'}</h2>
+        {props.services.map(({ service, row }) => (
+          <div key={service.slug} className="service">
+            <h3>{`${smb ? 'Tuition' : service.title}: ${rateRange(row.rateMin, row.rateMax, row.payUnit)}`}</h3>
+            <OptionList
+              title={smb ? 'Age groups' : 'Ages'}
+              items={labelsOf(row.ages, service.ages)}
+            />
+            <OptionList
+              title={service.slug === 'tutors' ? 'Subjects' : 'Services'}
+              items={labelsOf(row.options, service.options)}
+            />
+            <OptionList title="Schedules" items={labelsOf(row.schedules, service.schedules)} />
+          </div>
+        ))}
+      </section>
+      {smb ? null : (
+        <section aria-labelledby="availability-title">
+          <h2 id="availability-title">Availability</h2>
+          <ul className="week">
+            {WEEKDAYS.map((day, i) => (
+              <li key={day.code} className={p.availability & (2 ** i) ? 'on' : 'off'}>
+                {`${day.label}: ${p.availability & (2 ** i) ? 'available' : 'not available'}`}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-labelledby="details-title">
+        <h2 id="details-title">Details</h2>
+        <dl className="facts">
+          {props.languages.length ? (
+            <Fact term="Languages" value={props.languages.join(', ')} />
+          ) : null}
+          {props.credentials.length ? (
+            <Fact term="Certifications" value={props.credentials.join(', ')} />
+          ) : null}
+          {p.education ? <Fact term="Education" value={p.education} /> : null}
+          {traits.length ? (
+            <Fact term={smb ? 'Center' : 'Good to know'} value={traits.join(', ')} />
+          ) : null}
+          <Fact term="Member since" value={monthYear(p.createdAt)} />
+        </dl>
+      </section>
+      <Reviews name={name} ratings={props.ratings} reviews={props.reviews} total={p.reviewCount} />
+      <Suspense fallback={<p className="loading">Loading similar providers…</p>}>
+        <Similar
+          items={props.similar}
+          title={
+            primary
+              ? `More ${primary.service.nouns} in ${props.place}`
+              : `More care in ${props.place}`
+          }
+        />
+      </Suspense>
+    </Document>
+  )
+}
+
+function Reviews(props: {
+  name: string
+  ratings: ProfilePageProps['ratings']
+  reviews: readonly Review[]
+  total: number
+}) {
+  return (
+    <section aria-labelledby="reviews-title">
+      <h2 id="reviews-title">{`Reviews (${props.total})`}</h2>
+      {props.total === 0 ? <p>{`${props.name} has no reviews yet.`}</p> : null}
+      {props.ratings.length ? (
+        <dl className="facts ratings">
+          {props.ratings.map((r) => (
+            <Fact key={r.label} term={r.label} value={`${r.average.toFixed(1)} out of 5`} />
+          ))}
+        </dl>
+      ) : null}
+      <ul className="reviews">
+        {props.reviews.map((r) => (
+          <li key={r.id}>
+            <p className="meta">{`★ ${r.rating} · ${r.author} · ${monthYear(r.createdAt)}`}</p>
+            <p>{r.body}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function Similar({ items, title }: { items: Promise<readonly ProviderCard[]>; title: string }) {
+  const cards = use(items)
+  if (cards.length === 0) return null
+  return (
+    <section aria-labelledby="similar-title">
+      <h2 id="similar-title">{title}</h2>
+      <ul className="cards">
+        {cards.map((c) => (
+          <ProviderCardView key={c.id} p={c} distance={null} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function OptionList({ title, items }: { title: string; items: readonly string[] }) {
+  if (items.length === 0) return null
+  return (
+    <>
+      <h4>{title}</h4>
+      <List className="tags" label={title} items={items} />
+    </>
+  )
+}
+
+function List({
+  className,
+  label,
+  items,
+}: {
+  className: string
+  label: string
+  items: readonly string[]
+}) {
+  return (
+    <ul className={className} aria-label={label}>
+      {items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </ul>
+  )
+}
+
+function Fact({ term, value }: { term: string; value: string }) {
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>{value}</dd>
+    </>
+  )
+}

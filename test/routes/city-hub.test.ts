@@ -1,0 +1,58 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { JOB_SERVICES } from '../../src/catalog/jobs'
+import { SERVICES } from '../../src/catalog/services'
+import { aProvider, cityId, refreshCatalogStats } from '../support/builders'
+import { d1Reads, fetchPage, page, robotsOf } from '../support/fetch-page'
+
+describe('city hubs (ALL_SERVICES_CITY)', () => {
+  it('list every service and job family of the city with counts, linking only to pages worth a visit', async () => {
+    const city = await env.DB.prepare("SELECT id FROM cities WHERE slug = 'atlanta-ga'").first<{
+      id: number
+    }>()
+    const services = (
+      await env.DB.prepare('SELECT service, providers FROM service_city_stats WHERE city_id = ?')
+        .bind(city?.id)
+        .all<{ service: string; providers: number }>()
+    ).results
+    const jobs = (
+      await env.DB.prepare('SELECT service, jobs FROM job_city_stats WHERE city_id = ?')
+        .bind(city?.id)
+        .all<{ service: string; jobs: number }>()
+    ).results
+    const { res, html } = await page('/local/atlanta-ga')
+    expect(res.status).toBe(200)
+    expect(robotsOf(html)).toBe('index,follow')
+    for (const s of SERVICES) {
+      const n = services.find((r) => r.service === s.slug)?.providers ?? 0
+      const link = `<a href="/${s.slug}/atlanta-ga">${s.title}</a><span class="count"> (${n})</span>`
+      expect(html.includes(link)).toBe(n >= 5)
+    }
+    for (const j of JOB_SERVICES) {
+      const n = jobs.find((r) => r.service === j.slug)?.jobs ?? 0
+      expect(html.includes(`href="/${j.slug}/atlanta-ga"`)).toBe(n >= 5)
+    }
+  })
+
+  it('link nearby cities’ hubs once they have a page worth a visit', async () => {
+    expect((await page('/local/atlanta-ga')).html).not.toContain('href="/local/sandy-springs-ga"')
+    const sandySprings = await cityId('sandy-springs-ga')
+    for (let i = 0; i < 5; i++) await aProvider({ cityId: sandySprings, service: 'tutors' })
+    await refreshCatalogStats()
+    expect((await page('/local/atlanta-ga')).html).toContain(
+      '<a href="/local/sandy-springs-ga">Sandy Springs, GA</a>',
+    )
+  })
+
+  it('keep a city with nothing worth a visit out of the index', async () => {
+    const { res, html } = await page('/local/gainesville-ga')
+    expect(res.status).toBe(200)
+    expect(robotsOf(html)).toBe('noindex,follow')
+  })
+
+  it('answer an unknown city with 404 and zero D1 reads', async () => {
+    const res = await fetchPage('/local/atlantis-ga')
+    expect(res.status).toBe(404)
+    expect(d1Reads(res)).toBe(0)
+  })
+})

@@ -1,0 +1,217 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { SEED_CITIES } from '../../src/catalog/cities'
+import { JOB_SERVICES } from '../../src/catalog/jobs'
+import { instant } from '../../src/data/jobs'
+import {
+  canonicalOf,
+  d1Reads,
+  fetchPage,
+  jsonLd,
+  ORIGIN,
+  page,
+  robotsOf,
+  textOf,
+} from '../support/fetch-page'
+
+interface JobRow {
+  id: number
+  title_slug: string
+  title: string
+  service: string
+  job_type: string
+  employer: string
+  description: string
+  pay_min: number
+  pay_max: number
+  pay_unit: string
+  schedule: string
+  hours_per_week: number | null
+  ages: number
+  valid_through: string
+  posted_at: string
+  city_id: number
+}
+
+const jobLinks = (html: string) =>
+  [...html.matchAll(/<li class="card"><div><h3><a href="\/job\/[a-z0-9-]+-(\d+)"/g)].map((m) =>
+    Number(m[1]),
+  )
+
+async function jobs(where: string, ...params: (string | number)[]): Promise<JobRow[]> {
+  return (
+    await env.DB.prepare(`SELECT * FROM jobs WHERE ${where}`)
+      .bind(...params)
+      .all<JobRow>()
+  ).results
+}
+
+async function atlanta(): Promise<number> {
+  const row = await env.DB.prepare("SELECT id FROM cities WHERE slug = 'atlanta-ga'").first<{
+    id: number
+  }>()
+  return row?.id ?? 0
+}
+
+describe('job listings (JOBS)', () => {
+  it.each(JOB_SERVICES.flatMap((j) => SEED_CITIES.map((c) => [j.slug, c] as const)))(
+    '/%s/%s answers 200 with open jobs only',
+    async (service, city) => {
+      const { res, html } = await page(`/${service}/${city}`)
+      expect(res.status).toBe(200)
+      const ids = jobLinks(html)
+      expect(ids.length).toBeGreaterThan(0)
+      const open = await jobs(`id IN (${ids.join(',')}) AND valid_through > ?`, instant(new Date()))
+      expect(open.length).toBe(ids.length)
+    },
+  )
+
+  it('never lists a job whose closing moment has passed', async () => {
+    const city = await atlanta()
+    const open = await jobs(
+      "service = 'babysitting-jobs' AND city_id = ? AND valid_through > ?",
+      city,
+      instant(new Date()),
+    )
+    const closed = await jobs(
+      "service = 'babysitting-jobs' AND city_id = ? AND valid_through <= ?",
+      city,
+      instant(new Date()),
+    )
+    expect(closed.length).toBeGreaterThan(0)
+    const { html } = await page('/babysitting-jobs/atlanta-ga?sort=newest')
+    const listed = jobLinks(html)
+    expect(textOf(html)).toContain(`${open.length} open jobs match your filters`)
+    for (const job of closed) expect(listed).not.toContain(job.id)
+  })
+
+  it.each([
+    ['schedule=part-time', (j: JobRow) => j.schedule === 'PART_TIME'],
+    ['jobType=business', (j: JobRow) => j.job_type === 'SMB_JOB'],
+    ['jobType=family', (j: JobRow) => j.job_type === 'SEEKER_JOB'],
+    [
+      'hours=10-20',
+      (j: JobRow) => j.hours_per_week !== null && j.hours_per_week >= 10 && j.hours_per_week <= 20,
+    ],
+    ['rate=15-20', (j: JobRow) => j.pay_unit === 'hr' && j.pay_min <= 20 && j.pay_max >= 15],
+    ['ages=toddler', (j: JobRow) => (j.ages & 2) === 2],
+  ])('filter ?%s to matching open jobs, noindex', async (query, matches) => {
+    const open = await jobs(
+      "service = 'babysitting-jobs' AND city_id = ? AND valid_through > ?",
+      await atlanta(),
+      instant(new Date()),
+    )
+    const expected = open.filter(matches)
+    const { res, html } = await page(`/babysitting-jobs/atlanta-ga?${query}`)
+    expect(res.status).toBe(200)
+    expect(robotsOf(html)).toBe('noindex,follow')
+    expect(canonicalOf(html)).toBe(`${ORIGIN}/babysitting-jobs/atlanta-ga`)
+    const ids = new Set(expected.map((j) => j.id))
+    for (const id of jobLinks(html)) expect(ids.has(id)).toBe(true)
+    expect(jobLinks(html).length).toBe(Math.min(20, expected.length))
+  })
+
+  it.each(['schedule=sometimes', 'jobType=robot', 'hours=100', 'rate=1-2', 'sort=oldest'])(
+    'answer ?%s with 400',
+    async (query) => {
+      expect((await page(`/babysitting-jobs/atlanta-ga?${query}`)).res.status).toBe(400)
+    },
+  )
+
+  it('answer an unknown city with 404 and zero D1 reads', async () => {
+    const res = await fetchPage('/nanny-jobs/atlantis-ga')
+    expect(res.status).toBe(404)
+    expect(d1Reads(res)).toBe(0)
+  })
+})
+
+describe('job details', () => {
+  async function openJob(): Promise<JobRow> {
+    const [job] = await jobs(
+      "valid_through > ? AND pay_unit = 'hr' AND job_type = 'SEEKER_JOB' ORDER BY id LIMIT 1",
+      instant(new Date()),
+    )
+    if (!job) throw new Error('no open job')
+    return job
+  }
+
+  it('show the job and state it as JobPosting JSON-LD that matches the visible text', async () => {
+    const job = await openJob()
+    const { res, html } = await page(`/job/${job.title_slug}-${job.id}`)
+    expect(res.status).toBe(200)
+    const text = textOf(html)
+    const posting = jsonLd(html).find((d) => d['@type'] === 'JobPosting')
+    expect(posting).toMatchObject({
+      title: job.title,
+      description: job.description,
+      datePosted: job.posted_at.slice(0, 10),
+      validThrough: job.valid_through,
+      identifier: { '@type': 'PropertyValue', value: String(job.id) },
+      hiringOrganization: { '@type': 'Organization', name: 'Private family' },
+      jobLocation: {
+        '@type': 'Place',
+        address: { addressLocality: 'Atlanta', addressRegion: 'GA', addressCountry: 'US' },
+      },
+      baseSalary: {
+        currency: 'USD',
+        value: { minValue: job.pay_min, maxValue: job.pay_max, unitText: 'HOUR' },
+      },
+      directApply: false,
+    })
+    for (const value of [
+      job.title,
+      job.description,
+      'Private family',
+      'Atlanta, GA',
+      `$${job.pay_min}–$${job.pay_max}/hr`,
+    ]) {
+      expect(text).toContain(value)
+    }
+    const date = (iso: string) =>
+      new Date(iso).toLocaleDateString('en-US', {
+        month: 'long',
+        day: 'numeric',
+        year: 'numeric',
+        timeZone: 'UTC',
+      })
+    expect(text).toContain(`Posted ${date(job.posted_at)}`)
+    expect(text).toContain(`Apply by ${date(job.valid_through)}`)
+  })
+
+  it('answer 410 from the moment the job closes, with open jobs nearby and no JSON-LD', async () => {
+    const job = await openJob()
+    const path = `/job/${job.title_slug}-${job.id}`
+    const soon = new Date(Date.now() + 60_000)
+    await env.DB.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?')
+      .bind(instant(soon), job.id)
+      .run()
+    expect((await page(path)).res.status).toBe(200)
+
+    await env.DB.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?')
+      .bind(instant(new Date()), job.id)
+      .run()
+    const { res, html } = await page(path)
+    expect(res.status).toBe(410)
+    expect(jsonLd(html)).toEqual([])
+    expect(robotsOf(html)).toBe('noindex,follow')
+    expect(textOf(html)).toContain('no longer takes applications')
+    expect(html).toContain(`href="/${job.service}/atlanta-ga"`)
+    const nearby = jobLinks(html)
+    expect(nearby.length).toBeGreaterThan(0)
+    const stillOpen = await jobs(
+      `id IN (${nearby.join(',')}) AND valid_through > ?`,
+      instant(new Date()),
+    )
+    expect(stillOpen.length).toBe(nearby.length)
+  })
+
+  it('answer a stale name with 301 and an unknown id with 404', async () => {
+    const job = await openJob()
+    const res = await fetchPage(`/job/old-title-${job.id}`)
+    expect(res.status).toBe(301)
+    expect(res.headers.get('location')).toBe(`/job/${job.title_slug}-${job.id}`)
+    const unknown = await fetchPage('/job/nothing-0')
+    expect(unknown.status).toBe(404)
+    expect(d1Reads(unknown)).toBe(0)
+  })
+})

@@ -1,0 +1,210 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { BADGES, WEEKDAYS } from '../../src/catalog/enums'
+import {
+  CERTIFICATION_LABELS,
+  labelsOf,
+  LANGUAGE_LABELS,
+  RATING_CATEGORY_LABELS,
+} from '../../src/catalog/labels'
+import type { Certification, Language, RatingCategory } from '../../src/catalog/enums'
+import { findService } from '../../src/catalog/services'
+import {
+  canonicalOf,
+  cardLinks,
+  d1Reads,
+  fetchPage,
+  jsonLd,
+  ORIGIN,
+  page,
+  robotsOf,
+  textOf,
+} from '../support/fetch-page'
+
+interface Row {
+  id: number
+  name_slug: string
+  first_name: string
+  last_name: string
+  business_name: string | null
+  business_type: string
+  headline: string
+  bio: string
+  availability: number
+  badges: number
+  languages: string
+  certifications: string
+  rating: number | null
+  review_count: number
+  address: string | null
+  capacity: number | null
+}
+
+async function provider(where: string): Promise<Row> {
+  const row = await env.DB.prepare(
+    `SELECT * FROM providers WHERE ${where} ORDER BY id LIMIT 1`,
+  ).first<Row>()
+  if (!row) throw new Error(`no provider where ${where}`)
+  return row
+}
+
+async function serviceRows(id: number) {
+  return (
+    await env.DB.prepare('SELECT * FROM provider_services WHERE provider_id = ?').bind(id).all<{
+      service: string
+      rate_min: number
+      rate_max: number
+      ages: number
+      options: number
+      schedules: number
+    }>()
+  ).results
+}
+
+const CODE = /\b(?:HKS|SCS|GES|PCS|CGS|SNC|SNA|CHDSMBLAL|CHDSMBLAG)\d{3}\b|\b[A-Z]+_[A-Z_]+\b/
+
+describe('provider profiles', () => {
+  it('answer 200 for every card of a directory page, with the card’s provider', async () => {
+    const { html } = await page('/babysitters/atlanta-ga')
+    const links = cardLinks(html)
+    expect(links.length).toBe(20)
+    for (const href of links) {
+      const profile = await page(href)
+      expect(profile.res.status).toBe(200)
+      expect(canonicalOf(profile.html)).toBe(ORIGIN + href)
+      expect(robotsOf(profile.html)).toBe('index,follow')
+    }
+  })
+
+  it('show a caregiver’s services, rates, availability, languages, certifications and badges as labels', async () => {
+    const p = await provider(
+      "business_type = 'CAREGIVER' AND certifications != '' AND review_count > 2",
+    )
+    const { html } = await page(`/p/${p.name_slug}-${p.id}`)
+    const text = textOf(html)
+    expect(html).toContain(`<h1>${p.first_name} ${p.last_name.charAt(0)}.</h1>`)
+    expect(text).not.toContain(p.last_name)
+    expect(text).toContain(p.headline)
+    for (const row of await serviceRows(p.id)) {
+      const service = findService(row.service)
+      if (!service) throw new Error(row.service)
+      expect(text).toContain(`${service.title}: $${row.rate_min}–$${row.rate_max}/hr`)
+      for (const label of [
+        ...labelsOf(row.ages, service.ages),
+        ...labelsOf(row.options, service.options),
+        ...labelsOf(row.schedules, service.schedules),
+      ]) {
+        expect(text).toContain(label)
+      }
+    }
+    WEEKDAYS.forEach((day, i) => {
+      expect(text).toContain(
+        `${day.label}: ${p.availability & (2 ** i) ? 'available' : 'not available'}`,
+      )
+    })
+    for (const code of p.languages.split(','))
+      expect(text).toContain(LANGUAGE_LABELS[code as Language])
+    for (const code of p.certifications.split(','))
+      expect(text).toContain(CERTIFICATION_LABELS[code as Certification])
+    for (const badge of labelsOf(p.badges, BADGES)) expect(text).toContain(badge)
+    expect(text).not.toMatch(CODE)
+  })
+
+  it('average each rating category over the reviews and list the reviews', async () => {
+    const p = await provider('review_count > 3')
+    const averages = (
+      await env.DB.prepare(
+        `SELECT j.key AS category, AVG(j.value) AS average FROM reviews r, json_each(r.ratings) j
+          WHERE r.provider_id = ? AND j.key != 'OVERALL' GROUP BY j.key`,
+      )
+        .bind(p.id)
+        .all<{ category: RatingCategory; average: number }>()
+    ).results
+    const { html } = await page(`/p/${p.name_slug}-${p.id}`)
+    const text = textOf(html)
+    expect(averages.length).toBeGreaterThan(2)
+    for (const a of averages)
+      expect(text).toContain(
+        `${RATING_CATEGORY_LABELS[a.category]} ${a.average.toFixed(1)} out of 5`,
+      )
+    expect(text).toContain(`Reviews (${p.review_count})`)
+    const reviews = html.slice(
+      html.indexOf('<ul class="reviews">'),
+      html.indexOf('</ul>', html.indexOf('<ul class="reviews">')),
+    )
+    expect(reviews.match(/<li>/g)?.length).toBe(Math.min(10, p.review_count))
+  })
+
+  it('describe a caregiver as a ProfilePage about a Person, with no review stars', async () => {
+    const p = await provider("business_type = 'CAREGIVER' AND review_count > 0")
+    const { html } = await page(`/p/${p.name_slug}-${p.id}`)
+    const [profile, breadcrumbs] = jsonLd(html)
+    expect(profile).toMatchObject({
+      '@type': 'ProfilePage',
+      url: `${ORIGIN}/p/${p.name_slug}-${p.id}`,
+      mainEntity: {
+        '@type': 'Person',
+        name: `${p.first_name} ${p.last_name.charAt(0)}.`,
+        description: p.bio,
+      },
+    })
+    expect(breadcrumbs).toMatchObject({ '@type': 'BreadcrumbList' })
+    expect(JSON.stringify(jsonLd(html))).not.toMatch(/aggregateRating|ratingValue|"Review"/)
+  })
+
+  it('show a daycare centre’s schedules, age groups, capacity, hours and address, as a ChildCare', async () => {
+    const p = await provider("business_type = 'SMB' AND review_count > 0")
+    const [row] = await serviceRows(p.id)
+    const service = findService('day-care')
+    if (!row || !service || p.rating === null) throw new Error('no daycare row')
+    const { html } = await page(`/p/${p.name_slug}-${p.id}`)
+    const text = textOf(html)
+    const schedules = labelsOf(row.schedules, service.schedules)
+    const ages = labelsOf(row.ages, service.ages)
+    expect(schedules.length + ages.length).toBeGreaterThan(0)
+    for (const label of [...schedules, ...ages]) expect(text).toContain(label)
+    expect(text).toContain(`Capacity ${p.capacity} children`)
+    expect(text).toContain(`Address ${p.address}`)
+    expect(text).toContain(`Tuition: $${row.rate_min}–$${row.rate_max}/wk`)
+    expect(text).not.toMatch(CODE)
+    const [business] = jsonLd(html)
+    expect(business).toMatchObject({
+      '@type': 'ChildCare',
+      name: p.business_name,
+      address: { streetAddress: p.address },
+      aggregateRating: { ratingValue: p.rating.toFixed(1), reviewCount: p.review_count },
+    })
+    expect(text).toContain(`★ ${p.rating.toFixed(1)} (${p.review_count} review`)
+  })
+
+  it('link similar providers of the same service in the same city', async () => {
+    const { html: directory } = await page('/babysitters/atlanta-ga')
+    const [first, second] = cardLinks(directory)
+    const { html } = await page(first ?? '', { headers: { 'user-agent': 'Googlebot/2.1' } })
+    expect(html).toContain('More babysitters in Atlanta, GA')
+    expect(cardLinks(html)).toContain(second)
+    expect(cardLinks(html)).not.toContain(first)
+  })
+
+  it('answer a stale or missing name part with 301 to the canonical URL', async () => {
+    const p = await provider('1 = 1')
+    for (const path of [`/p/old-name-${p.id}`, `/p/${p.id}`]) {
+      const res = await fetchPage(path)
+      expect(res.status).toBe(301)
+      expect(res.headers.get('location')).toBe(`/p/${p.name_slug}-${p.id}`)
+    }
+  })
+
+  it('answer an unknown id with 404, through the gate when it can tell', async () => {
+    const rejected = await fetchPage('/p/nobody-0')
+    expect(rejected.status).toBe(404)
+    expect(d1Reads(rejected)).toBe(0)
+    const p = await provider('1 = 1')
+    await env.DB.batch([
+      env.DB.prepare('DELETE FROM reviews WHERE provider_id = ?').bind(p.id),
+      env.DB.prepare('DELETE FROM provider_services WHERE provider_id = ?').bind(p.id),
+      env.DB.prepare('DELETE FROM providers WHERE id = ?').bind(p.id),
+    ])
+    expect((await fetchPage(`/p/${p.name_slug}-${p.id}`)).status).toBe(404)
+  })
+})
