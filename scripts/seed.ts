@@ -57,13 +57,21 @@ async function seed(env: Env, opts: typeof options, version: string): Promise<vo
     'catalog_meta',
     'service_city_stats',
     'job_city_stats',
+    'rate_experience_stats',
     ...[...TABLES].reverse(),
   ]) {
     await env.DB.exec(`DELETE FROM ${table}`)
   }
   const places = catalogPlaces(opts.cities)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
-  const totals = { cities: 0, providers: 0, provider_services: 0, reviews: 0, jobs: 0 }
+  const totals = {
+    cities: 0,
+    providers: 0,
+    provider_services: 0,
+    reviews: 0,
+    jobs: 0,
+    activities: 0,
+  }
   let batch: D1PreparedStatement[] = []
   const flush = async () => {
     if (batch.length) await env.DB.batch(batch)
@@ -90,7 +98,7 @@ async function seed(env: Env, opts: typeof options, version: string): Promise<vo
     .run()
   console.log(
     `seed: ${totals.cities} cities, ${totals.providers} providers, ${totals.provider_services} listings, ` +
-      `${totals.reviews} reviews, ${totals.jobs} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `${totals.reviews} reviews, ${totals.jobs} jobs, ${totals.activities} activities in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   )
   await rebuildGate(env)
 }

@@ -2,7 +2,9 @@
 // city is generated from its own seed, so the same city always gets the same people whatever
 // else is generated with it; ids are numbered in city order.
 import { faker } from '@faker-js/faker'
+import { ACTIVITY_KEYWORDS } from '../../src/catalog/activities'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
+import { generateActivity } from './activity'
 import { generateJob } from './job'
 import type { Place } from './places'
 import { generateProvider } from './provider'
@@ -24,15 +26,24 @@ export interface CityRows {
   provider_services: Row[]
   reviews: Row[]
   jobs: Row[]
+  activities: Row[]
 }
 
-export const TABLES = ['cities', 'providers', 'provider_services', 'reviews', 'jobs'] as const
+export const TABLES = [
+  'cities',
+  'providers',
+  'provider_services',
+  'reviews',
+  'jobs',
+  'activities',
+] as const
 
 /** The last id given out, by kind. */
 export interface Ids {
   provider: number
   review: number
   job: number
+  activity: number
 }
 
 const SEED_CITY_PROVIDERS = 800
@@ -50,11 +61,16 @@ export function jobsFor(providers: number): number {
   return Math.round(providers * 0.35)
 }
 
+/** Camps and classes run in a place: a few for every hundred providers. */
+export function activitiesFor(providers: number): number {
+  return Math.round(providers * 0.05)
+}
+
 export function* generateCatalog(
   places: readonly Place[],
   options: GenerateOptions,
 ): Generator<CityRows> {
-  const ids: Ids = { provider: 0, review: 0, job: 0 }
+  const ids: Ids = { provider: 0, review: 0, job: 0, activity: 0 }
   const seedCities = new Set(places.slice(0, 20).map((p) => p.slug))
   for (const place of places) {
     faker.seed([options.seed, place.id])
@@ -75,6 +91,7 @@ export function* generateCatalog(
       provider_services: [],
       reviews: [],
       jobs: [],
+      activities: [],
     }
     for (let i = 0; i < providers; i++) generateProvider(rows, ids, place, options.now)
     // Every job family has open jobs in the seed cities; the rest follow demand.
@@ -82,6 +99,11 @@ export function* generateCatalog(
     for (const slug of families) generateJob(rows, ids, place, options.now, slug)
     for (let i = families.length; i < jobsFor(providers); i++)
       generateJob(rows, ids, place, options.now)
+    // And every activity keyword has something on in the seed cities.
+    const keywords = seedCities.has(place.slug) ? ACTIVITY_KEYWORDS.map((k) => k.slug) : []
+    for (const slug of keywords) generateActivity(rows, ids, place, options.now, slug)
+    for (let i = 0; i < activitiesFor(providers); i++)
+      generateActivity(rows, ids, place, options.now)
     yield rows
   }
 }

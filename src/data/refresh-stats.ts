@@ -1,8 +1,14 @@
+import { EXPERIENCE_BANDS } from '../catalog/cost-guides'
+
+// The band of a provider's years of experience, as SQL: 0 for the first of EXPERIENCE_BANDS…
+const BAND = `CASE ${EXPERIENCE_BANDS.map((b, i) => `WHEN years_experience <= ${b.max} THEN ${i}`).join(' ')} END`
+
 /**
- * Recomputes service_city_stats from provider_services, and job_city_stats from the jobs open
- * at `now`, in one transaction. The seed runs it after loading; in production the cron trigger
- * runs it (src/worker.ts), so hub counts and rate figures always come from the catalog's real
- * rates, never typed in.
+ * Recomputes service_city_stats and rate_experience_stats from provider_services,
+ * job_city_stats from the jobs open at `now` and activity_stats from the activities not yet
+ * ended, in one transaction. The seed runs it after
+ * loading; in production the cron trigger runs it (src/worker.ts), so hub counts and rate
+ * figures always come from the catalog's real rates, never typed in.
  */
 export async function refreshStats(d1: D1Database, now: Date): Promise<void> {
   const at = now.toISOString()
@@ -30,5 +36,27 @@ export async function refreshStats(d1: D1Database, now: Date): Promise<void> {
           GROUP BY j.service, j.city_id`,
       )
       .bind(at, at.replace(/\.\d{3}Z$/, 'Z')),
+    d1.prepare('DELETE FROM rate_experience_stats'),
+    d1.prepare(
+      `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
+       SELECT service, city_id, ${BAND}, COUNT(*), AVG((rate_min + rate_max) / 2.0)
+         FROM provider_services GROUP BY service, city_id, 3`,
+    ),
+    d1.prepare(
+      `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
+       SELECT service, 0, ${BAND}, COUNT(*), AVG((rate_min + rate_max) / 2.0)
+         FROM provider_services GROUP BY service, 3`,
+    ),
+    d1.prepare('DELETE FROM activity_stats'),
+    ...(['category', 'subcategory'] as const).map((column) =>
+      d1
+        .prepare(
+          `INSERT INTO activity_stats (keyword, activities, updated_at)
+           SELECT ${column}, COUNT(*), ? FROM activities
+            WHERE ${column} IS NOT NULL AND (end_date IS NULL OR end_date >= ?)
+            GROUP BY ${column}`,
+        )
+        .bind(at, at.slice(0, 10)),
+    ),
   ])
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
 import { PAGE_SIZE } from '../catalog/filters'
 import type { Service } from '../catalog/services'
 import { JOB_SERVICES } from '../catalog/jobs'
@@ -19,7 +20,7 @@ import { DirectoryPage } from '../views/directory/directory-page'
 import { rateAverage } from '../views/shared/format'
 import type { LinkItem } from '../views/shared/link-list'
 import { isFiltered, listingFilterFields, listingSearch, parseListingQuery } from './listing-query'
-import { cityHubPath, cityPath, jobListingPath, servicePath, statePath } from './paths'
+import { cityHubPath, cityPath, costPath, jobListingPath, servicePath, statePath } from './paths'
 import { renderPage, streamed } from './render-page'
 
 /** `/{service}/{city-state}`: the provider directory of a city (page kind PROVIDERS). */
@@ -82,6 +83,11 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       thin={!decision.index && decision.reason === 'thin'}
       local={local}
       national={national}
+      guide={
+        service.costGuide && (local?.providers ?? 0) >= MIN_COST_SAMPLE
+          ? costPath(service.slug, city.slug)
+          : null
+      }
       filters={listingFilterFields(service, query)}
       pageHref={(page) => base + listingSearch({ ...query, page }, service)}
       action={base}

@@ -10,3 +10,4 @@ export type FilterField =
       options: readonly { value: string; label: string }[]
     }
   | { kind: 'checks'; name: string; legend: string; items: readonly Labelled[]; mask: number }
+  | { kind: 'date'; name: string; label: string; value: string }

@@ -1,4 +1,7 @@
+import { ACTIVITY_KEYWORDS } from '../catalog/activities'
+import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
 import { JOB_SERVICES } from '../catalog/jobs'
+import { FLOW_SEGMENTS, SEGMENTS } from '../catalog/segments'
 import { SERVICES } from '../catalog/services'
 
 // URL shapes of SPEC section 3: the Hono patterns that route them and the builders of links.
@@ -6,6 +9,11 @@ import { SERVICES } from '../catalog/services'
 // Alternatives are grouped: Hono joins param patterns into one regular expression.
 const SERVICE = `(?:${SERVICES.map((s) => s.slug).join('|')})`
 const JOB_SERVICE = `(?:${JOB_SERVICES.map((j) => j.slug).join('|')})`
+const COST_SERVICE = `(?:${COST_GUIDE_SERVICES.map((s) => s.slug).join('|')})`
+const KEYWORD = `(?:${ACTIVITY_KEYWORDS.map((k) => k.slug).join('|')})`
+const SEGMENT = `(?:${SEGMENTS.map((s) => s.slug).join('|')})`
+const FLOW_SEGMENT = `(?:${FLOW_SEGMENTS.join('|')})`
+const FLOW = '/us-subscription/segment/nonmember'
 // An entity: an optional name part, then the id (`/p/123` redirects to its canonical URL).
 const ENTITY = '(?:[a-z0-9]+-)*[0-9]+'
 const STATE = '[a-z][a-z]'
@@ -19,6 +27,12 @@ export const PATTERNS = {
   cityHub: `/local/:city{${CITY}}`,
   provider: `/p/:slug{${ENTITY}}`,
   job: `/job/:slug{${ENTITY}}`,
+  costNational: `/cost/:service{${COST_SERVICE}}`,
+  costCity: `/cost/:service{${COST_SERVICE}}/:city{${CITY}}`,
+  activities: `/explore/d/:keyword{${KEYWORD}}`,
+  segment: `/:segment{${SEGMENT}}`,
+  flowIntent: `${FLOW}/:segment{${FLOW_SEGMENT}}`,
+  flowWhoNeedsCare: `${FLOW}/in-facility/who-needs-care`,
 } as const
 
 export const servicePath = (service: string) => `/${service}`
@@ -29,10 +43,14 @@ export const providerPath = (p: { nameSlug: string; id: number }) => `/p/${p.nam
 export const jobPath = (j: { titleSlug: string; id: number }) => `/job/${j.titleSlug}-${j.id}`
 export const jobListingPath = (jobService: string, citySlug: string) => `/${jobService}/${citySlug}`
 export const cityHubPath = (citySlug: string) => `/local/${citySlug}`
+export const costPath = (service: string, citySlug?: string) =>
+  `/cost/${service}${citySlug ? `/${citySlug}` : ''}`
+export const activitiesPath = (keyword: string) => `/explore/d/${keyword}`
 
 /** The id at the end of an entity URL's last segment (`maria-g-123` → 123). */
 export function entityId(slug: string): number | null {
   const m = /(?:^|-)([0-9]{1,15})$/.exec(slug)
   return m ? Number(m[1]) : null
 }
-export const flowPath = (segment: string) => `/us-subscription/segment/nonmember/${segment}`
+export const flowPath = (segment: string) => `${FLOW}/${segment}`
+export const whoNeedsCarePath = `${FLOW}/in-facility/who-needs-care`

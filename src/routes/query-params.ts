@@ -14,6 +14,12 @@ export interface QueryReader {
   pick<T>(name: string, options: readonly T[], valueOf: (option: T) => string): T | null
   /** The values of `name` as a bitmask over `list`, matched by slug. */
   mask(name: string, list: readonly Labelled[]): number
+  /** The values of `name` among `allowed`, in `allowed`'s order (for lists too long for a mask). */
+  list(name: string, allowed: readonly string[]): string[]
+  /** The one raw value of `name`, or null; the caller validates it. */
+  raw(name: string): string | null
+  /** The error to throw for a value of `name` the caller finds invalid. */
+  invalid(name: string, value: string): Error
   sort(): Sort
   page(): number
 }
@@ -57,6 +63,13 @@ export function readQuery<T>(
       }
       return mask
     },
+    list(name, allowed) {
+      const vs = values(name)
+      for (const v of vs) if (!allowed.includes(v)) throw invalid(name, v)
+      return allowed.filter((a) => vs.includes(a))
+    },
+    raw: one,
+    invalid,
     sort() {
       return reader.pick('sort', ['recommended', 'newest'] as const, (s) => s) ?? 'recommended'
     },

@@ -9,9 +9,13 @@ import { renderHtml } from '../views/render-html'
 export function renderPage(
   c: Context<AppEnv>,
   node: ReactNode,
-  { status = 200, decision }: { status?: number; decision?: IndexDecision } = {},
+  {
+    status = 200,
+    decision,
+    headers: extra = {},
+  }: { status?: number; decision?: IndexDecision; headers?: Record<string, string> } = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { 'server-timing': c.var.timing.header() }
+  const headers: Record<string, string> = { ...extra, 'server-timing': c.var.timing.header() }
   if (decision) {
     headers['x-robots-tag'] = robotsOf(decision)
     headers['x-seo-gate'] = seoGateHeader(decision)

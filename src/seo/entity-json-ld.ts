@@ -144,3 +144,40 @@ export function jobPosting(j: {
       : {}),
   }
 }
+
+/**
+ * An Event for a dated activity (Google: name, startDate and location required; description,
+ * endDate, eventAttendanceMode, eventStatus, organizer and offers recommended). An online
+ * activity's location is a VirtualLocation: the activity on this page.
+ */
+export function activityEvent(a: {
+  url: string
+  name: string
+  description: string
+  startDate: string
+  endDate: string
+  online: boolean
+  venue: string | null
+  place: Place | null
+  organizer: string
+  price: number
+}): object {
+  return {
+    '@context': CONTEXT,
+    '@type': 'Event',
+    name: a.name,
+    description: a.description,
+    startDate: a.startDate,
+    endDate: a.endDate,
+    eventStatus: 'https://schema.org/EventScheduled',
+    eventAttendanceMode: a.online
+      ? 'https://schema.org/OnlineEventAttendanceMode'
+      : 'https://schema.org/OfflineEventAttendanceMode',
+    location:
+      a.online || !a.place
+        ? { '@type': 'VirtualLocation', url: a.url }
+        : { '@type': 'Place', name: a.venue, address: postalAddress(a.place) },
+    organizer: { '@type': 'Organization', name: a.organizer },
+    offers: { '@type': 'Offer', price: String(a.price), priceCurrency: 'USD', url: a.url },
+  }
+}

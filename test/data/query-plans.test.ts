@@ -17,6 +17,11 @@ import {
   findReviews,
 } from '../../src/data/providers'
 import { findJobService } from '../../src/catalog/jobs'
+import { findActivityKeyword } from '../../src/catalog/activities'
+import { SEED_CITIES } from '../../src/catalog/cities'
+import { findActivities, findActivityCounts } from '../../src/data/activities'
+import { findCityRates, findExperienceRates } from '../../src/data/cost-guides'
+import { parseActivityQuery } from '../../src/routes/activity-query'
 import { parseJobQuery } from '../../src/routes/job-query'
 import {
   findCityServices,
@@ -103,8 +108,23 @@ describe('query plans', () => {
     }
     await findOpenJobs(db, jobs.slug, ATLANTA.id, new Date())
     await findCityJobCounts(db, ATLANTA.id)
+    await findExperienceRates(db, 'babysitters', ATLANTA.id)
+    await findCityRates(db, 'babysitters', SEED_CITIES)
+    for (const slug of ['stem', 'robotics']) {
+      const keyword = findActivityKeyword(slug)
+      if (!keyword) throw new Error(slug)
+      for (const search of [
+        '',
+        'onlyCampActivities=true&activityDates=2026-12-01..2026-12-31&childCareAgeGroups=4-5-yrs&activityDaysOfWeek=monday&activityParticipationType=online&subcategories=coding',
+      ]) {
+        const parsed = parseActivityQuery(new URLSearchParams(search))
+        if (!parsed.ok) throw new Error(parsed.error)
+        await findActivities(db, keyword, parsed.query, '2026-11-22')
+      }
+    }
+    await findActivityCounts(db, ['stem', 'robotics'])
 
-    expect(plans.length).toBe(30)
+    expect(plans.length).toBe(41)
     for (const { sql, plan } of plans) {
       // json_each is a table-valued function over one review's JSON, not a table.
       for (const step of plan) expect(step, sql).not.toMatch(/^SCAN (?!.*VIRTUAL TABLE)/)

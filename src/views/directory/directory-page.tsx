@@ -27,6 +27,7 @@ export interface DirectoryPageProps {
   filtered: boolean
   thin: boolean
   local: RateStats | null
+  guide: string | null
   national: RateStats | null
   filters: readonly FilterField[]
   pageHref: (page: number) => string
@@ -83,6 +84,7 @@ export function DirectoryPage(props: DirectoryPageProps) {
           place={place}
           local={props.local}
           national={props.national}
+          guide={props.guide}
         />
       ) : null}
       <Suspense fallback={<p className="loading">Loading nearby cities…</p>}>

@@ -8,11 +8,14 @@ export function RateSummary({
   place,
   local,
   national,
+  guide,
 }: {
   service: Service
   place: string
   local: RateStats
   national: RateStats | null
+  /** The cost guide of the service in this city, when it has one worth reading. */
+  guide: string | null
 }) {
   const diff = national ? (local.rateAvg - national.rateAvg) / national.rateAvg : 0
   const comparison =
@@ -29,6 +32,11 @@ export function RateSummary({
       </p>
       {national ? (
         <p>{`National average: ${rateAverage(national.rateAvg, national.payUnit)}, so ${place} is ${comparison}.`}</p>
+      ) : null}
+      {guide ? (
+        <p>
+          <a href={guide}>{`Read the ${service.title.toLowerCase()} cost guide for ${place}`}</a>
+        </p>
       ) : null}
       <p className="lede">
         {`Based on ${count(local.providers, 'caregiver profile', 'caregiver profiles')}, ${monthYear(local.updatedAt)}.`}

@@ -6,14 +6,19 @@ import type { FilterField } from '../../routes/filter-fields'
  */
 export function FilterForm({ fields, action }: { fields: readonly FilterField[]; action: string }) {
   const active = fields.filter((f) =>
-    f.kind === 'select' ? f.value !== '' && f.name !== 'sort' : f.mask !== 0,
+    f.kind === 'checks' ? f.mask !== 0 : f.value !== '' && f.name !== 'sort',
   ).length
   return (
     <details className="filters">
       <summary>{`Filters${active ? ` (${active})` : ''}`}</summary>
       <form method="get" action={action}>
         {fields.map((f) =>
-          f.kind === 'select' ? (
+          f.kind === 'date' ? (
+            <label key={f.name} className="field">
+              {f.label}
+              <input type="date" name={f.name} defaultValue={f.value} />
+            </label>
+          ) : f.kind === 'select' ? (
             <label key={f.name} className="field">
               {f.label}
               <select name={f.name} defaultValue={f.value}>

@@ -1,0 +1,115 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { ACTIVITY_CATEGORIES, findActivityKeyword } from '../catalog/activities'
+import { PAGE_SIZE } from '../catalog/filters'
+import { findActivities, findActivityCounts } from '../data/activities'
+import type { AppEnv } from '../env'
+import { activityEvent } from '../seo/entity-json-ld'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { breadcrumbList } from '../seo/json-ld'
+import { ActivitiesPage } from '../views/activities/activities-page'
+import {
+  activityFilterFields,
+  activitySearch,
+  isActivityQueryFiltered,
+  parseActivityQuery,
+} from './activity-query'
+import { activitiesPath } from './paths'
+import { renderPage } from './render-page'
+
+/** `/explore/d/{keyword}`: camps and classes of an activity category or subcategory. */
+export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
+  const keyword = findActivityKeyword(c.req.param('keyword') ?? '')
+  if (!keyword) throw new HTTPException(404)
+  const parsed = parseActivityQuery(new URL(c.req.url).searchParams)
+  if (!parsed.ok) throw new HTTPException(400, { message: parsed.error })
+  const query = parsed.query
+  const today = new Date().toISOString().slice(0, 10)
+  const [{ total, items }, counts] = await Promise.all([
+    findActivities(c.var.db, keyword, query, today),
+    findActivityCounts(c.var.db, [
+      ...ACTIVITY_CATEGORIES.map((other) => other.slug),
+      ...keyword.category.subcategories.map((s) => s.slug),
+    ]),
+  ])
+  const worthALink = (slug: string) => (counts.get(slug) ?? 0) >= MIN_INDEXABLE_PROVIDERS
+  if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= total) throw new HTTPException(404)
+
+  const filtered = isActivityQueryFiltered(query)
+  const decision = decideIndexing({ inventory: counts.get(keyword.slug) ?? 0, filtered })
+  const path = activitiesPath(keyword.slug)
+  const origin = c.env.PUBLIC_ORIGIN
+  const url = absoluteUrl(origin, path)
+  const category = keyword.category
+  const crumbs = [
+    {
+      name: category.slug === 'stem' ? 'STEM' : category.label,
+      path: activitiesPath(category.slug),
+    },
+    ...(keyword.subcategory ? [{ name: keyword.label, path }] : []),
+  ]
+  // Every dated activity on the page, as the Event it visibly is.
+  const events = items.flatMap((a) =>
+    a.startDate && a.endDate
+      ? [
+          activityEvent({
+            url: `${url}#activity-${a.id}`,
+            name: a.name,
+            description: a.description,
+            startDate: a.startDate,
+            endDate: a.endDate,
+            online: a.participation === 'ONLINE',
+            venue: a.venue,
+            place:
+              a.cityName && a.stateCode
+                ? { locality: a.cityName, region: a.stateCode, street: a.address }
+                : null,
+            organizer: a.organizer,
+            price: a.price,
+          }),
+        ]
+      : [],
+  )
+  const siblings = category.subcategories.filter(
+    (s) => s.slug !== keyword.slug && worthALink(s.slug),
+  )
+  return renderPage(
+    c,
+    <ActivitiesPage
+      head={{
+        title: `${keyword.label} classes and camps for kids${query.page > 1 ? ` – Page ${query.page}` : ''} | ${SITE_NAME}`,
+        description: `${total} ${keyword.label.toLowerCase()} camps and classes for kids, in person and online: dates, ages, days and prices.`,
+        canonical: absoluteUrl(
+          origin,
+          filtered || query.page === 1 ? path : `${path}?page=${query.page}`,
+        ),
+        robots: robotsOf(decision),
+        jsonLd: [...events, breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      label={keyword.label}
+      total={total}
+      items={items}
+      page={query.page}
+      filtered={filtered}
+      thin={!decision.index && decision.reason === 'thin'}
+      filters={activityFilterFields(keyword, query, true)}
+      action={path}
+      pageHref={(page) => path + activitySearch({ ...query, page })}
+      related={[
+        ...(keyword.subcategory && worthALink(category.slug)
+          ? [{ href: activitiesPath(category.slug), text: `All ${category.label.toLowerCase()}` }]
+          : []),
+        ...siblings.map((s) => ({ href: activitiesPath(s.slug), text: s.label })),
+      ]}
+      categories={ACTIVITY_CATEGORIES.filter(
+        (other) => other.slug !== category.slug && worthALink(other.slug),
+      ).map((other) => ({
+        href: activitiesPath(other.slug),
+        text: other.slug === 'stem' ? 'STEM' : other.label,
+      }))}
+    />,
+    { decision },
+  )
+}

@@ -1,0 +1,150 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { SEED_CITIES } from '../catalog/cities'
+import { COST_GUIDE_SERVICES, EXPERIENCE_BANDS, MIN_COST_SAMPLE } from '../catalog/cost-guides'
+import { findService } from '../catalog/services'
+import type { City } from '../data/cities'
+import { findCity, findNearbyCities } from '../data/cities'
+import { findCityRates, findExperienceRates } from '../data/cost-guides'
+import type { RateStats } from '../data/service-stats'
+import {
+  findCityServices,
+  findCityStats,
+  findNationalStats,
+  findTopCities,
+} from '../data/service-stats'
+import type { AppEnv } from '../env'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { breadcrumbList } from '../seo/json-ld'
+import type { Bar } from '../views/cost/bar-chart'
+import type { CostFigures } from '../views/cost/cost-guide-page'
+import { CostGuidePage } from '../views/cost/cost-guide-page'
+import { rateAverage } from '../views/shared/format'
+import { cityPath, costPath } from './paths'
+import { renderPage } from './render-page'
+
+/** `/cost/{service}` and `/cost/{service}/{city-state}`: what care costs, from the catalog's rates. */
+export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
+  const service = findService(c.req.param('service') ?? '')
+  if (!service?.costGuide) throw new HTTPException(404)
+  const { db } = c.var
+  const citySlug = c.req.param('city')
+  const city = citySlug ? await findCity(db, citySlug) : null
+  if (citySlug && !city) throw new HTTPException(404)
+
+  const [local, national, experience, nationalExperience, seedRates] = await Promise.all([
+    city ? findCityStats(db, service.slug, city.id) : Promise.resolve(null),
+    findNationalStats(db, service.slug),
+    findExperienceRates(db, service.slug, city?.id ?? 0),
+    findExperienceRates(db, service.slug, 0),
+    findCityRates(db, service.slug, SEED_CITIES),
+  ])
+  const stats = city ? local : national
+  // No rates at all: there is nothing to say, and an empty guide would be a soft 404.
+  if (!stats || !national) throw new HTTPException(404)
+
+  const origin = c.env.PUBLIC_ORIGIN
+  const path = costPath(service.slug, city?.slug)
+  const place = city ? `${city.name}, ${city.stateCode}` : null
+  const figures = compare(stats, city ? national : null)
+  const decision = decideIndexing({
+    inventory: stats.providers >= MIN_COST_SAMPLE ? stats.providers : 0,
+    filtered: false,
+  })
+  const crumbs = [
+    { name: `${service.title} costs`, path: costPath(service.slug) },
+    ...(city && place ? [{ name: place, path }] : []),
+  ]
+  const bars: Bar[] = [
+    ...seedRates
+      .filter((r) => r.slug !== city?.slug)
+      .map((r) => ({ label: `${r.name}, ${r.stateCode}`, value: r.rateAvg })),
+    ...(city && place ? [{ label: place, value: stats.rateAvg, highlight: true }] : []),
+    { label: 'National average', value: national.rateAvg, highlight: !city, reference: true },
+  ].sort((a, b) => b.value - a.value)
+  const [cities, others] = city
+    ? await cityLinks(c, service.slug, city)
+    : await nationalLinks(c, service.slug)
+  const year = stats.updatedAt.slice(0, 4)
+
+  return renderPage(
+    c,
+    <CostGuidePage
+      head={{
+        title: `${service.title} cost${place ? ` in ${place}` : ''} (${year}): rates and prices | ${SITE_NAME}`,
+        description: `${service.title} cost ${rateAverage(stats.rateAvg, stats.payUnit)} on average${place ? ` in ${place}` : ' in the US'}, from the rates of ${stats.providers} caregivers. See rates by experience and how ${place ?? 'cities'} compare.`,
+        canonical: absoluteUrl(origin, path),
+        robots: robotsOf(decision),
+        jsonLd: [breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      service={service}
+      place={place}
+      figures={figures}
+      comparison={bars}
+      experience={EXPERIENCE_BANDS.map((band, i) => ({
+        label: band.label,
+        local: experience.find((e) => e.band === i)?.rateAvg ?? null,
+        national: nationalExperience.find((e) => e.band === i)?.rateAvg ?? null,
+      }))}
+      thin={!decision.index}
+      directory={
+        city && (local?.providers ?? 0) >= MIN_INDEXABLE_PROVIDERS
+          ? {
+              href: cityPath(service.slug, city.slug),
+              text: `See ${service.nouns} in ${city.name}`,
+            }
+          : null
+      }
+      cities={cities}
+      others={others}
+    />,
+    { decision },
+  )
+}
+
+/** The figures of a guide, and how they compare with the national ones. */
+function compare(stats: RateStats, national: RateStats | null): CostFigures {
+  const diff = national ? (stats.rateAvg - national.rateAvg) / national.rateAvg : 0
+  const percent = Math.round(Math.abs(diff) * 100)
+  return {
+    average: stats.rateAvg,
+    min: stats.rateMin,
+    max: stats.rateMax,
+    payUnit: stats.payUnit,
+    sample: stats.providers,
+    updatedAt: stats.updatedAt,
+    national: national?.rateAvg ?? null,
+    direction: !national || percent === 0 ? null : diff > 0 ? 'HIGHER' : 'LOWER',
+    percent,
+  }
+}
+
+/** The same service's guides in nearby cities, and the city's other guides, where indexable. */
+async function cityLinks(c: Context<AppEnv>, service: string, city: City) {
+  const [nearby, counts] = await Promise.all([
+    findNearbyCities(c.var.db, city, service, { minProviders: MIN_COST_SAMPLE }),
+    findCityServices(c.var.db, city.id),
+  ])
+  return [
+    nearby.map((n) => ({ href: costPath(service, n.slug), text: `${n.name}, ${n.stateCode}` })),
+    COST_GUIDE_SERVICES.filter(
+      (s) =>
+        s.slug !== service &&
+        (counts.find((r) => r.service === s.slug)?.providers ?? 0) >= MIN_COST_SAMPLE,
+    ).map((s) => ({ href: costPath(s.slug, city.slug), text: `${s.title} in ${city.name}` })),
+  ] as const
+}
+
+/** The cities with an indexable guide, largest first, and the other services' national guides. */
+async function nationalLinks(c: Context<AppEnv>, service: string) {
+  const top = await findTopCities(c.var.db, service, { limit: 30, minProviders: MIN_COST_SAMPLE })
+  return [
+    top.map((r) => ({ href: costPath(service, r.slug), text: `${r.name}, ${r.stateCode}` })),
+    COST_GUIDE_SERVICES.filter((s) => s.slug !== service).map((s) => ({
+      href: costPath(s.slug),
+      text: s.title,
+    })),
+  ] as const
+}

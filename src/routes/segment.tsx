@@ -1,0 +1,62 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { findSegment } from '../catalog/segments'
+import { findService } from '../catalog/services'
+import { findNationalStats, findTopCities } from '../data/service-stats'
+import type { AppEnv } from '../env'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
+import { breadcrumbList } from '../seo/json-ld'
+import { SegmentPage } from '../views/segment/segment-page'
+import { rateAverage } from '../views/shared/format'
+import { cityPath, servicePath } from './paths'
+import { renderPage } from './render-page'
+
+/** `/adult-care`, `/caregivers`, …: a segment landing page, its figures from the catalog. */
+export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
+  const segment = findSegment(c.req.param('segment') ?? '')
+  if (!segment) throw new HTTPException(404)
+  const { db } = c.var
+  const main = segment.services[0] ?? 'senior-care'
+  const [stats, cities] = await Promise.all([
+    Promise.all(segment.services.map((s) => findNationalStats(db, s))),
+    findTopCities(db, main, { limit: 12, minProviders: MIN_INDEXABLE_PROVIDERS }),
+  ])
+  const services = segment.services.flatMap((slug, i) => {
+    const service = findService(slug)
+    const s = stats[i]
+    if (!service || !s) return []
+    return [
+      {
+        href: servicePath(slug),
+        text: service.title,
+        count: `${s.providers.toLocaleString('en-US')}, avg ${rateAverage(s.rateAvg, s.payUnit)}`,
+      },
+    ]
+  })
+  const mainTitle = findService(main)?.title ?? ''
+  const path = servicePath(segment.slug)
+  const origin = c.env.PUBLIC_ORIGIN
+  const crumbs = [{ name: segment.title, path }]
+  return renderPage(
+    c,
+    <SegmentPage
+      head={{
+        title: `${segment.title}: find trusted caregivers near you | ${SITE_NAME}`,
+        description: segment.intro,
+        canonical: absoluteUrl(origin, path),
+        robots: 'index,follow',
+        jsonLd: [breadcrumbList(origin, crumbs)],
+      }}
+      crumbs={crumbs}
+      slug={segment.slug}
+      title={segment.title}
+      intro={segment.intro}
+      services={services}
+      cities={cities.map((city) => ({
+        href: cityPath(main, city.slug),
+        text: `${mainTitle} in ${city.name}, ${city.stateCode}`,
+      }))}
+    />,
+  )
+}

@@ -1,0 +1,113 @@
+import type { Context } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
+import { HTTPException } from 'hono/http-exception'
+import { BUYING_INTENTS } from '../catalog/enums'
+import { findSegment, FLOW_SEGMENTS, isAdultCare, WHO_NEEDS_CARE } from '../catalog/segments'
+import { findService } from '../catalog/services'
+import type { AppEnv } from '../env'
+import { COOKIE_OPTIONS } from '../request/visitor-cookies'
+import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { ChoicePage } from '../views/flow/choice-page'
+import { flowPath, servicePath, whoNeedsCarePath } from './paths'
+import { renderPage } from './render-page'
+
+/** The `csc` cookie: the visitor's chosen segment (s), buying intent (i) and who needs care (w). */
+export interface Choice {
+  s: string
+  i: string
+  w?: string
+}
+
+export function readChoice(c: Context): Choice | null {
+  const params = new URLSearchParams(getCookie(c, 'csc') ?? '')
+  const s = params.get('s')
+  const i = params.get('i')
+  const w = params.get('w')
+  if (!s || !FLOW_SEGMENTS.includes(s) || !BUYING_INTENTS.some((b) => b.value === i) || !i)
+    return null
+  return w && WHO_NEEDS_CARE.some((x) => x.value === w) ? { s, i, w } : { s, i }
+}
+
+function writeChoice(c: Context, choice: Choice): void {
+  setCookie(c, 'csc', new URLSearchParams({ ...choice }).toString(), COOKIE_OPTIONS)
+}
+
+/** The one value of a flow question, checked against its choices; anything else is a 400. */
+function answer(c: Context, name: string, choices: readonly { value: string }[]): string | null {
+  const values = new URL(c.req.url).searchParams.getAll(name)
+  if (values.length === 0) return null
+  const value = values[0] ?? ''
+  if (values.some((v) => v !== value) || !choices.some((choice) => choice.value === value)) {
+    throw new HTTPException(400, {
+      message: `"${value.slice(0, 40)}" is not a valid answer to "${name}"`,
+    })
+  }
+  return value
+}
+
+// A flow step is about one visitor: never stored by a shared cache.
+const PRIVATE = { 'cache-control': 'private, no-store' }
+
+/**
+ * `/us-subscription/segment/nonmember/{segment}`: asks the buying intent. The form submits to
+ * the same path; a valid choice is stored in `csc` and the visitor goes on: adult care to the
+ * in-facility step, everyone else back to the segment's page.
+ */
+export async function intentStep(c: Context<AppEnv>): Promise<Response> {
+  const segment = c.req.param('segment') ?? ''
+  const intent = answer(c, 'intent', BUYING_INTENTS)
+  if (intent) {
+    writeChoice(c, { s: segment, i: intent })
+    return c.redirect(isAdultCare(segment) ? whoNeedsCarePath : servicePath(segment), 303)
+  }
+  const title = findSegment(segment)?.title ?? findService(segment)?.title ?? 'Care'
+  const path = flowPath(segment)
+  return renderPage(
+    c,
+    <ChoicePage
+      head={{
+        title: `When do you need ${title.toLowerCase()}? | ${SITE_NAME}`,
+        description: `Tell us when you need ${title.toLowerCase()} and we'll show you who can help.`,
+        canonical: absoluteUrl(c.env.PUBLIC_ORIGIN, path),
+        robots: 'noindex,follow',
+        jsonLd: [],
+      }}
+      step={`${title} · Step 1`}
+      heading="When do you need care?"
+      lede="We'll show you caregivers who are available when you need them."
+      action={path}
+      name="intent"
+      choices={BUYING_INTENTS.map((b) => ({ value: b.value, label: b.label }))}
+    />,
+    { headers: PRIVATE },
+  )
+}
+
+/** `/us-subscription/segment/nonmember/in-facility/who-needs-care`: the in-facility step. */
+export async function whoNeedsCareStep(c: Context<AppEnv>): Promise<Response> {
+  const who = answer(c, 'who', WHO_NEEDS_CARE)
+  const choice = readChoice(c)
+  if (who) {
+    writeChoice(c, { s: choice?.s ?? 'senior-care', i: choice?.i ?? 'justBrowsing', w: who })
+    return c.redirect(servicePath(choice?.s ?? 'senior-care'), 303)
+  }
+  return renderPage(
+    c,
+    <ChoicePage
+      head={{
+        title: `Who needs care? | ${SITE_NAME}`,
+        description: 'Tell us who needs care so we can suggest the right kind of help.',
+        canonical: absoluteUrl(c.env.PUBLIC_ORIGIN, whoNeedsCarePath),
+        robots: 'noindex,follow',
+        jsonLd: [],
+      }}
+      step="Care at home or in a facility · Step 2"
+      heading="Who needs care?"
+      lede="Knowing who the care is for helps us suggest caregivers with the right experience."
+      action={whoNeedsCarePath}
+      name="who"
+      choices={WHO_NEEDS_CARE}
+    />,
+    { headers: PRIVATE },
+  )
+}

@@ -1,0 +1,35 @@
+import type { Head } from '../../seo/head'
+import type { Crumb } from '../../seo/json-ld'
+import { Document } from '../document'
+import { Breadcrumbs } from '../shared/breadcrumbs'
+import { CallToAction } from '../shared/call-to-action'
+import type { LinkItem } from '../shared/link-list'
+import { LinkList } from '../shared/link-list'
+
+export interface SegmentPageProps {
+  head: Head
+  crumbs: readonly Crumb[]
+  slug: string
+  title: string
+  intro: string
+  services: readonly LinkItem[]
+  cities: readonly LinkItem[]
+}
+
+/** A segment landing page: what the care is, who offers it, and the way into the visitor flow. */
+export function SegmentPage(props: SegmentPageProps) {
+  return (
+    <Document head={props.head}>
+      <Breadcrumbs crumbs={props.crumbs} />
+      <h1>{props.title}</h1>
+      <p className="lede">{props.intro}</p>
+      <CallToAction
+        segment={props.slug}
+        text={`Tell us what you need and we'll match you with ${props.title.toLowerCase()} near you.`}
+        label="Get started"
+      />
+      <LinkList title="Caregivers who can help" items={props.services} />
+      <LinkList title="Top cities" items={props.cities} />
+    </Document>
+  )
+}
