@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import type { AppEnv } from './env'
+import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
 import { requestContext } from './request/request-context'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
@@ -19,7 +20,7 @@ import { serviceStatePage } from './routes/service-state'
 import { intentStep, whoNeedsCareStep } from './routes/visitor-flow'
 
 // The request pipeline, top to bottom:
-// context → visitor cookies (on the way out) → normalise → methods → gate → route → errors.
+// context → visitor cookies (on the way out) → normalise → methods → gate → flags → route → errors.
 export const app = new Hono<AppEnv>()
 
 app.use(requestContext)
@@ -33,6 +34,8 @@ app.use(PATTERNS.cityHub, gate({ city: 'city' }))
 app.use(PATTERNS.costCity, gate({ city: 'city' }))
 app.use(PATTERNS.provider, gate({ slug: 'provider' }))
 app.use(PATTERNS.job, gate({ slug: 'job' }))
+
+app.use(flags)
 
 app.get(PATTERNS.serviceNational, serviceNationalPage)
 app.get(PATTERNS.serviceState, serviceStatePage)

@@ -1,4 +1,5 @@
 import type { Db } from './data/db'
+import type { Flags } from './flags/flags-middleware'
 import type { Timing } from './observability/timing'
 
 /** Hono's environment: bindings from `wrangler types`, per-request variables set by app.ts. */
@@ -10,5 +11,8 @@ export interface AppEnv {
     timing: Timing
     /** A crawler by user agent: it gets the whole document before the first byte. */
     bot: boolean
+    /** care_did: the visitor's device id, from the cookie or new (set on the way out). */
+    deviceId: string
+    flags: Flags
   }
 }

@@ -24,13 +24,19 @@ export interface ProviderCard {
   badges: number
   lat: number
   lng: number
+  service: string
+  ages: number
+  schedules: number
+  capacity: number | null
+  openingHours: string | null
 }
 
 const CARD_COLUMNS = `p.id, p.name_slug AS nameSlug, p.first_name AS firstName,
   p.last_name AS lastName, p.business_name AS businessName, p.photo_url AS photoUrl,
   p.headline, substr(p.bio, 1, 220) AS bio, p.rating, p.review_count AS reviewCount,
   ps.years_experience AS yearsExperience, ps.rate_min AS rateMin, ps.rate_max AS rateMax,
-  ps.pay_unit AS payUnit, ps.badges, ps.lat, ps.lng`
+  ps.pay_unit AS payUnit, ps.badges, ps.lat, ps.lng, ps.service, ps.ages, ps.schedules,
+  p.capacity, p.opening_hours AS openingHours`
 
 /**
  * The WHERE clause of a directory: the (service, city) range of the listing indexes, then the
@@ -74,6 +80,7 @@ export function listingWhere(service: string, city: City, q: ListingQuery): [str
 }
 
 // Each order reads its own index, named so the planner never sorts a filtered range instead.
+// Without ranked sorting (flag rankedDirectorySorting), RECOMMENDED is plain recency.
 const ORDER: Record<ListingQuery['sort'], { index: string; by: string }> = {
   recommended: { index: 'provider_services_recommended', by: 'ps.rank_score DESC, ps.provider_id' },
   newest: { index: 'provider_services_newest', by: 'ps.created_at DESC, ps.provider_id' },
@@ -89,9 +96,10 @@ export async function findProviderListing(
   service: string,
   city: City,
   q: ListingQuery,
+  ranked = true,
 ): Promise<Listing> {
   const [where, params] = listingWhere(service, city, q)
-  const order = ORDER[q.sort]
+  const order = ORDER[ranked ? q.sort : 'newest']
   const [count, cards] = await Promise.all([
     db.first<{ n: number }>(
       `SELECT COUNT(*) AS n FROM provider_services ps WHERE ${where}`,

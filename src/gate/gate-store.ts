@@ -1,3 +1,4 @@
+import { report } from '../observability/report'
 import { GateFilter } from './gate-filter'
 import type { GateMeta } from './gate-filter'
 
@@ -44,11 +45,11 @@ function refresh(kv: KVNamespace): Promise<void> {
   refreshing ??= readGate(kv)
     .then((gate) => {
       current = { gate, loadedAt: Date.now() }
-      if (!gate) console.warn(JSON.stringify({ message: 'gate: no filter in KV, gate open' }))
+      if (!gate) report('gate: no filter in KV, the gate is open')
     })
     .catch((error: unknown) => {
       current = { gate: current?.gate ?? null, loadedAt: Date.now() }
-      console.error(JSON.stringify({ message: 'gate: KV read failed', error: String(error) }))
+      report('gate: KV read failed, the gate is open', { error: String(error) })
     })
     .finally(() => {
       refreshing = null

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
+import type { AppEnv } from '../env'
 import { isPrefetch } from './prefetch'
 
 /** SPEC section 7: Secure, SameSite=Lax, Path=/ (and 400 days, the longest browsers keep). */
@@ -21,16 +22,17 @@ const DEVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  * `care_did` is set once, `n_vis` counts visits as `<visits>-<last request, unix seconds>`.
  * A prefetch counts no visit and leaves with no cookie at all.
  */
-export const visitorCookies: MiddlewareHandler = async (c, next) => {
+export const visitorCookies: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const known = getCookie(c, 'care_did') ?? ''
+  const deviceId = DEVICE_ID.test(known) ? known : crypto.randomUUID()
+  c.set('deviceId', deviceId)
   await next()
   if (isPrefetch(c.req.raw.headers)) {
     c.header('set-cookie', undefined)
     return
   }
   const now = Math.floor(Date.now() / 1000)
-  if (!DEVICE_ID.test(getCookie(c, 'care_did') ?? '')) {
-    setCookie(c, 'care_did', crypto.randomUUID(), COOKIE_OPTIONS)
-  }
+  if (deviceId !== known) setCookie(c, 'care_did', deviceId, COOKIE_OPTIONS)
   setCookie(c, 'n_vis', nextVisits(getCookie(c, 'n_vis'), now), COOKIE_OPTIONS)
 }
 

@@ -1,9 +1,10 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { ACTIVITY_CATEGORIES, findActivityKeyword } from '../catalog/activities'
+import { findActivityKeyword } from '../catalog/activities'
 import { PAGE_SIZE } from '../catalog/filters'
 import { findActivities, findActivityCounts } from '../data/activities'
 import type { AppEnv } from '../env'
+import { shownCategories } from '../flags/visibility'
 import { activityEvent } from '../seo/entity-json-ld'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
@@ -20,16 +21,20 @@ import { renderPage } from './render-page'
 
 /** `/explore/d/{keyword}`: camps and classes of an activity category or subcategory. */
 export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
+  const { on } = c.var.flags
   const keyword = findActivityKeyword(c.req.param('keyword') ?? '')
-  if (!keyword) throw new HTTPException(404)
-  const parsed = parseActivityQuery(new URL(c.req.url).searchParams)
+  const categories = shownCategories(on)
+  // Cooking exists only with the cooking category flag.
+  if (!keyword || !categories.includes(keyword.category)) throw new HTTPException(404)
+  const offerCamps = on('campsFilter')
+  const parsed = parseActivityQuery(new URL(c.req.url).searchParams, offerCamps)
   if (!parsed.ok) throw new HTTPException(400, { message: parsed.error })
   const query = parsed.query
   const today = new Date().toISOString().slice(0, 10)
   const [{ total, items }, counts] = await Promise.all([
     findActivities(c.var.db, keyword, query, today),
     findActivityCounts(c.var.db, [
-      ...ACTIVITY_CATEGORIES.map((other) => other.slug),
+      ...categories.map((other) => other.slug),
       ...keyword.category.subcategories.map((s) => s.slug),
     ]),
   ])
@@ -94,7 +99,8 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
       page={query.page}
       filtered={filtered}
       thin={!decision.index && decision.reason === 'thin'}
-      filters={activityFilterFields(keyword, query, true)}
+      filters={activityFilterFields(keyword, query, offerCamps)}
+      signUpBanner={on('providerSignUpBanner')}
       action={path}
       pageHref={(page) => path + activitySearch({ ...query, page })}
       related={[
@@ -103,12 +109,12 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
           : []),
         ...siblings.map((s) => ({ href: activitiesPath(s.slug), text: s.label })),
       ]}
-      categories={ACTIVITY_CATEGORIES.filter(
-        (other) => other.slug !== category.slug && worthALink(other.slug),
-      ).map((other) => ({
-        href: activitiesPath(other.slug),
-        text: other.slug === 'stem' ? 'STEM' : other.label,
-      }))}
+      categories={categories
+        .filter((other) => other.slug !== category.slug && worthALink(other.slug))
+        .map((other) => ({
+          href: activitiesPath(other.slug),
+          text: other.slug === 'stem' ? 'STEM' : other.label,
+        }))}
     />,
     { decision },
   )

@@ -1,11 +1,11 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { JOB_SERVICES } from '../catalog/jobs'
-import { SERVICES } from '../catalog/services'
 import { findCity, findNearbyHubs } from '../data/cities'
 import { findCityJobCounts } from '../data/jobs'
 import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
+import { shownServices } from '../flags/visibility'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
@@ -26,7 +26,10 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const worth = <T extends { n: number }>(rows: T[]) =>
     rows.filter((r) => r.n >= MIN_INDEXABLE_PROVIDERS)
   const serviceLinks = worth(
-    SERVICES.map((s) => ({ s, n: services.find((r) => r.service === s.slug)?.providers ?? 0 })),
+    shownServices(c.var.flags.on).map((s) => ({
+      s,
+      n: services.find((r) => r.service === s.slug)?.providers ?? 0,
+    })),
   ).map(({ s, n }) => ({
     href: cityPath(s.slug, city.slug),
     text: s.title,
@@ -67,6 +70,6 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
       jobLinks={jobLinks}
       nearby={nearby.map((n) => ({ href: cityHubPath(n.slug), text: `${n.name}, ${n.stateCode}` }))}
     />,
-    { decision },
+    { decision, analytics: { pageKind: 'ALL_SERVICES_CITY' } },
   )
 }

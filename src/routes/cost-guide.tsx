@@ -30,6 +30,8 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   if (!service?.costGuide) throw new HTTPException(404)
   const { db } = c.var
   const citySlug = c.req.param('city')
+  // City guides exist only with the cost guide local page configuration key.
+  if (citySlug && !c.var.flags.config.costGuideLocalPage) throw new HTTPException(404)
   const city = citySlug ? await findCity(db, citySlug) : null
   if (citySlug && !city) throw new HTTPException(404)
 
@@ -139,7 +141,9 @@ async function cityLinks(c: Context<AppEnv>, service: string, city: City) {
 
 /** The cities with an indexable guide, largest first, and the other services' national guides. */
 async function nationalLinks(c: Context<AppEnv>, service: string) {
-  const top = await findTopCities(c.var.db, service, { limit: 30, minProviders: MIN_COST_SAMPLE })
+  const top = c.var.flags.config.costGuideLocalPage
+    ? await findTopCities(c.var.db, service, { limit: 30, minProviders: MIN_COST_SAMPLE })
+    : []
   return [
     top.map((r) => ({ href: costPath(service, r.slug), text: `${r.name}, ${r.stateCode}` })),
     COST_GUIDE_SERVICES.filter((s) => s.slug !== service).map((s) => ({

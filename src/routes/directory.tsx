@@ -4,7 +4,6 @@ import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
 import { PAGE_SIZE } from '../catalog/filters'
 import type { Service } from '../catalog/services'
 import { JOB_SERVICES } from '../catalog/jobs'
-import { findService, SERVICES } from '../catalog/services'
 import { stateName } from '../catalog/states'
 import type { City } from '../data/cities'
 import { findCity, findNearbyCities } from '../data/cities'
@@ -13,6 +12,7 @@ import { findProviderListing } from '../data/provider-listing'
 import { findCityJobCounts } from '../data/jobs'
 import { findCityServices, findCityStats, findNationalStats } from '../data/service-stats'
 import type { AppEnv } from '../env'
+import { shownServices } from '../flags/visibility'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
@@ -22,11 +22,11 @@ import type { LinkItem } from '../views/shared/link-list'
 import { isFiltered, listingFilterFields, listingSearch, parseListingQuery } from './listing-query'
 import { cityHubPath, cityPath, costPath, jobListingPath, servicePath, statePath } from './paths'
 import { renderPage, streamed } from './render-page'
+import { serviceParam } from './service-param'
 
 /** `/{service}/{city-state}`: the provider directory of a city (page kind PROVIDERS). */
 export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
-  const service = findService(c.req.param('service') ?? '')
-  if (!service) throw new HTTPException(404)
+  const service = serviceParam(c)
   const parsed = parseListingQuery(new URL(c.req.url).searchParams, service)
   if (!parsed.ok) throw new HTTPException(400, { message: parsed.error })
   const query = parsed.query
@@ -35,9 +35,9 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   const city = await findCity(db, c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const nearby = streamed(nearbyLinks(db, service, city))
-  const related = streamed(relatedLinks(db, service, city))
+  const related = streamed(relatedLinks(db, service, city, shownServices(c.var.flags.on)))
   const [listing, local, national] = await Promise.all([
-    findProviderListing(db, service.slug, city, query),
+    findProviderListing(db, service.slug, city, query, c.var.flags.on('rankedDirectorySorting')),
     findCityStats(db, service.slug, city.id),
     findNationalStats(db, service.slug),
   ])
@@ -84,7 +84,9 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       local={local}
       national={national}
       guide={
-        service.costGuide && (local?.providers ?? 0) >= MIN_COST_SAMPLE
+        service.costGuide &&
+        c.var.flags.config.costGuideLocalPage &&
+        (local?.providers ?? 0) >= MIN_COST_SAMPLE
           ? costPath(service.slug, city.slug)
           : null
       }
@@ -94,7 +96,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       nearby={nearby}
       related={related}
     />,
-    { decision },
+    { decision, analytics: { pageKind: 'PROVIDERS' } },
   )
 }
 
@@ -111,12 +113,17 @@ async function nearbyLinks(db: Db, service: Service, city: City): Promise<LinkIt
 }
 
 /** The city's other services and the jobs of this one, where there are enough to be worth a visit. */
-async function relatedLinks(db: Db, service: Service, city: City): Promise<LinkItem[]> {
+async function relatedLinks(
+  db: Db,
+  service: Service,
+  city: City,
+  shown: readonly Service[],
+): Promise<LinkItem[]> {
   const [counts, jobCounts] = await Promise.all([
     findCityServices(db, city.id),
     findCityJobCounts(db, city.id),
   ])
-  const services = SERVICES.flatMap((s) => {
+  const services = shown.flatMap((s) => {
     const n = counts.find((row) => row.service === s.slug)?.providers ?? 0
     if (s.slug === service.slug || n < MIN_INDEXABLE_PROVIDERS) return []
     return [

@@ -1,10 +1,13 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
+import { report } from '../observability/report'
 import type { Timing } from '../observability/timing'
 import { SITE_NAME } from '../seo/head'
 import { ErrorPage, errorTitle } from '../views/error-page'
 import { renderHtml } from '../views/render-html'
+import { SiteContext } from '../views/site-context'
+import { siteOf } from './render-page'
 
 /**
  * The one place errors become pages (STYLE habit 5). Expected outcomes arrive as
@@ -14,14 +17,11 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof HTTPException) {
     return errorPage(c, error.status, error.status === 400 ? error.message : undefined)
   }
-  console.error(
-    JSON.stringify({
-      message: 'unhandled error',
-      path: c.req.path,
-      error: String(error),
-      cause: error instanceof Error ? String(error.cause) : undefined,
-    }),
-  )
+  report('unhandled error', {
+    path: c.req.path,
+    error: String(error),
+    cause: error instanceof Error ? String(error.cause) : undefined,
+  })
   return errorPage(c, 500)
 }
 
@@ -35,18 +35,21 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
   if (status === 405) headers.allow = 'GET, HEAD'
   const title = `${status}: ${errorTitle(status)}`
   try {
+    const site = siteOf(c)
     return await renderHtml(
-      <ErrorPage
-        status={status}
-        detail={detail}
-        head={{
-          title: `${title} | ${SITE_NAME}`,
-          description: title,
-          robots: 'noindex',
-          jsonLd: [],
-        }}
-      />,
-      { status, headers, waitForAll: true, onStreamError: () => undefined },
+      <SiteContext.Provider value={site}>
+        <ErrorPage
+          status={status}
+          detail={detail}
+          head={{
+            title: `${title} | ${SITE_NAME}`,
+            description: title,
+            robots: 'noindex',
+            jsonLd: [],
+          }}
+        />
+      </SiteContext.Provider>,
+      { status, headers, waitForAll: true, onStreamError: () => undefined, nonce: site.nonce },
     )
   } catch {
     return new Response(title, {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { PAGE_IDS } from '../catalog/enums'
 import { JOB_REQUIREMENTS, findJobService } from '../catalog/jobs'
 import { findJob, findOpenJobs, isExpired } from '../data/jobs'
 import type { AppEnv } from '../env'
@@ -91,6 +92,9 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
       now={now}
       expired={expired}
     />,
-    { status: expired ? 410 : 200 },
+    {
+      status: expired ? 410 : 200,
+      analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
+    },
   )
 }

@@ -83,6 +83,6 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
       now={now}
       related={related}
     />,
-    { decision },
+    { decision, analytics: { pageKind: 'JOBS' } },
   )
 }

@@ -16,6 +16,8 @@ import {
   findReviews,
 } from '../data/providers'
 import type { AppEnv } from '../env'
+import { isServiceShown } from '../flags/visibility'
+import { PAGE_IDS } from '../catalog/enums'
 import { caregiverProfile, childCareBusiness } from '../seo/entity-json-ld'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { breadcrumbList } from '../seo/json-ld'
@@ -59,17 +61,19 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const url = absoluteUrl(origin, path)
   const languages = split(provider.languages).map((l) => labelOf(LANGUAGE_LABELS, l))
   const credentials = split(provider.certifications).map((l) => labelOf(CERTIFICATION_LABELS, l))
-  const crumbs = primary
-    ? [
-        { name: primary.service.title, path: servicePath(primary.service.slug) },
-        {
-          name: stateName(provider.stateCode) ?? provider.stateCode,
-          path: statePath(primary.service.slug, provider.stateCode),
-        },
-        { name: provider.cityName, path: cityPath(primary.service.slug, provider.citySlug) },
-        { name, path },
-      ]
-    : [{ name, path }]
+  // The directory trail, unless its pages are off for this request (daycare directory flow).
+  const crumbs =
+    primary && isServiceShown(primary.service.slug, c.var.flags.on)
+      ? [
+          { name: primary.service.title, path: servicePath(primary.service.slug) },
+          {
+            name: stateName(provider.stateCode) ?? provider.stateCode,
+            path: statePath(primary.service.slug, provider.stateCode),
+          },
+          { name: provider.cityName, path: cityPath(primary.service.slug, provider.citySlug) },
+          { name, path },
+        ]
+      : [{ name, path }]
   const price = primary
     ? rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)
     : ''
@@ -124,7 +128,16 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
       reviews={reviews}
       similar={similar}
       ctaSegment={primary?.service.slug ?? 'caregivers'}
+      messaging={c.var.flags.on('embeddedGuestMessaging')}
     />,
+    {
+      analytics: {
+        pageId: PAGE_IDS.provider,
+        service: primary?.service.slug ?? null,
+        vertical: primary?.service.vertical ?? null,
+        city: provider.citySlug,
+      },
+    },
   )
 }
 

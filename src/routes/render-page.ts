@@ -1,38 +1,68 @@
 import type { Context } from 'hono'
 import type { ReactNode } from 'react'
+import { createElement } from 'react'
 import type { AppEnv } from '../env'
+import { report } from '../observability/report'
+import { pageTarget } from '../flags/page-target'
 import type { IndexDecision } from '../seo/indexability'
 import { robotsOf, seoGateHeader } from '../seo/indexability'
 import { renderHtml } from '../views/render-html'
+import type { DataLayer, Site } from '../views/site-context'
+import { DEFAULT_SITE, SiteContext } from '../views/site-context'
+
+export interface PageOptions {
+  status?: number
+  decision?: IndexDecision
+  headers?: Record<string, string>
+  /** Analytics beyond what the URL tells (page id, page kind). */
+  analytics?: Partial<DataLayer>
+}
 
 /** Renders a page with the headers every page carries, decided before the first byte. */
 export function renderPage(
   c: Context<AppEnv>,
   node: ReactNode,
-  {
-    status = 200,
-    decision,
-    headers: extra = {},
-  }: { status?: number; decision?: IndexDecision; headers?: Record<string, string> } = {},
+  { status = 200, decision, headers: extra = {}, analytics = {} }: PageOptions = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { ...extra, 'server-timing': c.var.timing.header() }
   if (decision) {
     headers['x-robots-tag'] = robotsOf(decision)
     headers['x-seo-gate'] = seoGateHeader(decision)
   }
-  return renderHtml(node, {
+  const site = siteOf(c, analytics)
+  return renderHtml(createElement(SiteContext.Provider, { value: site }, node), {
     status,
     headers,
+    nonce: site.nonce,
     waitForAll: c.var.bot,
     onStreamError: (error) =>
-      console.error(
-        JSON.stringify({
-          message: 'render: streamed section failed',
-          path: c.req.path,
-          error: String(error),
-        }),
-      ),
+      report('render: a streamed section failed', { path: c.req.path, error: String(error) }),
   })
+}
+
+/** The request's flags and configuration for views, and a fresh nonce for inline scripts. */
+export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): Site {
+  const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
+  const target = pageTarget(c.req.path)
+  return {
+    on: flags ? flags.on : DEFAULT_SITE.on,
+    config: flags?.config ?? DEFAULT_SITE.config,
+    nonce: nonce(),
+    dataLayer: {
+      pageType: target.pageType ?? null,
+      pageId: null,
+      pageKind: null,
+      vertical: target.vertical ?? null,
+      service: target.service ?? null,
+      city: target.city ?? null,
+      ...analytics,
+    },
+  }
+}
+
+function nonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return btoa(String.fromCharCode(...bytes))
 }
 
 /** A promise handed to a streamed section: React reads its outcome, so an early rejection must

@@ -1,21 +1,21 @@
 import type { Context } from 'hono'
-import { HTTPException } from 'hono/http-exception'
-import { findService, SERVICES } from '../catalog/services'
 import { stateName } from '../catalog/states'
 import { findNationalStats, findStateCounts, findTopCities } from '../data/service-stats'
 import type { AppEnv } from '../env'
+import { shownServices } from '../flags/visibility'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { NationalPage } from '../views/directory/national-page'
 import { rateAverage } from '../views/shared/format'
-import { cityPath, servicePath, statePath } from './paths'
+import { cityPath, costPath, servicePath, statePath } from './paths'
 import { renderPage } from './render-page'
+import { serviceParam } from './service-param'
 
 /** `/{service}`: the national landing page of a service. */
 export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response> {
-  const service = findService(c.req.param('service') ?? '')
-  if (!service) throw new HTTPException(404)
+  const service = serviceParam(c)
+  const pillar = c.var.flags.on('pillarPageRouting')
   const { db } = c.var
   const min = MIN_INDEXABLE_PROVIDERS
   const [national, topCities, states] = await Promise.all([
@@ -53,10 +53,18 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
         text: stateName(s.stateCode) ?? s.stateCode,
         count: s.providers.toLocaleString('en-US'),
       }))}
-      related={SERVICES.filter((s) => s.slug !== service.slug).map((s) => ({
-        href: servicePath(s.slug),
-        text: s.title,
-      }))}
+      pillar={pillar}
+      guide={
+        service.costGuide
+          ? { href: costPath(service.slug), text: `What ${service.nouns} cost` }
+          : null
+      }
+      related={shownServices(c.var.flags.on)
+        .filter((s) => s.slug !== service.slug)
+        .map((s) => ({
+          href: servicePath(s.slug),
+          text: s.title,
+        }))}
     />,
     { decision },
   )

@@ -1,24 +1,25 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { findService, SERVICES } from '../catalog/services'
 import { stateName } from '../catalog/states'
 import { findTopProviders } from '../data/provider-listing'
 import { findStateCities } from '../data/service-stats'
 import type { AppEnv } from '../env'
+import { shownServices } from '../flags/visibility'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { StatePage } from '../views/directory/state-page'
 import { cityPath, servicePath, statePath } from './paths'
 import { renderPage } from './render-page'
+import { serviceParam } from './service-param'
 
 /** `/{service}/{state}`: the cities of a state (page kind SEGMENTATION_STATE). */
 export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
-  const service = findService(c.req.param('service') ?? '')
+  const service = serviceParam(c)
   const code = (c.req.param('state') ?? '').toUpperCase()
   const name = stateName(code)
   // State codes are a closed list: an unknown one is a 404 before any storage read.
-  if (!service || !name) throw new HTTPException(404)
+  if (!name) throw new HTTPException(404)
 
   const { db } = c.var
   const cities = await findStateCities(db, service.slug, code)
@@ -56,11 +57,13 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
         count: city.providers.toLocaleString('en-US'),
       }))}
       top={top}
-      others={SERVICES.filter((s) => s.slug !== service.slug).map((s) => ({
-        href: statePath(s.slug, code),
-        text: `${s.title} in ${name}`,
-      }))}
+      others={shownServices(c.var.flags.on)
+        .filter((s) => s.slug !== service.slug)
+        .map((s) => ({
+          href: statePath(s.slug, code),
+          text: `${s.title} in ${name}`,
+        }))}
     />,
-    { decision },
+    { decision, analytics: { pageKind: 'SEGMENTATION_STATE' } },
   )
 }

@@ -1,14 +1,28 @@
 import type { ReactNode } from 'react'
 import assets from '../../dist/asset-manifest.json'
-import { SERVICES } from '../catalog/services'
+import { shownServices } from '../flags/visibility'
 import type { Head } from '../seo/head'
 import { SITE_NAME } from '../seo/head'
 import { scriptJson } from '../seo/json-ld'
+import type { Site } from './site-context'
+import { useSite } from './site-context'
+
+const NAV = [
+  'child-care',
+  'babysitters',
+  'nannies',
+  'senior-care',
+  'tutors',
+  'pet-care',
+  'housekeeping',
+]
 
 /** The whole document. Everything in <head> is in the first streamed chunk (views/render-html). */
 export function Document({ head, children }: { head: Head; children: ReactNode }) {
+  const site = useSite()
+  const services = shownServices(site.on)
   return (
-    <html lang="en">
+    <html lang="en" className={site.config.greaterCareReskin ? 'theme-greater' : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -31,6 +45,14 @@ export function Document({ head, children }: { head: Head; children: ReactNode }
             dangerouslySetInnerHTML={{ __html: scriptJson(data) }}
           />
         ))}
+        {site.config.tagManagerEnabled ? <TagManager site={site} /> : null}
+        <script
+          type="application/json"
+          id="client-config"
+          dangerouslySetInnerHTML={{
+            __html: scriptJson({ traceSampleRate: site.config.traceSampleRates.client }),
+          }}
+        />
       </head>
       <body>
         <a className="skip" href="#main">
@@ -41,13 +63,16 @@ export function Document({ head, children }: { head: Head; children: ReactNode }
             <span className="logo">{SITE_NAME}</span>
             <nav className="site-nav" aria-label="Services">
               <ul>
-                {NAV.map((s) => (
-                  <li key={s.slug}>
-                    <a href={`/${s.slug}`}>{s.title}</a>
-                  </li>
-                ))}
+                {services
+                  .filter((s) => NAV.includes(s.slug))
+                  .map((s) => (
+                    <li key={s.slug}>
+                      <a href={`/${s.slug}`}>{s.title}</a>
+                    </li>
+                  ))}
               </ul>
             </nav>
+            {site.config.accessibilityWidgetEnabled ? <AccessibilityWidget /> : null}
           </div>
         </header>
         <main id="main" className="wrap">
@@ -57,7 +82,7 @@ export function Document({ head, children }: { head: Head; children: ReactNode }
           <div className="wrap">
             <h2>Find care</h2>
             <ul className="links">
-              {SERVICES.map((s) => (
+              {services.map((s) => (
                 <li key={s.slug}>
                   <a href={`/${s.slug}`}>{s.title}</a>
                 </li>
@@ -73,14 +98,33 @@ export function Document({ head, children }: { head: Head; children: ReactNode }
   )
 }
 
-const NAV = SERVICES.filter((s) =>
-  [
-    'child-care',
-    'babysitters',
-    'nannies',
-    'senior-care',
-    'tutors',
-    'pet-care',
-    'housekeeping',
-  ].includes(s.slug),
-)
+/**
+ * The page's data layer, then Google Tag Manager's loader, in one inline script the page's
+ * CSP nonce allows; the loader passes the nonce on to the script it adds.
+ */
+function TagManager({ site }: { site: Site }) {
+  const id = scriptJson(site.config.tagManagerId)
+  const code =
+    `window.dataLayer=window.dataLayer||[];window.dataLayer.push(${scriptJson(site.dataLayer)});` +
+    `(function(w,d,s,l,i){w[l].push({'gtm.start':new Date().getTime(),event:'gtm.js'});` +
+    `var f=d.getElementsByTagName(s)[0],j=d.createElement(s);j.async=true;` +
+    `j.src='https://www.googletagmanager.com/gtm.js?id='+i;var n=d.querySelector('[nonce]');` +
+    `n&&j.setAttribute('nonce',n.nonce||n.getAttribute('nonce'));f.parentNode.insertBefore(j,f);` +
+    `})(window,document,'script','dataLayer',${id});`
+  return <script nonce={site.nonce} dangerouslySetInnerHTML={{ __html: code }} />
+}
+
+/** Text size and contrast for this page, with no JavaScript: checkboxes the stylesheet reads. */
+function AccessibilityWidget() {
+  return (
+    <details className="a11y-widget">
+      <summary>Accessibility</summary>
+      <label>
+        <input type="checkbox" id="a11y-text" /> Larger text
+      </label>
+      <label>
+        <input type="checkbox" id="a11y-contrast" /> High contrast
+      </label>
+    </details>
+  )
+}

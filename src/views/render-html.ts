@@ -9,6 +9,8 @@ export interface RenderOptions {
   waitForAll: boolean
   /** Errors of sections streamed after the shell; a shell error rejects instead. */
   onStreamError: (error: unknown) => void
+  /** The nonce of React's own inline scripts (the streamed sections' swaps). */
+  nonce?: string
 }
 
 /**
@@ -22,6 +24,7 @@ export async function renderHtml(node: ReactNode, options: RenderOptions): Promi
   let report: (error: unknown) => void = (error) => early.push(error)
   const stream = await renderToReadableStream(node, {
     onError: (error) => report(error),
+    nonce: options.nonce,
     // React outlines a finished section once 12.8 KB have been written, and only a script can
     // put it back in place. Pages must read complete without JavaScript, so finished sections
     // stay inline; only sections still loading when the shell flushes are streamed.

@@ -5,6 +5,7 @@ import type { Activity } from '../../data/activities'
 import type { FilterField } from '../../routes/filter-fields'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
+import { flowPath } from '../../routes/paths'
 import { CallToAction } from '../shared/call-to-action'
 import { count, dollars, longDate } from '../shared/format'
 import type { LinkItem } from '../shared/link-list'
@@ -25,6 +26,8 @@ export interface ActivitiesPageProps {
   pageHref: (page: number) => string
   related: readonly LinkItem[]
   categories: readonly LinkItem[]
+  /** Invites providers to list their activities (flag providerSignUpBanner). */
+  signUpBanner: boolean
 }
 
 const UNIT: Record<Activity['priceUnit'], string> = {
@@ -69,11 +72,19 @@ export function ActivitiesPage(props: ActivitiesPageProps) {
           : null
       }
       cta={
-        <CallToAction
-          segment="child-care"
-          text="Need care around camp hours? Tell us what you need and we'll match you with sitters."
-          label="Find child care"
-        />
+        <>
+          {props.signUpBanner ? (
+            <aside className="banner" aria-label="For providers">
+              {'Run camps or classes for kids? List them free and reach families nearby. '}
+              <a href={flowPath('caregivers')}>List your activities</a>
+            </aside>
+          ) : null}
+          <CallToAction
+            segment="child-care"
+            text="Need care around camp hours? Tell us what you need and we'll match you with sitters."
+            label="Find child care"
+          />
+        </>
       }
       filters={props.filters}
       action={props.action}

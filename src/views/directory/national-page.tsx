@@ -17,16 +17,19 @@ export interface NationalPageProps {
   topCities: readonly LinkItem[]
   states: readonly LinkItem[]
   related: readonly LinkItem[]
+  /** The pillar layout (flag pillarPageRouting): figures, the cost guide and top cities. */
+  pillar: boolean
+  guide: LinkItem | null
 }
 
-/** The national landing page of a service (listing scope NATIONAL). */
+/** The national landing page of a service (listing scope NATIONAL), as a pillar or simply. */
 export function NationalPage(props: NationalPageProps) {
   const { service, national } = props
   return (
     <Document head={props.head}>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`${service.title} near you`}</h1>
-      {national ? (
+      {national && props.pillar ? (
         <p className="lede">
           {`${count(national.providers, service.noun, service.nouns)} in ${count(national.cities, 'city', 'cities')}. ` +
             `Average rate ${rateAverage(national.rateAvg, national.payUnit)}, from ${rateRange(national.rateMin, national.rateMax, national.payUnit)}.`}
@@ -37,9 +40,21 @@ export function NationalPage(props: NationalPageProps) {
         text={`Tell us what you need and we'll match you with ${service.nouns} near you.`}
         label={`Find ${service.title.toLowerCase()} now`}
       />
-      <LinkList title={`Top cities for ${service.title.toLowerCase()}`} items={props.topCities} />
+      {props.pillar ? (
+        <>
+          {props.guide ? (
+            <p>
+              <a href={props.guide.href}>{props.guide.text}</a>
+            </p>
+          ) : null}
+          <LinkList
+            title={`Top cities for ${service.title.toLowerCase()}`}
+            items={props.topCities}
+          />
+        </>
+      ) : null}
       <LinkList title={`${service.title} by state`} items={props.states} />
-      <LinkList title="Related services" items={props.related} />
+      {props.pillar ? <LinkList title="Related services" items={props.related} /> : null}
     </Document>
   )
 }

@@ -1,4 +1,7 @@
 import { BADGES } from '../../catalog/enums'
+import { labelsOf } from '../../catalog/labels'
+import { findService } from '../../catalog/services'
+import { useSite } from '../site-context'
 import type { ProviderCard } from '../../data/provider-listing'
 import { providerPath } from '../../routes/paths'
 import { count, displayName, initials, miles, rateRange } from '../shared/format'
@@ -34,7 +37,11 @@ export function Avatar({
 /** A provider in a directory: everything SPEC section 4 lists for a card, nothing more. */
 export function ProviderCardView({ p, distance }: { p: ProviderCard; distance: number | null }) {
   const name = cardName(p)
+  const site = useSite()
   const badges = BADGES.filter((_, i) => p.badges & (2 ** i))
+  // Richer daycare cards (flag robustDaycareCards): age groups, schedules, capacity, hours.
+  const daycare = site.on('robustDaycareCards') ? findService(p.service) : undefined
+  const robust = daycare?.businessType === 'SMB' ? daycare : undefined
   const facts = [
     p.rating !== null
       ? `★ ${p.rating.toFixed(1)} (${count(p.reviewCount, 'review', 'reviews')})`
@@ -54,6 +61,17 @@ export function ProviderCardView({ p, distance }: { p: ProviderCard; distance: n
         <p>{p.headline}</p>
         <p className="meta">{facts.join(' · ')}</p>
         <p className="rate">{rateRange(p.rateMin, p.rateMax, p.payUnit)}</p>
+        {robust ? (
+          <>
+            <p className="meta">{`Ages: ${labelsOf(p.ages, robust.ages).join(', ')}`}</p>
+            <p className="meta">{`Schedules: ${labelsOf(p.schedules, robust.schedules).join(', ')}`}</p>
+            <p className="meta">
+              {[p.capacity ? `${p.capacity} children` : null, p.openingHours]
+                .filter(Boolean)
+                .join(' · ')}
+            </p>
+          </>
+        ) : null}
         {badges.length ? (
           <ul className="badges" aria-label="Badges">
             {badges.map((b) => (

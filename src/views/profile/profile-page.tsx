@@ -11,6 +11,7 @@ import { Document } from '../document'
 import { Breadcrumbs } from '../shared/breadcrumbs'
 import { CallToAction } from '../shared/call-to-action'
 import { count, monthYear, rateRange } from '../shared/format'
+import { flowPath } from '../../routes/paths'
 
 // A centre shows two traits, worded for a centre (the seed: "Daycare smoker and car checkboxes
 // are enabled"); the others describe a person.
@@ -37,6 +38,8 @@ export interface ProfilePageProps {
   reviews: readonly Review[]
   similar: Promise<readonly ProviderCard[]>
   ctaSegment: string
+  /** A message button for visitors (flag embeddedGuestMessaging). */
+  messaging: boolean
 }
 
 /** A provider's profile: an individual caregiver, or a daycare centre (business type SMB). */
@@ -86,6 +89,13 @@ export function ProfilePage(props: ProfilePageProps) {
         }
         label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
       />
+      {props.messaging ? (
+        <p>
+          <a className="cta secondary" href={flowPath(props.ctaSegment)}>
+            {`Message ${smb ? name : p.firstName}`}
+          </a>
+        </p>
+      ) : null}
       <section aria-labelledby="about-title">
         <h2 id="about-title">{smb ? 'About the center' : `About ${p.firstName}`}</h2>
         <p>{p.bio}</p>

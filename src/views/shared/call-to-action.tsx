@@ -1,4 +1,11 @@
-/** The next step for a visitor: the visitor flow's entry for a segment (SPEC section 4). */
+import { isAdultCare } from '../../catalog/segments'
+import { flowPath, whoNeedsCarePath } from '../../routes/paths'
+import { useSite } from '../site-context'
+
+/**
+ * The next step for a visitor: the visitor flow's entry for a segment (SPEC section 4). With the
+ * adult care enrollment rollout, adult care goes straight to the new enrollment step.
+ */
 export function CallToAction({
   segment,
   text,
@@ -8,10 +15,15 @@ export function CallToAction({
   text: string
   label: string
 }) {
+  const site = useSite()
+  const href =
+    site.on('adultCareEnrollmentRollout') && isAdultCare(segment)
+      ? whoNeedsCarePath
+      : flowPath(segment)
   return (
     <div className="cta-band">
       <p>{text}</p>
-      <a className="cta" href={`/us-subscription/segment/nonmember/${segment}`}>
+      <a className="cta" href={href}>
         {label}
       </a>
     </div>

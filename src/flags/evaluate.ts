@@ -1,0 +1,103 @@
+import type { PageType } from '../catalog/enums'
+import type { VerticalCode } from '../catalog/verticals'
+import type { Config, FlagName } from './definitions'
+import { FLAG_NAMES, FLAGS } from './definitions'
+import type { FlagDocument, Rule } from './schema'
+
+/** What a page is about, as far as its URL tells: what rules can target. */
+export interface Target {
+  pageType?: PageType
+  service?: string
+  vertical?: VerticalCode
+  city?: string
+  state?: string
+}
+
+export interface Visitor {
+  /** care_did: rollouts hash on it, overrides name it. */
+  deviceId: string
+  /** Crawlers never enter a partial rollout, so a URL always shows them the same variant. */
+  bot: boolean
+}
+
+/** The seed's rule outcomes. */
+export type Outcome = 'RULE_MATCH' | 'OVERRIDE' | 'OFF'
+
+export interface Evaluation {
+  value: boolean
+  outcome: Outcome
+}
+
+/** A visitor's bucket in [0, 100) for a flag: stable for a device, independent across flags. */
+export function bucket(flag: string, deviceId: string): number {
+  return (fnv1a(`${flag}:${deviceId}`) % 10_000) / 100
+}
+
+export function evaluateFlag(
+  name: FlagName,
+  doc: FlagDocument | undefined,
+  visitor: Visitor,
+  target: Target,
+): Evaluation {
+  const fallback = doc?.default ?? FLAGS[name].default
+  if (!doc || doc.state !== 'ENABLED') return { value: fallback, outcome: 'OFF' }
+  const override = visitor.bot ? undefined : doc.overrides?.[visitor.deviceId]
+  if (override !== undefined) return { value: override, outcome: 'OVERRIDE' }
+  for (const rule of doc.rules ?? [{}]) {
+    if (matches(rule, target) && inRollout(rule, name, visitor)) {
+      return { value: rule.value ?? true, outcome: 'RULE_MATCH' }
+    }
+  }
+  return { value: fallback, outcome: 'OFF' }
+}
+
+function matches(rule: Rule, t: Target): boolean {
+  const holds = <T>(allowed: readonly T[] | undefined, actual: T | undefined) =>
+    allowed === undefined || (actual !== undefined && allowed.includes(actual))
+  return (
+    holds(rule.pageTypes, t.pageType) &&
+    holds(rule.services, t.service) &&
+    holds(rule.verticals, t.vertical) &&
+    holds(rule.cities, t.city) &&
+    holds(rule.states, t.state)
+  )
+}
+
+function inRollout(rule: Rule, name: string, visitor: Visitor): boolean {
+  const percentage = rule.percentage ?? 100
+  if (percentage >= 100) return true
+  return !visitor.bot && bucket(name, visitor.deviceId) < percentage
+}
+
+export type Evaluations = Record<FlagName, Evaluation>
+
+export function evaluateAll(
+  docs: Partial<Record<FlagName, FlagDocument>>,
+  visitor: Visitor,
+  target: Target,
+): Evaluations {
+  return Object.fromEntries(
+    FLAG_NAMES.map((name) => [name, evaluateFlag(name, docs[name], visitor, target)]),
+  ) as Evaluations
+}
+
+/**
+ * The variant a response was rendered for: every flag value and the configuration, hashed.
+ * Two visitors get the same fingerprint exactly when they would see the same page.
+ */
+export function fingerprint(evaluations: Evaluations, config: Config): string {
+  const flags = FLAG_NAMES.map((name) => `${name}=${evaluations[name].value ? 1 : 0}`).join(',')
+  return fnv1a(`${flags};${JSON.stringify(config)}`)
+    .toString(16)
+    .padStart(8, '0')
+}
+
+/** 32-bit FNV-1a: fast, well spread over short strings, the same everywhere. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}

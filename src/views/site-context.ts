@@ -1,0 +1,43 @@
+import { createContext, useContext } from 'react'
+import type { PageType } from '../catalog/enums'
+import type { Config, FlagName } from '../flags/definitions'
+import { CONFIG_DEFAULTS, FLAGS } from '../flags/definitions'
+
+/** The tag manager data layer of a page (SPEC section 7). */
+export interface DataLayer {
+  pageType: PageType | null
+  pageId: number | null
+  pageKind: string | null
+  vertical: string | null
+  service: string | null
+  city: string | null
+}
+
+/** What every view may need about the request: flags, configuration, the CSP nonce. */
+export interface Site {
+  on: (name: FlagName) => boolean
+  config: Config
+  /** The per-response nonce of inline scripts (Content-Security-Policy). */
+  nonce: string
+  dataLayer: DataLayer
+}
+
+export const DEFAULT_SITE: Site = {
+  on: (name) => FLAGS[name].default,
+  config: CONFIG_DEFAULTS,
+  nonce: '',
+  dataLayer: {
+    pageType: null,
+    pageId: null,
+    pageKind: null,
+    vertical: null,
+    service: null,
+    city: null,
+  },
+}
+
+export const SiteContext = createContext<Site>(DEFAULT_SITE)
+
+export function useSite(): Site {
+  return useContext(SiteContext)
+}

@@ -1,0 +1,243 @@
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it } from 'vitest'
+import { forgetFlags } from '../../src/flags/read-flags'
+import { cardLinks, fetchPage, GOOGLEBOT, page, robotsOf } from '../support/fetch-page'
+
+/** Puts a flag store document in the real local KV and makes the isolate read it again. */
+async function store(doc: unknown) {
+  await env.FLAGS.put('flags', typeof doc === 'string' ? doc : JSON.stringify(doc))
+  forgetFlags()
+}
+const enable = (name: string) => store({ flags: { [name]: { state: 'ENABLED' } } })
+const disable = (name: string) =>
+  store({ flags: { [name]: { state: 'DISABLED', default: false } } })
+const configure = (config: Record<string, unknown>) => store({ config })
+
+afterEach(async () => {
+  await env.FLAGS.delete('flags')
+  forgetFlags()
+})
+
+const DEVICE_A = '11111111-1111-4111-8111-111111111111'
+
+describe('every flag has a visible effect', () => {
+  it('daycareDirectoryFlow: the day-care directory and its links exist, or 404', async () => {
+    expect((await page('/day-care/atlanta-ga')).res.status).toBe(200)
+    expect((await page('/nannies')).html).toContain('<a href="/day-care">Daycare centers</a>')
+    await disable('daycareDirectoryFlow')
+    expect((await page('/day-care/atlanta-ga')).res.status).toBe(404)
+    expect((await page('/day-care')).res.status).toBe(404)
+    for (const path of ['/nannies', '/local/atlanta-ga', '/babysitters/atlanta-ga']) {
+      expect((await page(path, { headers: { 'user-agent': GOOGLEBOT } })).html).not.toContain(
+        'href="/day-care',
+      )
+    }
+  })
+
+  it('pillarPageRouting: national pages use the pillar layout, or the simple one', async () => {
+    expect((await page('/babysitters')).html).toContain('Top cities for babysitters')
+    expect((await page('/babysitters')).html).toContain('href="/cost/babysitters"')
+    await disable('pillarPageRouting')
+    const { html } = await page('/babysitters')
+    expect(html).not.toContain('Top cities for babysitters')
+    expect(html).not.toContain('href="/cost/babysitters"')
+    expect(html).toContain('Babysitters by state')
+  })
+
+  it('providerSignUpBanner: activities pages invite providers', async () => {
+    expect((await page('/explore/d/robotics')).html).not.toContain('List your activities')
+    await enable('providerSignUpBanner')
+    expect((await page('/explore/d/robotics')).html).toContain('List your activities')
+  })
+
+  it('rankedDirectorySorting: RECOMMENDED by ranking score, or by recency', async () => {
+    const ranked = cardLinks((await page('/babysitters/atlanta-ga')).html)
+    const newest = cardLinks((await page('/babysitters/atlanta-ga?sort=newest')).html)
+    expect(ranked).not.toEqual(newest)
+    await disable('rankedDirectorySorting')
+    expect(cardLinks((await page('/babysitters/atlanta-ga')).html)).toEqual(newest)
+  })
+
+  it('campsFilter: the onlyCampActivities filter is offered, or ignored', async () => {
+    expect((await page('/explore/d/stem')).html).toContain('name="onlyCampActivities"')
+    const camps = await page('/explore/d/stem?onlyCampActivities=true')
+    expect(robotsOf(camps.html)).toBe('noindex,follow')
+    await disable('campsFilter')
+    expect((await page('/explore/d/stem')).html).not.toContain('name="onlyCampActivities"')
+    const ignored = await page('/explore/d/stem?onlyCampActivities=true')
+    expect(robotsOf(ignored.html)).toBe('index,follow')
+    expect(cardIds(ignored.html)).toEqual(cardIds((await page('/explore/d/stem')).html))
+  })
+
+  it('embeddedGuestMessaging: profiles show a message button to visitors', async () => {
+    const [profile = ''] = cardLinks((await page('/babysitters/atlanta-ga')).html)
+    expect((await page(profile)).html).not.toContain('cta secondary')
+    await enable('embeddedGuestMessaging')
+    expect((await page(profile)).html).toMatch(
+      /<a class="cta secondary" href="\/us-subscription\/segment\/nonmember\/babysitters">Message /,
+    )
+  })
+
+  it('adultCareEnrollmentRollout: adult care calls to action go to the new enrollment step', async () => {
+    expect((await page('/adult-care')).html).toContain(
+      'class="cta" href="/us-subscription/segment/nonmember/adult-care"',
+    )
+    await enable('adultCareEnrollmentRollout')
+    const { html } = await page('/adult-care')
+    expect(html).toContain(
+      'class="cta" href="/us-subscription/segment/nonmember/in-facility/who-needs-care"',
+    )
+    expect((await page('/babysitters')).html).toContain(
+      'class="cta" href="/us-subscription/segment/nonmember/babysitters"',
+    )
+  })
+
+  it('cookingCategory: cooking pages and links exist, or 404', async () => {
+    expect((await page('/explore/d/cooking')).res.status).toBe(200)
+    expect((await page('/explore/d/music')).html).toContain('href="/explore/d/cooking"')
+    await disable('cookingCategory')
+    expect((await page('/explore/d/cooking')).res.status).toBe(404)
+    expect((await page('/explore/d/music')).html).not.toContain('href="/explore/d/cooking"')
+  })
+
+  it('robustDaycareCards: daycare cards show age groups, schedules, capacity and hours', async () => {
+    expect((await page('/day-care/atlanta-ga')).html).not.toContain('Schedules: ')
+    await enable('robustDaycareCards')
+    const { html } = await page('/day-care/atlanta-ga')
+    expect(html).toContain('Schedules: ')
+    expect(html).toMatch(/\d+ children · \d{1,2}:\d{2} AM – \d{1,2}:\d{2} PM/)
+  })
+})
+
+describe('every configuration key has a visible effect', () => {
+  it('tagManagerEnabled: the data layer and the tag manager snippet, with the CSP nonce', async () => {
+    expect((await page('/nannies')).html).not.toContain('googletagmanager')
+    await configure({ tagManagerEnabled: true, tagManagerId: 'GTM-TEST42' })
+    const res = await fetchPage('/babysitters/atlanta-ga')
+    const html = await res.text()
+    const script = /<script nonce="([^"]+)">window\.dataLayer=.*?<\/script>/.exec(html)
+    expect(script?.[1]).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+    expect(script?.[0]).toContain('"pageType":"seoSearchListing"')
+    expect(script?.[0]).toContain('"pageKind":"PROVIDERS"')
+    expect(script?.[0]).toContain('"service":"babysitters"')
+    expect(script?.[0]).toContain('"city":"atlanta-ga"')
+    expect(script?.[0]).toContain('"GTM-TEST42"')
+    const [profile = ''] = cardLinks(html)
+    expect((await page(profile)).html).toContain('"pageType":"seoProviderProfile","pageId":1050')
+  })
+
+  it('traceSampleRates: the rate error reporting uses, given to the browser', async () => {
+    expect((await page('/nannies')).html).toContain(
+      '<script type="application/json" id="client-config">{"traceSampleRate":0.05}</script>',
+    )
+    await configure({ traceSampleRates: { server: 0.5, client: 0.25 } })
+    expect((await page('/nannies')).html).toContain('{"traceSampleRate":0.25}')
+  })
+
+  it('accessibilityWidgetEnabled: text size and contrast controls in the header', async () => {
+    expect((await page('/nannies')).html).not.toContain('a11y-widget')
+    await configure({ accessibilityWidgetEnabled: true })
+    expect((await page('/nannies')).html).toContain(
+      '<details class="a11y-widget"><summary>Accessibility</summary>',
+    )
+  })
+
+  it('costGuideLocalPage: city cost guides exist, or only the national ones', async () => {
+    expect((await page('/cost/babysitters/atlanta-ga')).res.status).toBe(200)
+    await configure({ costGuideLocalPage: false })
+    expect((await page('/cost/babysitters/atlanta-ga')).res.status).toBe(404)
+    expect((await page('/cost/babysitters')).res.status).toBe(200)
+    expect((await page('/cost/babysitters')).html).not.toContain('href="/cost/babysitters/')
+    expect((await page('/babysitters/atlanta-ga')).html).not.toContain(
+      'href="/cost/babysitters/atlanta-ga"',
+    )
+  })
+
+  it('greaterCareReskin: an alternate theme', async () => {
+    expect((await page('/nannies')).html).toContain('<html lang="en">')
+    await configure({ greaterCareReskin: true })
+    expect((await page('/nannies')).html).toContain('<html lang="en" class="theme-greater">')
+  })
+})
+
+describe('targeting, rollout and variants', () => {
+  it('targets a rule by service from the URL', async () => {
+    await store({
+      flags: {
+        pillarPageRouting: {
+          state: 'ENABLED',
+          default: true,
+          rules: [{ services: ['babysitters'], value: false }],
+        },
+      },
+    })
+    expect((await page('/babysitters')).html).not.toContain('Top cities for babysitters')
+    expect((await page('/nannies')).html).toContain('Top cities for nannies')
+  })
+
+  it('gives visitors in different rollout buckets different variants, each stable', async () => {
+    await store({
+      flags: {
+        embeddedGuestMessaging: { state: 'ENABLED', default: false, rules: [{ percentage: 50 }] },
+      },
+    })
+    const variants = new Map<string, string>()
+    for (let i = 0; i < 20; i++) {
+      const id = `22222222-2222-4222-8222-${String(i).padStart(12, '0')}`
+      const res = await fetchPage('/nannies', { headers: { cookie: `care_did=${id}` } })
+      variants.set(id, res.headers.get('x-variant') ?? '')
+      const again = await fetchPage('/nannies', { headers: { cookie: `care_did=${id}` } })
+      expect(again.headers.get('x-variant')).toBe(variants.get(id))
+    }
+    expect(new Set(variants.values()).size).toBe(2)
+  })
+
+  it('follows a per-device override', async () => {
+    await store({
+      flags: {
+        providerSignUpBanner: {
+          state: 'ENABLED',
+          rules: [{ value: false }],
+          overrides: { [DEVICE_A]: true },
+        },
+      },
+    })
+    expect(
+      (await page('/explore/d/robotics', { headers: { cookie: `care_did=${DEVICE_A}` } })).html,
+    ).toContain('List your activities')
+    expect((await page('/explore/d/robotics')).html).not.toContain('List your activities')
+  })
+
+  it('gives crawlers one stable variant per URL, outside partial rollouts', async () => {
+    await store({
+      flags: {
+        embeddedGuestMessaging: { state: 'ENABLED', default: false, rules: [{ percentage: 99 }] },
+      },
+    })
+    const variants = new Set<string>()
+    for (let i = 0; i < 5; i++) {
+      const res = await fetchPage('/nannies', { headers: { 'user-agent': GOOGLEBOT } })
+      variants.add(res.headers.get('x-variant') ?? '')
+    }
+    expect(variants.size).toBe(1)
+  })
+
+  it.each([
+    ['empty', null],
+    ['malformed', '{"flags": {'],
+    [
+      'full of unknown fields',
+      { flags: { campsFilter: { state: 'ENABLED', when: 'always' } }, config: { theme: 'dark' } },
+    ],
+  ])('serves the documented defaults when the store is %s', async (_, doc) => {
+    const defaults = (await fetchPage('/nannies')).headers.get('x-variant')
+    if (doc !== null) await store(doc)
+    const res = await fetchPage('/nannies')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-variant')).toBe(defaults)
+  })
+})
+
+function cardIds(html: string): string[] {
+  return [...html.matchAll(/id="activity-(\d+)"/g)].map((m) => m[1] ?? '')
+}
