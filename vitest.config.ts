@@ -12,7 +12,18 @@ export default defineConfig(async () => {
     test: {
       projects: [
         {
-          plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+          plugins: [
+            cloudflareTest(({ inject }) => ({
+              wrangler: { configPath: './wrangler.toml' },
+              // Errors go to the capture server of test/node/sentry-capture.ts, as they would to Sentry.
+              miniflare: {
+                bindings: {
+                  SENTRY_DSN: inject('sentryOrigin').replace('http://', 'http://public@') + '/1',
+                  ENVIRONMENT: 'test',
+                },
+              },
+            })),
+          ],
           // wrangler.toml defines NODE_ENV as production, so React's production build runs in
           // the tests as in the deployed worker; JSX must then use the production runtime too.
           oxc: { jsx: { runtime: 'automatic' as const, development: false } },
@@ -21,6 +32,9 @@ export default defineConfig(async () => {
             include: ['test/**/*.test.{ts,tsx}'],
             exclude: ['test/node/**'],
             setupFiles: ['test/setup.ts'],
+            globalSetup: ['test/node/sentry-capture.ts'],
+            // The worker writes a log line per request; tests make thousands of requests.
+            onConsoleLog: (log: string) => !log.startsWith('{"method"'),
             provide: {
               migrations,
               catalogSql: testCatalogStatements(now),

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from './env'
 import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
+import { observe } from './observability/observe'
 import { requestContext } from './request/request-context'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
 import { visitorCookies } from './request/visitor-cookies'
@@ -20,9 +21,11 @@ import { serviceStatePage } from './routes/service-state'
 import { intentStep, whoNeedsCareStep } from './routes/visitor-flow'
 
 // The request pipeline, top to bottom:
-// context → visitor cookies (on the way out) → normalise → methods → gate → flags → route → errors.
+// observe (reporting, log line) → context → visitor cookies (on the way out) → normalise →
+// methods → gate → flags → route → errors.
 export const app = new Hono<AppEnv>()
 
+app.use(observe)
 app.use(requestContext)
 app.use(visitorCookies)
 app.use(normaliseRequest)

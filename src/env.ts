@@ -1,6 +1,8 @@
 import type { Db } from './data/db'
 import type { Flags } from './flags/flags-middleware'
+import type { Reporter } from './observability/reporter'
 import type { Timing } from './observability/timing'
+import type { Trail } from './observability/trail'
 
 /** Hono's environment: bindings from `wrangler types`, per-request variables set by app.ts. */
 export interface AppEnv {
@@ -9,6 +11,10 @@ export interface AppEnv {
     /** D1 reads for this request, counted, timed and retried (src/data/db.ts). */
     db: Db
     timing: Timing
+    /** Breadcrumbs: storage reads, flag evaluations, cache decisions. */
+    trail: Trail
+    /** Error reporting of this request (src/observability/reporter.ts). */
+    reporter: Reporter
     /** A crawler by user agent: it gets the whole document before the first byte. */
     bot: boolean
     /** care_did: the visitor's device id, from the cookie or new (set on the way out). */

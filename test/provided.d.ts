@@ -1,4 +1,4 @@
-import type { D1Migration } from 'cloudflare:test'
+import type { D1Migration } from '@cloudflare/vitest-pool-workers'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -6,5 +6,7 @@ declare module 'vitest' {
     /** INSERT statements of the test catalog (scripts/seed/test-catalog.ts). */
     catalogSql: string[]
     catalogNow: string
+    /** The Sentry capture server of test/node/sentry-capture.ts. */
+    sentryOrigin: string
   }
 }

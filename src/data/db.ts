@@ -1,4 +1,5 @@
 import type { Timing } from '../observability/timing'
+import type { Trail } from '../observability/trail'
 
 export type Param = string | number | null
 
@@ -20,7 +21,7 @@ export function isTransient(error: unknown): boolean {
   return error instanceof Error && TRANSIENT.test(error.message)
 }
 
-export function openDb(d1: D1Database, timing: Timing): Db {
+export function openDb(d1: D1Database, timing: Timing, trail?: Trail): Db {
   async function read<T>(sql: string, params: Param[]): Promise<T[]> {
     for (let attempt = 0; ; attempt++) {
       const start = performance.now()
@@ -29,10 +30,16 @@ export function openDb(d1: D1Database, timing: Timing): Db {
           .prepare(sql)
           .bind(...params)
           .all<T>()
-        timing.add('d1', performance.now() - start)
+        const ms = performance.now() - start
+        timing.add('d1', ms)
+        trail?.add('d1', sql.replace(/\s+/g, ' ').slice(0, 80), {
+          rows: results.length,
+          ms: Math.round(ms),
+        })
         return results
       } catch (error) {
         timing.add('d1', performance.now() - start)
+        trail?.add('d1', `failed: ${String(error).slice(0, 80)}`, { attempt })
         if (attempt >= READ_RETRIES || !isTransient(error)) {
           throw new Error(`D1 read failed: ${sql.slice(0, 80)}`, { cause: error })
         }

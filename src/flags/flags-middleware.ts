@@ -20,12 +20,16 @@ export interface Flags {
  * the route runs: the response then knows exactly which values shaped it.
  */
 export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const set = await readFlags(c.env.FLAGS)
+  const set = await readFlags(c.env.FLAGS, c.var.reporter.problem)
   const evaluations = evaluateAll(
     set.flags,
     { deviceId: c.var.deviceId, bot: c.var.bot },
     pageTarget(c.req.path),
   )
+  for (const [name, e] of Object.entries(evaluations)) {
+    c.var.trail.add('flags', `${name}=${e.value}`, { outcome: e.outcome })
+  }
+  c.var.reporter.tracesSampleRate = set.config.traceSampleRates.server
   const variant = fingerprint(evaluations, set.config)
   c.set('flags', {
     on: (name) => evaluations[name].value,

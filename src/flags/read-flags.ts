@@ -1,4 +1,5 @@
-import { report } from '../observability/report'
+import type { Report } from '../observability/reporter'
+import { logProblem } from '../observability/reporter'
 import type { FlagSet } from './flag-set'
 import { DEFAULT_FLAG_SET, parseFlagSet } from './flag-set'
 import { FLAGS_KEY } from './schema'
@@ -17,15 +18,15 @@ let loading: Promise<FlagSet> | null = null
  * are served. A malformed document or a KV failure gives the documented defaults and one
  * report, never a failed page.
  */
-export function readFlags(kv: KVNamespace): Promise<FlagSet> {
+export function readFlags(kv: KVNamespace, report: Report = logProblem): Promise<FlagSet> {
   if (cached && Date.now() < cached.until) return Promise.resolve(cached.set)
-  loading ??= load(kv).finally(() => {
+  loading ??= load(kv, report).finally(() => {
     loading = null
   })
   return loading
 }
 
-async function load(kv: KVNamespace): Promise<FlagSet> {
+async function load(kv: KVNamespace, report: Report): Promise<FlagSet> {
   try {
     const text = await kv.get(FLAGS_KEY, { cacheTtl: 30 })
     const set = text === null ? DEFAULT_FLAG_SET : parseFlagSet(parseJson(text))

@@ -1,4 +1,5 @@
-import { report } from '../observability/report'
+import type { Report } from '../observability/reporter'
+import { logProblem } from '../observability/reporter'
 import { GateFilter } from './gate-filter'
 import type { GateMeta } from './gate-filter'
 
@@ -32,16 +33,17 @@ let refreshing: Promise<void> | null = null
 export async function loadGate(
   kv: KVNamespace,
   waitUntil: (p: Promise<unknown>) => void,
+  report: Report = logProblem,
 ): Promise<GateFilter | null> {
   if (!current) {
-    await refresh(kv)
+    await refresh(kv, report)
   } else if (Date.now() - current.loadedAt > GATE_MAX_AGE_MS && !refreshing) {
-    waitUntil(refresh(kv))
+    waitUntil(refresh(kv, report))
   }
   return current?.gate ?? null
 }
 
-function refresh(kv: KVNamespace): Promise<void> {
+function refresh(kv: KVNamespace, report: Report): Promise<void> {
   refreshing ??= readGate(kv)
     .then((gate) => {
       current = { gate, loadedAt: Date.now() }

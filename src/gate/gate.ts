@@ -11,12 +11,18 @@ import { loadGate } from './gate-store'
  */
 export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const filter = await loadGate(c.env.GATE, (p) => c.executionCtx.waitUntil(p))
+    const filter = await loadGate(
+      c.env.GATE,
+      (p) => c.executionCtx.waitUntil(p),
+      c.var.reporter.problem,
+    )
     for (const [name, kind] of Object.entries(params)) {
       const value = c.req.param(name) ?? ''
       // Entity URLs end in the id: /p/{name-slug}-{id}, /job/{title-slug}-{id}.
       const key = kind === 'city' ? value : (entityId(value) ?? 0)
-      if (filter && !filter.has(kind, key)) throw new HTTPException(404)
+      const known = filter?.has(kind, key) ?? true
+      c.var.trail.add('gate', `${kind} ${known ? 'may exist' : 'rejected'}`)
+      if (!known) throw new HTTPException(404)
     }
     await next()
   }

@@ -2,13 +2,10 @@ import type { MiddlewareHandler } from 'hono'
 import { isbot } from 'isbot'
 import { openDb } from '../data/db'
 import type { AppEnv } from '../env'
-import { Timing } from '../observability/timing'
 
-/** Per-request variables every later step reads: D1 access, timing, crawler or person. */
+/** Per-request variables every later step reads: D1 access, crawler or person. */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const timing = new Timing()
-  c.set('timing', timing)
-  c.set('db', openDb(c.env.DB, timing))
+  c.set('db', openDb(c.env.DB, c.var.timing, c.var.trail))
   c.set('bot', isbot(c.req.header('user-agent')))
   await next()
 }

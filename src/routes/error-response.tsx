@@ -1,7 +1,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
-import { report } from '../observability/report'
+import { tagsOf } from '../observability/observe'
 import type { Timing } from '../observability/timing'
 import { SITE_NAME } from '../seo/head'
 import { ErrorPage, errorTitle } from '../views/error-page'
@@ -17,11 +17,7 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof HTTPException) {
     return errorPage(c, error.status, error.status === 400 ? error.message : undefined)
   }
-  report('unhandled error', {
-    path: c.req.path,
-    error: String(error),
-    cause: error instanceof Error ? String(error.cause) : undefined,
-  })
+  c.var.reporter.error(error, tagsOf(c))
   return errorPage(c, 500)
 }
 

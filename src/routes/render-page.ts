@@ -2,7 +2,6 @@ import type { Context } from 'hono'
 import type { ReactNode } from 'react'
 import { createElement } from 'react'
 import type { AppEnv } from '../env'
-import { report } from '../observability/report'
 import { pageTarget } from '../flags/page-target'
 import type { IndexDecision } from '../seo/indexability'
 import { robotsOf, seoGateHeader } from '../seo/indexability'
@@ -36,7 +35,7 @@ export function renderPage(
     nonce: site.nonce,
     waitForAll: c.var.bot,
     onStreamError: (error) =>
-      report('render: a streamed section failed', { path: c.req.path, error: String(error) }),
+      c.var.reporter.problem('render: a streamed section failed', { error: String(error) }),
   })
 }
 

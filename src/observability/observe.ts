@@ -1,0 +1,55 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../env'
+import { pageTarget } from '../flags/page-target'
+import { Reporter } from './reporter'
+import { Timing } from './timing'
+import { Trail } from './trail'
+
+/**
+ * The first step of every request and the last word on it: sets up timing, breadcrumbs and
+ * error reporting, makes sure every 5xx is reported exactly once, sends the sampled trace, and
+ * writes one JSON log line (`wrangler tail` shows it).
+ */
+/** The route and page type of a request, as error reports and traces are tagged. */
+export function tagsOf(c: Context<AppEnv>): { route: string; pageType: string } {
+  // The route pattern without its parameters' regular expressions: `/explore/d/:keyword`.
+  return {
+    route: c.req.routePath.replace(/\{[^{}]*\}/g, ''),
+    pageType: pageTarget(c.req.path).pageType ?? 'none',
+  }
+}
+
+export const observe: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const started = Date.now()
+  const trail = new Trail()
+  const reporter = new Reporter({
+    dsn: c.env.SENTRY_DSN,
+    request: c.req.raw,
+    waitUntil: (p) => c.executionCtx.waitUntil(p),
+    environment: c.env.ENVIRONMENT,
+    trail,
+  })
+  c.set('timing', new Timing())
+  c.set('trail', trail)
+  c.set('reporter', reporter)
+  await next()
+
+  const status = c.res.status
+  const tags = tagsOf(c)
+  if (status >= 500 && !reporter.reportedError)
+    reporter.error(new Error(`HTTP ${status} on ${c.req.path}`), tags)
+  reporter.finish(status, tags)
+  console.log(
+    JSON.stringify({
+      method: c.req.method,
+      // Parameter names only: values could identify a visitor.
+      path: c.req.path,
+      params: [...new Set(new URL(c.req.url).searchParams.keys())],
+      status,
+      pageType: tags.pageType,
+      cache: c.res.headers.get('x-cache') ?? 'none',
+      ms: Date.now() - started,
+      bot: c.get('bot') ?? false,
+    }),
+  )
+}

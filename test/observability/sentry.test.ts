@@ -1,0 +1,225 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { inject } from 'vitest'
+import pkg from '../../package.json'
+import { forgetFlags } from '../../src/flags/read-flags'
+import { createSentry, MAX_FRAMES, MAX_LINE, scrub } from '../../src/observability/sentry'
+import worker from '../../src/worker'
+import { ORIGIN, PHONE } from '../support/fetch-page'
+
+// Every test here talks to the real capture server (test/node/sentry-capture.ts) over HTTP.
+const capture = inject('sentryOrigin')
+const dsn = (project: number) => `${capture.replace('http://', 'http://public@')}/${project}`
+
+interface Item {
+  type: string
+  payload: Record<string, unknown>
+  raw: string
+}
+
+/** The envelope items the capture server received for a project, whose request was `path`. */
+async function received(project: number, path: string): Promise<Item[]> {
+  const res = await fetch(`${capture}/envelopes`)
+  const envelopes = await res.json<{ project: string; body: string }[]>()
+  return envelopes
+    .filter((e) => e.project === String(project))
+    .flatMap((e) => {
+      const [, itemHeader, payload] = e.body.split('\n')
+      const item = {
+        type: (JSON.parse(itemHeader ?? '{}') as { type: string }).type,
+        payload: JSON.parse(payload ?? '{}') as Record<string, unknown>,
+        raw: e.body,
+      }
+      const url = (item.payload.request as { url?: string } | undefined)?.url ?? ''
+      return new URL(url || 'http://none/').pathname === path ? [item] : []
+    })
+}
+
+/** A request through the worker, with every background send finished before it returns. */
+async function request(path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) {
+  const ctx = createExecutionContext()
+  const headers = new Headers(init.headers)
+  if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
+  const res = await worker.fetch(
+    new Request(ORIGIN + path, { ...init, headers }),
+    { ...env, ...bindings },
+    ctx,
+  )
+  const body = await res.text()
+  await waitOnExecutionContext(ctx)
+  return { res, body }
+}
+
+beforeAll(async () => {
+  // Activities pages read this table and nothing else does: without it they fail for real.
+  await env.DB.exec('DROP TABLE activity_stats')
+})
+
+afterEach(async () => {
+  await env.FLAGS.delete('flags')
+  forgetFlags()
+  vi.restoreAllMocks()
+})
+
+describe('error reporting', () => {
+  it('sends one event for a 500, with the route and page type, breadcrumbs, and no cookie or IP', async () => {
+    const { res, body } = await request('/explore/d/robotics?utm_source=secret-campaign&page=1', {
+      headers: {
+        cookie: 'care_did=5c1d9e3a-3f3c-4d6a-9a53-7f0e0b7f2a11; csc=s%3Dadult-care',
+        'cf-connecting-ip': '203.0.113.77',
+      },
+    })
+    expect(res.status).toBe(500)
+    expect(body).toContain('500: Internal Server Error')
+    const events = (await received(1, '/explore/d/robotics')).filter((i) => i.type === 'event')
+    expect(events).toHaveLength(1)
+    const event = events[0]?.payload ?? {}
+    expect(event).toMatchObject({
+      release: pkg.version,
+      environment: 'test',
+      tags: {
+        route: expect.stringContaining('/explore/d/:keyword') as unknown,
+        pageType: 'campsAndActivities',
+      },
+    })
+    const crumbs = (event.breadcrumbs as { category: string }[]).map((b) => b.category)
+    expect(crumbs).toContain('d1')
+    expect(crumbs).toContain('flags')
+    const raw = events[0]?.raw ?? ''
+    for (const secret of ['5c1d9e3a', 'adult-care', '203.0.113.77', 'secret-campaign'])
+      expect(raw).not.toContain(secret)
+    expect(raw).toContain('page=1')
+  })
+
+  it('sends nothing for a 404, a 400 or a headless browser', async () => {
+    await request('/explore/d/knitting')
+    await request('/explore/d/music?activityDates=never')
+    const headless = await request('/explore/d/guitar', {
+      headers: {
+        'user-agent':
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0 Safari/537.36',
+      },
+    })
+    expect(headless.res.status).toBe(500)
+    for (const path of ['/explore/d/knitting', '/explore/d/music', '/explore/d/guitar'])
+      expect(await received(1, path)).toEqual([])
+  })
+
+  it('drops ignored errors: browser noise and redirects', async () => {
+    const ctx = createExecutionContext()
+    const sentry = createSentry({
+      dsn: dsn(1),
+      request: new Request(`${ORIGIN}/ignored`),
+      waitUntil: (p) => ctx.waitUntil(p),
+      environment: 'test',
+      tracesSampleRate: 0,
+    })
+    sentry.captureException(new Error('Failed to fetch'))
+    sentry.captureException(new Error('Route Cancelled'))
+    sentry.captureException(new Error('NEXT_REDIRECT;replace;/elsewhere'))
+    await waitOnExecutionContext(ctx)
+    expect(await received(1, '/ignored')).toEqual([])
+  })
+
+  it('reports nothing at all without a DSN', async () => {
+    const { res } = await request('/explore/d/piano', {}, { SENTRY_DSN: '' })
+    expect(res.status).toBe(500)
+    for (const project of [1, 2, 3, 4])
+      expect(await received(project, '/explore/d/piano')).toEqual([])
+  })
+
+  it(
+    'serves the page at once even when Sentry never answers, and gives up on the send',
+    { timeout: 20_000 },
+    async () => {
+      const ctx = createExecutionContext()
+      const res = await worker.fetch(
+        new Request(`${ORIGIN}/explore/d/violin`),
+        { ...env, SENTRY_DSN: dsn(2) },
+        ctx,
+      )
+      expect(res.status).toBe(500)
+      expect(await res.text()).toContain('Internal Server Error')
+      await waitOnExecutionContext(ctx)
+      expect((await received(2, '/explore/d/violin')).length).toBe(1)
+    },
+  )
+
+  it('is not broken by a Sentry failing with 500', async () => {
+    const { res } = await request('/explore/d/drums', {}, { SENTRY_DSN: dsn(3) })
+    expect(res.status).toBe(500)
+    expect((await received(3, '/explore/d/drums')).length).toBe(1)
+  })
+
+  it('honours a 429: nothing more is sent to that DSN until Retry-After has passed', async () => {
+    const first = await request('/explore/d/choir', {}, { SENTRY_DSN: dsn(4) })
+    const second = await request('/explore/d/voice', {}, { SENTRY_DSN: dsn(4) })
+    expect([first.res.status, second.res.status]).toEqual([500, 500])
+    expect((await received(4, '/explore/d/choir')).length).toBe(1)
+    expect(await received(4, '/explore/d/voice')).toEqual([])
+  })
+
+  it('traces the sampled share of requests, but never a 404', async () => {
+    await env.FLAGS.put(
+      'flags',
+      JSON.stringify({ config: { traceSampleRates: { server: 1, client: 0.05 } } }),
+    )
+    forgetFlags()
+    await request('/nannies/boston-ma')
+    await request('/nannies/atlantis-ga')
+    const traces = (await received(1, '/nannies/boston-ma')).filter((i) => i.type === 'transaction')
+    expect(traces).toHaveLength(1)
+    expect(traces[0]?.payload).toMatchObject({
+      tags: { status: '200', pageType: 'seoSearchListing' },
+    })
+    expect(
+      (await received(1, '/nannies/atlantis-ga')).filter((i) => i.type === 'transaction'),
+    ).toEqual([])
+  })
+})
+
+describe('scrub', () => {
+  it('keeps 50 frames of 1,024 characters at most, and no cookies or IP address', () => {
+    const frames = Array.from({ length: 80 }, (_, i) => ({
+      filename: `f${i}.js`,
+      context_line: 'x'.repeat(5000),
+    }))
+    const event = scrub({
+      exception: { values: [{ type: 'Error', value: 'y'.repeat(3000), stacktrace: { frames } }] },
+      request: {
+        cookies: { care_did: 'abc' },
+        headers: { cookie: 'a=b', 'x-forwarded-for': '1.2.3.4', 'accept-language': 'en' },
+      },
+      user: { id: 'device', ip_address: '1.2.3.4' },
+    })
+    const kept = event.exception?.values?.[0]?.stacktrace?.frames ?? []
+    expect(kept).toHaveLength(MAX_FRAMES)
+    expect(kept[0]?.filename).toBe('f30.js')
+    expect(kept.every((f) => (f.context_line ?? '').length === MAX_LINE)).toBe(true)
+    expect(event.exception?.values?.[0]?.value).toHaveLength(MAX_LINE)
+    expect(event.request).toEqual({ headers: { 'accept-language': 'en' } })
+    expect(event.user).toEqual({ id: 'device' })
+  })
+})
+
+describe('request log', () => {
+  it('writes one JSON line per request, with parameter names but not their values', async () => {
+    const lines: string[] = []
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
+    await request('/nannies/seattle-wa?distance=5&utm_source=newsletter-jane')
+    expect(lines).toHaveLength(1)
+    const log = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
+    expect(log).toMatchObject({
+      method: 'GET',
+      path: '/nannies/seattle-wa',
+      params: ['distance', 'utm_source'],
+      status: 200,
+      pageType: 'seoSearchListing',
+      cache: 'none',
+      bot: false,
+    })
+    expect(typeof log.ms).toBe('number')
+    expect(lines[0]).not.toContain('newsletter-jane')
+  })
+})
