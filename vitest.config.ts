@@ -20,6 +20,7 @@ export default defineConfig(async () => {
                 bindings: {
                   SENTRY_DSN: inject('sentryOrigin').replace('http://', 'http://public@') + '/1',
                   ENVIRONMENT: 'test',
+                  PURGE_TOKEN: 'ops=test-ops-token,ci=test-ci-token',
                 },
               },
             })),

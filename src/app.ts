@@ -1,4 +1,7 @@
 import { Hono } from 'hono'
+import type { Rerender } from './cache/edge-cache'
+import { edgeCache } from './cache/edge-cache'
+import { POLICIES } from './cache/policies'
 import type { AppEnv } from './env'
 import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
@@ -13,7 +16,8 @@ import { directoryPage } from './routes/directory'
 import { notFound, onError } from './routes/error-response'
 import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
-import { PATTERNS } from './routes/paths'
+import { purgeEndpoint } from './routes/ops-purge'
+import { OPS_PURGE, PATTERNS } from './routes/paths'
 import { providerProfilePage } from './routes/provider-profile'
 import { segmentPage } from './routes/segment'
 import { serviceNationalPage } from './routes/service-national'
@@ -22,7 +26,7 @@ import { intentStep, whoNeedsCareStep } from './routes/visitor-flow'
 
 // The request pipeline, top to bottom:
 // observe (reporting, log line) → context → visitor cookies (on the way out) → normalise →
-// methods → gate → flags → route → errors.
+// methods → gate → flags → edge cache → route → errors.
 export const app = new Hono<AppEnv>()
 
 app.use(observe)
@@ -40,6 +44,20 @@ app.use(PATTERNS.job, gate({ slug: 'job' }))
 
 app.use(flags)
 
+// A stale page is refreshed by rendering its request again, through this same pipeline.
+const rerender: Rerender = async (request, env, ctx) => app.fetch(request, env, ctx)
+app.use(PATTERNS.serviceNational, edgeCache(POLICIES.hub, rerender))
+app.use(PATTERNS.serviceState, edgeCache(POLICIES.hub, rerender))
+app.use(PATTERNS.serviceCity, edgeCache(POLICIES.directory, rerender))
+app.use(PATTERNS.jobListing, edgeCache(POLICIES.jobs, rerender))
+app.use(PATTERNS.cityHub, edgeCache(POLICIES.hub, rerender))
+app.use(PATTERNS.provider, edgeCache(POLICIES.profile, rerender))
+app.use(PATTERNS.job, edgeCache(POLICIES.job, rerender))
+app.use(PATTERNS.costNational, edgeCache(POLICIES.cost, rerender))
+app.use(PATTERNS.costCity, edgeCache(POLICIES.cost, rerender))
+app.use(PATTERNS.activities, edgeCache(POLICIES.activities, rerender))
+app.use(PATTERNS.segment, edgeCache(POLICIES.segment, rerender))
+
 app.get(PATTERNS.serviceNational, serviceNationalPage)
 app.get(PATTERNS.serviceState, serviceStatePage)
 app.get(PATTERNS.serviceCity, directoryPage)
@@ -53,6 +71,8 @@ app.get(PATTERNS.activities, activitiesPage)
 app.get(PATTERNS.segment, segmentPage)
 app.get(PATTERNS.flowWhoNeedsCare, whoNeedsCareStep)
 app.get(PATTERNS.flowIntent, intentStep)
+
+app.post(OPS_PURGE, purgeEndpoint)
 
 app.notFound(notFound)
 app.onError(onError)

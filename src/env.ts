@@ -20,5 +20,7 @@ export interface AppEnv {
     /** care_did: the visitor's device id, from the cookie or new (set on the way out). */
     deviceId: string
     flags: Flags
+    /** Set when a section streamed after the shell failed: the page is not stored. */
+    renderFailed: boolean
   }
 }

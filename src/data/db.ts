@@ -17,6 +17,9 @@ export const READ_RETRIES = 3
 const TRANSIENT =
   /network connection lost|storage caused object to be reset|object to be reset|reset because its code was updated|internal error|timed? ?out|temporarily unavailable|overloaded/i
 
+/** D1 failed (after retrying a transient failure): the page answers 503, or a stale copy. */
+export class StorageError extends Error {}
+
 export function isTransient(error: unknown): boolean {
   return error instanceof Error && TRANSIENT.test(error.message)
 }
@@ -41,7 +44,8 @@ export function openDb(d1: D1Database, timing: Timing, trail?: Trail): Db {
         timing.add('d1', performance.now() - start)
         trail?.add('d1', `failed: ${String(error).slice(0, 80)}`, { attempt })
         if (attempt >= READ_RETRIES || !isTransient(error)) {
-          throw new Error(`D1 read failed: ${sql.slice(0, 80)}`, { cause: error })
+          const message = `D1 read failed: ${sql.replace(/\s+/g, ' ').slice(0, 80)}`
+          throw new StorageError(message, { cause: error })
         }
         await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt))
       }

@@ -34,6 +34,7 @@ export const observe: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('reporter', reporter)
   await next()
 
+  if (!c.res.headers.has('x-cache')) c.header('x-cache', 'BYPASS')
   const status = c.res.status
   const tags = tagsOf(c)
   if (status >= 500 && !reporter.reportedError)

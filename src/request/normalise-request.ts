@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { OPS_PURGE } from '../routes/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -51,10 +52,12 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
   await next()
 }
 
-/** Pages answer GET and HEAD; anything else is a 405 with `Allow: GET, HEAD`. */
+/** Pages answer GET and HEAD; anything else is a 405 with `Allow: GET, HEAD`. The ops
+ * endpoint takes POST, and nothing else. */
 export const allowMethods: MiddlewareHandler = async (c, next) => {
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-    throw new HTTPException(405, { message: 'Allow: GET, HEAD' })
+  const allowed = c.req.path === OPS_PURGE ? ['POST'] : ['GET', 'HEAD']
+  if (!allowed.includes(c.req.method)) {
+    throw new HTTPException(405, { message: `Allow: ${allowed.join(', ')}` })
   }
   await next()
 }

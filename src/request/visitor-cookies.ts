@@ -26,6 +26,8 @@ export const visitorCookies: MiddlewareHandler<AppEnv> = async (c, next) => {
   const known = getCookie(c, 'care_did') ?? ''
   const deviceId = DEVICE_ID.test(known) ? known : crypto.randomUUID()
   c.set('deviceId', deviceId)
+  // Ops calls are not visits.
+  if (c.req.path.startsWith('/__ops/')) return next()
   await next()
   if (isPrefetch(c.req.raw.headers)) {
     c.header('set-cookie', undefined)

@@ -116,6 +116,6 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
           text: other.slug === 'stem' ? 'STEM' : other.label,
         }))}
     />,
-    { decision },
+    { decision, tags: [`keyword:${keyword.slug}`, `category:${category.slug}`] },
   )
 }

@@ -70,6 +70,6 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
       jobLinks={jobLinks}
       nearby={nearby.map((n) => ({ href: cityHubPath(n.slug), text: `${n.name}, ${n.stateCode}` }))}
     />,
-    { decision, analytics: { pageKind: 'ALL_SERVICES_CITY' } },
+    { decision, analytics: { pageKind: 'ALL_SERVICES_CITY' }, tags: [`city:${city.slug}`] },
   )
 }

@@ -102,7 +102,11 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
       cities={cities}
       others={others}
     />,
-    { decision },
+    {
+      decision,
+      tags: [`service:${service.slug}`, ...(city ? [`city:${city.slug}`] : [])],
+      lastModified: stats.updatedAt,
+    },
   )
 }
 

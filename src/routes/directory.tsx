@@ -96,7 +96,12 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       nearby={nearby}
       related={related}
     />,
-    { decision, analytics: { pageKind: 'PROVIDERS' } },
+    {
+      decision,
+      analytics: { pageKind: 'PROVIDERS' },
+      tags: [`service:${service.slug}`, `city:${city.slug}`],
+      lastModified: local?.updatedAt,
+    },
   )
 }
 

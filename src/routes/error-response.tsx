@@ -1,11 +1,13 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { StorageError } from '../data/db'
 import type { AppEnv } from '../env'
 import { tagsOf } from '../observability/observe'
 import type { Timing } from '../observability/timing'
 import { SITE_NAME } from '../seo/head'
 import { ErrorPage, errorTitle } from '../views/error-page'
 import { renderHtml } from '../views/render-html'
+import { OPS_PURGE } from './paths'
 import { SiteContext } from '../views/site-context'
 import { siteOf } from './render-page'
 
@@ -18,8 +20,13 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
     return errorPage(c, error.status, error.status === 400 ? error.message : undefined)
   }
   c.var.reporter.error(error, tagsOf(c))
+  // Storage down is temporary: say when to come back, and let no cache keep the answer.
+  if (error instanceof StorageError) return errorPage(c, 503)
   return errorPage(c, 500)
 }
+
+/** How soon to try again after a 503. */
+export const RETRY_AFTER_SECONDS = 30
 
 export const notFound: NotFoundHandler<AppEnv> = (c) => errorPage(c, 404)
 
@@ -28,7 +35,8 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
   // Set by the first middleware; absent only if the request failed before it ran.
   const timing = c.get('timing') as Timing | undefined
   if (timing) headers['server-timing'] = timing.header()
-  if (status === 405) headers.allow = 'GET, HEAD'
+  if (status === 405) headers.allow = c.req.path === OPS_PURGE ? 'POST' : 'GET, HEAD'
+  if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS)
   const title = `${status}: ${errorTitle(status)}`
   try {
     const site = siteOf(c)

@@ -95,6 +95,10 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
     {
       status: expired ? 410 : 200,
       analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
+      tags: [`job:${job.id}`, `city:${job.citySlug}`, `service:${job.service}`],
+      lastModified: job.postedAt,
+      // An open job is served from cache no longer than until it closes (then: 410).
+      headers: expired ? {} : { expires: new Date(job.validThrough).toUTCString() },
     },
   )
 }

@@ -83,6 +83,10 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
       now={now}
       related={related}
     />,
-    { decision, analytics: { pageKind: 'JOBS' } },
+    {
+      decision,
+      analytics: { pageKind: 'JOBS' },
+      tags: [`service:${jobs.slug}`, `service:${jobs.service.slug}`, `city:${city.slug}`],
+    },
   )
 }

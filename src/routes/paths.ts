@@ -52,5 +52,8 @@ export function entityId(slug: string): number | null {
   const m = /(?:^|-)([0-9]{1,15})$/.exec(slug)
   return m ? Number(m[1]) : null
 }
+/** The ops endpoint that purges the edge cache. */
+export const OPS_PURGE = '/__ops/purge'
+
 export const flowPath = (segment: string) => `${FLOW}/${segment}`
 export const whoNeedsCarePath = `${FLOW}/in-facility/who-needs-care`

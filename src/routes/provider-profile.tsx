@@ -131,6 +131,12 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
       messaging={c.var.flags.on('embeddedGuestMessaging')}
     />,
     {
+      tags: [
+        `provider:${provider.id}`,
+        `city:${provider.citySlug}`,
+        ...services.map((s) => `service:${s.service.slug}`),
+      ],
+      lastModified: provider.updatedAt,
       analytics: {
         pageId: PAGE_IDS.provider,
         service: primary?.service.slug ?? null,

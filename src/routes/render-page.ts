@@ -13,6 +13,10 @@ export interface PageOptions {
   status?: number
   decision?: IndexDecision
   headers?: Record<string, string>
+  /** Cache-Tag: what a purge can name this page by (service, city, entity); the page type is added. */
+  tags?: readonly string[]
+  /** When the page's data last changed (ISO 8601): Last-Modified. */
+  lastModified?: string | null
   /** Analytics beyond what the URL tells (page id, page kind). */
   analytics?: Partial<DataLayer>
 }
@@ -21,21 +25,35 @@ export interface PageOptions {
 export function renderPage(
   c: Context<AppEnv>,
   node: ReactNode,
-  { status = 200, decision, headers: extra = {}, analytics = {} }: PageOptions = {},
+  {
+    status = 200,
+    decision,
+    headers: extra = {},
+    analytics = {},
+    tags = [],
+    lastModified,
+  }: PageOptions = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { ...extra, 'server-timing': c.var.timing.header() }
+  const site = siteOf(c, analytics)
+  const headers: Record<string, string> = {
+    ...extra,
+    'server-timing': c.var.timing.header(),
+    'cache-tag': [`page:${site.dataLayer.pageType ?? 'other'}`, ...tags].join(','),
+  }
+  if (lastModified) headers['last-modified'] = new Date(lastModified).toUTCString()
   if (decision) {
     headers['x-robots-tag'] = robotsOf(decision)
     headers['x-seo-gate'] = seoGateHeader(decision)
   }
-  const site = siteOf(c, analytics)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, node), {
     status,
     headers,
     nonce: site.nonce,
     waitForAll: c.var.bot,
-    onStreamError: (error) =>
-      c.var.reporter.problem('render: a streamed section failed', { error: String(error) }),
+    onStreamError: (error) => {
+      c.set('renderFailed', true)
+      c.var.reporter.problem('render: a streamed section failed', { error: String(error) })
+    },
   })
 }
 

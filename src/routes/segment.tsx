@@ -58,5 +58,6 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
         text: `${mainTitle} in ${city.name}, ${city.stateCode}`,
       }))}
     />,
+    { tags: [`segment:${segment.slug}`] },
   )
 }

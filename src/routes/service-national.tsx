@@ -66,6 +66,6 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
           text: s.title,
         }))}
     />,
-    { decision },
+    { decision, tags: [`service:${service.slug}`] },
   )
 }

@@ -64,6 +64,10 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
           text: `${s.title} in ${name}`,
         }))}
     />,
-    { decision, analytics: { pageKind: 'SEGMENTATION_STATE' } },
+    {
+      decision,
+      analytics: { pageKind: 'SEGMENTATION_STATE' },
+      tags: [`service:${service.slug}`, `state:${code.toLowerCase()}`],
+    },
   )
 }

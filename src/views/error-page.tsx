@@ -7,6 +7,7 @@ export const ERROR_TITLES: Readonly<Record<number, string>> = {
   404: 'This page could not be found',
   405: 'Method Not Allowed',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 }
 export const CLIENT_ERROR_TITLE = 'Application error: a client-side exception has occurred'
 

@@ -38,6 +38,8 @@ beforeAll(async () => {
       dir,
       '--inspector-port',
       '0',
+      '--var',
+      'PURGE_TOKEN:cli-test-token',
     ],
     { env: ENV, detached: true, stdio: 'ignore' },
   )
@@ -70,6 +72,28 @@ it('rejects an unknown city and redirects an uppercase path', async () => {
   const res = await fetch(`${base}/Babysitters/Atlanta-GA/`, { redirect: 'manual' })
   expect(res.status).toBe(301)
   expect(res.headers.get('location')).toBe('/babysitters/atlanta-ga')
+})
+
+it('caches a page at the edge until the purge CLI purges it, and logs the purge', async () => {
+  const cache = async () => (await fetch(`${base}/nannies/atlanta-ga`)).headers.get('x-cache')
+  expect(await cache()).toBe('MISS')
+  await expect.poll(cache, { timeout: 5000 }).toBe('HIT')
+  const purge = (...args: string[]) =>
+    run('node_modules/.bin/tsx', ['scripts/purge.ts', ...args], {
+      env: { ...ENV, PURGE_TOKEN: 'cli-test-token' },
+    })
+  const purged = await purge('--origin', base, '--url', '/nannies/atlanta-ga', '--tag', 'city:x')
+  expect(purged.stdout).toContain('"purged":{"urls":1,"tags":1}')
+  expect(await cache()).toBe('MISS')
+  await expect(
+    run('node_modules/.bin/tsx', ['scripts/purge.ts', '--origin', base, '--url', '/x'], {
+      env: { ...ENV, PURGE_TOKEN: 'wrong' },
+    }),
+  ).rejects.toThrow(/401/)
+  const log = await purge('--log', '--persist-to', dir)
+  expect(log.stdout).toMatch(
+    /\d{4}-\d\d-\d\dT\S+ {2}ops {2}2 purged {2}urls=\["\/nannies\/atlanta-ga"\] {2}tags=\["city:x"\]/,
+  )
 })
 
 function freePort(): Promise<number> {

@@ -18,8 +18,13 @@ interface Item {
   raw: string
 }
 
-/** The envelope items the capture server received for a project, whose request was `path`. */
+/** The error and message events the capture server received for a project, whose request was `path`. */
 async function received(project: number, path: string): Promise<Item[]> {
+  return (await envelopeItems(project, path)).filter((i) => i.type === 'event')
+}
+
+/** Every envelope item (events and traces) the capture server received for a project and path. */
+async function envelopeItems(project: number, path: string): Promise<Item[]> {
   const res = await fetch(`${capture}/envelopes`)
   const envelopes = await res.json<{ project: string; body: string }[]>()
   return envelopes
@@ -63,16 +68,16 @@ afterEach(async () => {
 })
 
 describe('error reporting', () => {
-  it('sends one event for a 500, with the route and page type, breadcrumbs, and no cookie or IP', async () => {
+  it('sends one event for a 5xx, with the route and page type, breadcrumbs, and no cookie or IP', async () => {
     const { res, body } = await request('/explore/d/robotics?utm_source=secret-campaign&page=1', {
       headers: {
         cookie: 'care_did=5c1d9e3a-3f3c-4d6a-9a53-7f0e0b7f2a11; csc=s%3Dadult-care',
         'cf-connecting-ip': '203.0.113.77',
       },
     })
-    expect(res.status).toBe(500)
-    expect(body).toContain('500: Internal Server Error')
-    const events = (await received(1, '/explore/d/robotics')).filter((i) => i.type === 'event')
+    expect(res.status).toBe(503)
+    expect(body).toContain('503: Service Unavailable')
+    const events = await received(1, '/explore/d/robotics')
     expect(events).toHaveLength(1)
     const event = events[0]?.payload ?? {}
     expect(event).toMatchObject({
@@ -101,7 +106,7 @@ describe('error reporting', () => {
           'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0 Safari/537.36',
       },
     })
-    expect(headless.res.status).toBe(500)
+    expect(headless.res.status).toBe(503)
     for (const path of ['/explore/d/knitting', '/explore/d/music', '/explore/d/guitar'])
       expect(await received(1, path)).toEqual([])
   })
@@ -124,7 +129,7 @@ describe('error reporting', () => {
 
   it('reports nothing at all without a DSN', async () => {
     const { res } = await request('/explore/d/piano', {}, { SENTRY_DSN: '' })
-    expect(res.status).toBe(500)
+    expect(res.status).toBe(503)
     for (const project of [1, 2, 3, 4])
       expect(await received(project, '/explore/d/piano')).toEqual([])
   })
@@ -139,8 +144,8 @@ describe('error reporting', () => {
         { ...env, SENTRY_DSN: dsn(2) },
         ctx,
       )
-      expect(res.status).toBe(500)
-      expect(await res.text()).toContain('Internal Server Error')
+      expect(res.status).toBe(503)
+      expect(await res.text()).toContain('Service Unavailable')
       await waitOnExecutionContext(ctx)
       expect((await received(2, '/explore/d/violin')).length).toBe(1)
     },
@@ -148,14 +153,14 @@ describe('error reporting', () => {
 
   it('is not broken by a Sentry failing with 500', async () => {
     const { res } = await request('/explore/d/drums', {}, { SENTRY_DSN: dsn(3) })
-    expect(res.status).toBe(500)
+    expect(res.status).toBe(503)
     expect((await received(3, '/explore/d/drums')).length).toBe(1)
   })
 
   it('honours a 429: nothing more is sent to that DSN until Retry-After has passed', async () => {
     const first = await request('/explore/d/choir', {}, { SENTRY_DSN: dsn(4) })
     const second = await request('/explore/d/voice', {}, { SENTRY_DSN: dsn(4) })
-    expect([first.res.status, second.res.status]).toEqual([500, 500])
+    expect([first.res.status, second.res.status]).toEqual([503, 503])
     expect((await received(4, '/explore/d/choir')).length).toBe(1)
     expect(await received(4, '/explore/d/voice')).toEqual([])
   })
@@ -167,14 +172,16 @@ describe('error reporting', () => {
     )
     forgetFlags()
     await request('/nannies/boston-ma')
-    await request('/nannies/atlantis-ga')
-    const traces = (await received(1, '/nannies/boston-ma')).filter((i) => i.type === 'transaction')
+    await request('/p/nobody-999999999')
+    const traces = (await envelopeItems(1, '/nannies/boston-ma')).filter(
+      (i) => i.type === 'transaction',
+    )
     expect(traces).toHaveLength(1)
     expect(traces[0]?.payload).toMatchObject({
       tags: { status: '200', pageType: 'seoSearchListing' },
     })
     expect(
-      (await received(1, '/nannies/atlantis-ga')).filter((i) => i.type === 'transaction'),
+      (await envelopeItems(1, '/p/nobody-999999999')).filter((i) => i.type === 'transaction'),
     ).toEqual([])
   })
 })
@@ -216,7 +223,7 @@ describe('request log', () => {
       params: ['distance', 'utm_source'],
       status: 200,
       pageType: 'seoSearchListing',
-      cache: 'none',
+      cache: 'MISS',
       bot: false,
     })
     expect(typeof log.ms).toBe('number')

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { SERVICES } from '../../src/catalog/services'
-import { aProvider, cityId, refreshCatalogStats } from '../support/builders'
+import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
 import { d1Reads, fetchPage, page, robotsOf } from '../support/fetch-page'
 
 describe('city hubs (ALL_SERVICES_CITY)', () => {
@@ -39,6 +39,7 @@ describe('city hubs (ALL_SERVICES_CITY)', () => {
     const sandySprings = await cityId('sandy-springs-ga')
     for (let i = 0; i < 5; i++) await aProvider({ cityId: sandySprings, service: 'tutors' })
     await refreshCatalogStats()
+    await purge({ tags: ['city:atlanta-ga'] })
     expect((await page('/local/atlanta-ga')).html).toContain(
       '<a href="/local/sandy-springs-ga">Sandy Springs, GA</a>',
     )

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { SERVICES } from '../../src/catalog/services'
 import { milesBetween } from '../../src/data/cities'
-import { aProvider, cityId, refreshCatalogStats } from '../support/builders'
+import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
 import {
   canonicalOf,
   cardLinks,
@@ -225,6 +225,7 @@ describe('links', () => {
     const marietta = await cityId('marietta-ga')
     for (let i = 0; i < 5; i++) await aProvider({ cityId: marietta, service: 'babysitters' })
     await refreshCatalogStats()
+    await purge({ urls: [ATLANTA] })
     const { html: after } = await page(ATLANTA)
     expect(after).toContain('<a href="/babysitters/marietta-ga">Marietta, GA</a>')
   })

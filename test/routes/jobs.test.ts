@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { instant } from '../../src/data/jobs'
+import { purge } from '../support/builders'
 import {
   canonicalOf,
   d1Reads,
@@ -181,15 +182,18 @@ describe('job details', () => {
   it('answer 410 from the moment the job closes, with open jobs nearby and no JSON-LD', async () => {
     const job = await openJob()
     const path = `/job/${job.title_slug}-${job.id}`
-    const soon = new Date(Date.now() + 60_000)
+    // The job now closes two seconds from now; its data changed, so ops purge it.
+    const closes = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2000)
     await env.DB.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?')
-      .bind(instant(soon), job.id)
+      .bind(instant(closes), job.id)
       .run()
+    await purge({ tags: [`job:${job.id}`] })
     expect((await page(path)).res.status).toBe(200)
+    const cached = await page(path)
+    expect(cached.res.status).toBe(200)
+    expect(cached.res.headers.get('x-cache')).toBe('HIT')
 
-    await env.DB.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?')
-      .bind(instant(new Date()), job.id)
-      .run()
+    await new Promise((resolve) => setTimeout(resolve, closes.getTime() - Date.now() + 50))
     const { res, html } = await page(path)
     expect(res.status).toBe(410)
     expect(jsonLd(html)).toEqual([])

@@ -20,6 +20,7 @@ import {
   robotsOf,
   textOf,
 } from '../support/fetch-page'
+import { purge } from '../support/builders'
 
 interface Row {
   id: number
@@ -205,6 +206,8 @@ describe('provider profiles', () => {
       env.DB.prepare('DELETE FROM provider_services WHERE provider_id = ?').bind(p.id),
       env.DB.prepare('DELETE FROM providers WHERE id = ?').bind(p.id),
     ])
+    // As the data pipeline does after removing a provider: purge its pages from the edge.
+    await purge({ tags: [`provider:${p.id}`] })
     expect((await fetchPage(`/p/${p.name_slug}-${p.id}`)).status).toBe(404)
   })
 })

@@ -1,4 +1,4 @@
-import { env } from 'cloudflare:workers'
+import { env, exports } from 'cloudflare:workers'
 import { refreshStats } from '../../src/data/refresh-stats'
 
 export interface ProviderFixture {
@@ -82,6 +82,19 @@ export async function aProvider(
     ),
   ])
   return p
+}
+
+/** Purges the edge cache as ops would after a data change: through the real endpoint. */
+export async function purge(body: { urls?: string[]; tags?: string[] }): Promise<Response> {
+  const res = await exports.default.fetch(
+    new Request('https://www.care.example/__ops/purge', {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-ops-token', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  )
+  if (res.status !== 200) throw new Error(`purge failed: ${res.status} ${await res.text()}`)
+  return res
 }
 
 /** Recomputes the aggregates hub pages and link modules read, as the cron would. */

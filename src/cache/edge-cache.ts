@@ -1,0 +1,238 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../env'
+import { cacheKey, urlTag } from './cache-key'
+import { newestGeneration, readGenerations } from './generations'
+import type { Policy } from './policies'
+import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
+
+/** Renders a request through the whole app: how a stale page is refreshed in the background. */
+export type Rerender = (
+  request: Request,
+  env: Env,
+  ctx: Context<AppEnv>['executionCtx'],
+) => Promise<Response>
+
+/** What is stored beside a cached page, in its `x-edge-meta` header. */
+export interface EntryMeta {
+  storedAt: number
+  freshUntil: number
+  staleUntil: number
+  keepUntil: number
+  tags: string[]
+  etag: string
+  /** The Cache-Control the page is sent with (the stored copy carries the Cache API's own). */
+  cacheControl: string
+  /**
+   * False when sections were still loading as the shell was sent, so the document puts them
+   * in place with a script: fine for people, not for crawlers, who get a complete render.
+   */
+  complete: boolean
+}
+
+export type Freshness = 'fresh' | 'stale' | 'expired' | 'purged' | 'gone'
+
+/**
+ * What a stored page is worth now: served as it is (fresh), served while one render refreshes
+ * it (stale), rendered again but kept for when rendering fails (expired, purged), or useless.
+ */
+export function assess(meta: EntryMeta, now: number, newestPurge: number): Freshness {
+  if (now >= meta.keepUntil) return 'gone'
+  if (newestPurge >= meta.storedAt) return 'purged'
+  if (now < meta.freshUntil) return 'fresh'
+  if (now < meta.staleUntil) return 'stale'
+  return 'expired'
+}
+
+const META = 'x-edge-meta'
+// Background refreshes, known by their Request object so no client header can ask for one.
+const refreshes = new WeakSet<Request>()
+// Keys being refreshed by this isolate: one refresh at a time.
+const refreshing = new Set<string>()
+
+/**
+ * The edge cache in front of a page (the Workers Cache API, `caches.default`). The key is the
+ * normalised URL and the variant of the flags that shaped the page; purges are generations
+ * (src/cache/generations.ts). Only complete, error-free renders of 200 (and briefly 404 and
+ * 410) are stored, never anything with Set-Cookie: visitor cookies are added after this step.
+ */
+export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { trail, reporter } = c.var
+    const key = cacheKey(
+      c.env.PUBLIC_ORIGIN,
+      new URL(c.req.url),
+      policy.params,
+      c.var.flags.variant,
+    )
+    const now = Date.now()
+    const isRefresh = refreshes.has(c.req.raw)
+    let cache: Cache | null
+    let stored: Response | undefined
+    try {
+      cache = caches.default
+      if (!isRefresh) stored = await cache.match(key)
+    } catch (error) {
+      // The cache failing is no reason to fail a page: it is served uncached.
+      reporter.problem('cache: unavailable, serving uncached', { error: String(error) })
+      cache = null
+    }
+    // Crawlers are never served a document that needs a script to put its sections in place.
+    const found = stored ? readMeta(stored) : null
+    const meta = found && (found.complete || !c.var.bot) ? found : null
+    const freshness = meta
+      ? assess(
+          meta,
+          now,
+          newestGeneration(await readGenerations(c.env.PURGES, reporter.problem), meta.tags),
+        )
+      : 'gone'
+    trail.add('cache', isRefresh ? 'refresh' : freshness)
+
+    if (stored && meta && freshness === 'fresh') return serve(c, stored, meta, 'HIT', now)
+    if (stored && meta && freshness === 'stale') {
+      if (!refreshing.has(key)) {
+        refreshing.add(key)
+        const request = new Request(c.req.raw)
+        refreshes.add(request)
+        c.executionCtx.waitUntil(
+          rerender(request, c.env, c.executionCtx)
+            .then((res) => res.body?.cancel())
+            .catch((error: unknown) =>
+              reporter.problem('cache: refresh failed', { error: String(error) }),
+            )
+            .finally(() => refreshing.delete(key)),
+        )
+      }
+      return serve(c, stored, meta, 'STALE', now)
+    }
+
+    await next()
+    // Rendering failed: a copy kept for this serves instead (stale-if-error). After next(),
+    // Hono ignores a returned response, so it replaces c.res.
+    if (c.res.status >= 500 && stored && meta && freshness !== 'gone')
+      replace(c, serve(c, stored, meta, 'STALE', now))
+    else store(c, policy, cache, key, now)
+  }
+}
+
+/** A stored page as the visitor gets it: public headers, `x-cache`, or a 304 for a matching ETag. */
+function serve(
+  c: Context<AppEnv>,
+  stored: Response,
+  meta: EntryMeta,
+  status: 'HIT' | 'STALE',
+  now: number,
+): Response {
+  const headers = new Headers(stored.headers)
+  headers.delete(META)
+  headers.set('cache-control', meta.cacheControl)
+  headers.set('x-cache', status)
+  headers.set('age', String(Math.max(0, Math.floor((now - meta.storedAt) / 1000))))
+  if (c.req.header('if-none-match') === meta.etag) {
+    void stored.body?.cancel()
+    return new Response(null, { status: 304, headers: notModified(headers) })
+  }
+  return new Response(stored.body, { status: stored.status, headers })
+}
+
+/** A 304 keeps the validators and caching headers, and drops what described the body. */
+function notModified(headers: Headers): Headers {
+  for (const name of ['content-type', 'content-length', 'content-encoding']) headers.delete(name)
+  return headers
+}
+
+/** Decides whether a fresh render is stored, sets its caching headers and stores it in waitUntil. */
+function store(
+  c: Context<AppEnv>,
+  policy: Policy,
+  cache: Cache | null,
+  key: string,
+  now: number,
+): void {
+  const res = c.res
+  const windows = lifetimes(policy, res, now)
+  const etag = `W/"${c.var.flags.variant}.${now.toString(36)}"`
+  const headers = new Headers(res.headers)
+  headers.set('etag', etag)
+  const storable =
+    cache !== null && windows !== null && res.body !== null && !res.headers.has('set-cookie')
+  headers.set('x-cache', storable ? 'MISS' : 'BYPASS')
+  if (windows) headers.set('cache-control', windows.cacheControl)
+  if (!storable || !cache || !windows || !res.body) {
+    replace(c, new Response(res.body, { status: res.status, headers }))
+    return
+  }
+  const [toVisitor, toCache] = res.body.tee()
+  replace(c, new Response(toVisitor, { status: res.status, headers }))
+  const meta: Omit<EntryMeta, 'complete'> = {
+    storedAt: now,
+    ...windows,
+    etag,
+    tags: [
+      urlTag(c.req.path),
+      ...(res.headers
+        .get('cache-tag')
+        ?.split(',')
+        .map((t) => t.trim()) ?? []),
+    ],
+  }
+  c.executionCtx.waitUntil(
+    (async () => {
+      const body = await new Response(toCache).arrayBuffer()
+      // Only error-free renders: a page with a section that failed is never stored.
+      if (c.get('renderFailed')) return
+      const complete = !new TextDecoder().decode(body).includes('<template id="B:')
+      const copy = new Headers(headers)
+      copy.delete('server-timing')
+      copy.set(META, JSON.stringify({ ...meta, complete }))
+      copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
+      await cache.put(key, new Response(body, { status: res.status, headers: copy }))
+    })().catch((error: unknown) =>
+      c.var.reporter.problem('cache: store failed', { error: String(error) }),
+    ),
+  )
+}
+
+/** How long a render may be served: by policy for 200, briefly for 404 and 410, never otherwise. */
+function lifetimes(
+  policy: Policy,
+  res: Response,
+  now: number,
+): Omit<EntryMeta, 'storedAt' | 'tags' | 'etag' | 'complete'> | null {
+  if (res.status === 404 || res.status === 410) {
+    const ttl = (res.status === 404 ? NOT_FOUND_TTL : GONE_TTL) * 1000
+    const until = now + ttl
+    return {
+      freshUntil: until,
+      staleUntil: until,
+      keepUntil: until,
+      cacheControl: `public, max-age=0, s-maxage=${ttl / 1000}`,
+    }
+  }
+  if (res.status !== 200) return null
+  // A page that expires (a job's closing moment) is never served past it, not even stale.
+  const expires = Date.parse(res.headers.get('expires') ?? '')
+  const cap = (t: number) => (Number.isNaN(expires) ? t : Math.min(t, expires))
+  const freshUntil = cap(now + policy.sMaxage * 1000)
+  if (freshUntil <= now) return null
+  return {
+    freshUntil,
+    staleUntil: cap(freshUntil + policy.swr * 1000),
+    keepUntil: cap(freshUntil + policy.staleIfError * 1000),
+    cacheControl: cacheControl({ ...policy, sMaxage: Math.floor((freshUntil - now) / 1000) }),
+  }
+}
+
+function readMeta(stored: Response): EntryMeta | null {
+  try {
+    return JSON.parse(stored.headers.get(META) ?? 'null') as EntryMeta | null
+  } catch {
+    return null
+  }
+}
+
+/** Hono merges the old response's headers into a new one; a page's own must win here. */
+function replace(c: Context<AppEnv>, res: Response): void {
+  c.res = undefined
+  c.res = res
+}

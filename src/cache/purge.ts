@@ -1,0 +1,89 @@
+import { z } from 'zod'
+import { urlTag } from './cache-key'
+
+/** The largest purge request body read; anything longer is refused unread. */
+export const MAX_BODY_BYTES = 16 * 1024
+/** Failed authentications from one address before it must wait. */
+export const MAX_FAILURES = 5
+export const FAILURE_WINDOW_MS = 60_000
+
+export const purgeRequestSchema = z
+  .object({
+    urls: z.array(z.string().min(1).max(2048)).max(100).default([]),
+    tags: z
+      .array(z.string().regex(/^[a-z]+:[A-Za-z0-9._/-]{1,200}$/))
+      .max(100)
+      .default([]),
+  })
+  .strict()
+  .refine((r) => r.urls.length + r.tags.length > 0, 'name at least one url or tag')
+
+export type PurgeRequest = z.infer<typeof purgeRequestSchema>
+
+/**
+ * The name of the token presented, or null. PURGE_TOKEN holds one token (named "ops") or named
+ * ones, `alice=…,ci=…`. Every configured token is compared, in constant time, on SHA-256
+ * digests of equal length, so neither timing nor length tells how close a guess was.
+ */
+export async function tokenName(
+  authorization: string | undefined,
+  configured: string | undefined,
+): Promise<string | null> {
+  const presented = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1]
+  if (!presented || !configured) return null
+  const tokens = configured
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => (entry.includes('=') ? entry.split('=', 2) : ['ops', entry]))
+  const digest = async (text: string) =>
+    crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  const mine = await digest(presented)
+  let name: string | null = null
+  for (const [candidate = '', token = ''] of tokens) {
+    if (token && crypto.subtle.timingSafeEqual(mine, await digest(token))) name ??= candidate
+  }
+  return name
+}
+
+/** The path of a URL to purge, if it is one of this site's: an absolute URL on the public origin, or a path. */
+export function purgePath(url: string, origin: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url, origin)
+  } catch {
+    return null
+  }
+  if (parsed.origin !== new URL(origin).origin) return null
+  return '/' + parsed.pathname.split('/').filter(Boolean).join('/').toLowerCase()
+}
+
+/** The tags a purge request bumps: its tags, and the tag of every URL. */
+export function purgeTags(
+  request: PurgeRequest,
+  origin: string,
+): { tags: string[]; paths: string[] } | { error: string } {
+  const paths: string[] = []
+  for (const url of request.urls) {
+    const path = purgePath(url, origin)
+    if (!path) return { error: `not a URL of this site: ${url.slice(0, 100)}` }
+    paths.push(path)
+  }
+  return { tags: [...new Set([...paths.map(urlTag), ...request.tags])], paths }
+}
+
+// Failed authentications by address, in this isolate.
+const failures = new Map<string, { count: number; since: number }>()
+
+/** Whether `address` has failed too often lately; each failure is counted by `recordFailure`. */
+export function isLockedOut(address: string, now: number): boolean {
+  const f = failures.get(address)
+  if (!f || now - f.since > FAILURE_WINDOW_MS) return false
+  return f.count >= MAX_FAILURES
+}
+
+export function recordFailure(address: string, now: number): void {
+  const f = failures.get(address)
+  if (!f || now - f.since > FAILURE_WINDOW_MS) failures.set(address, { count: 1, since: now })
+  else f.count += 1
+}

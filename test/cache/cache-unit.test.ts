@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import { cacheKey } from '../../src/cache/cache-key'
+import type { EntryMeta } from '../../src/cache/edge-cache'
+import { assess } from '../../src/cache/edge-cache'
+import { purgePath, tokenName } from '../../src/cache/purge'
+
+const ORIGIN = 'https://www.care.example'
+const key = (path: string, params = ['distance', 'sort', 'page', 'availability']) =>
+  cacheKey(ORIGIN, new URL(ORIGIN + path), params, 'v1')
+
+describe('cacheKey', () => {
+  it('is the same for any order, repetition, list form or default of the parameters that matter', () => {
+    const keys = [
+      '/babysitters/atlanta-ga?distance=5&availability=monday,tuesday',
+      '/babysitters/atlanta-ga?availability=tuesday&availability=monday&distance=5&distance=5',
+      '/babysitters/atlanta-ga?utm_source=x&gclid=y&fbclid=z&distance=5&availability=MONDAY,tuesday&page=1&sort=recommended',
+      '/babysitters/atlanta-ga?distance=5&availability=monday,tuesday&colour=red',
+    ].map((path) => key(path))
+    expect(new Set(keys).size).toBe(1)
+    expect(keys[0]).toBe(
+      `${ORIGIN}/babysitters/atlanta-ga?availability=monday&availability=tuesday&distance=5&__variant=v1`,
+    )
+  })
+
+  it('differs by the filters, the page and the variant', () => {
+    expect(key('/babysitters/atlanta-ga?distance=5')).not.toBe(
+      key('/babysitters/atlanta-ga?distance=10'),
+    )
+    expect(key('/babysitters/atlanta-ga?page=2')).not.toBe(key('/babysitters/atlanta-ga'))
+    expect(cacheKey(ORIGIN, new URL(`${ORIGIN}/nannies`), [], 'a')).not.toBe(
+      cacheKey(ORIGIN, new URL(`${ORIGIN}/nannies`), [], 'b'),
+    )
+  })
+
+  it('is always on the public origin, whatever host the request came to', () => {
+    expect(cacheKey(ORIGIN, new URL('https://evil.example/nannies'), [], 'v')).toBe(
+      `${ORIGIN}/nannies?__variant=v`,
+    )
+  })
+})
+
+describe('assess', () => {
+  const meta: EntryMeta = {
+    storedAt: 1000,
+    freshUntil: 2000,
+    staleUntil: 3000,
+    keepUntil: 4000,
+    tags: [],
+    etag: 'W/"x"',
+    cacheControl: 'public',
+    complete: true,
+  }
+  it.each([
+    [1500, 0, 'fresh'],
+    [2500, 0, 'stale'],
+    [3500, 0, 'expired'],
+    [4000, 0, 'gone'],
+    [1500, 1200, 'purged'],
+    [2500, 1200, 'purged'],
+    [1500, 900, 'fresh'],
+  ])('at %i with the newest purge at %i a stored page is %s', (now, purge, state) => {
+    expect(assess(meta, now, purge)).toBe(state)
+  })
+})
+
+describe('purge', () => {
+  it('names the token presented, among named tokens, and nothing for a wrong one', async () => {
+    const configured = 'alice=first-secret, ci=second-secret'
+    expect(await tokenName('Bearer second-secret', configured)).toBe('ci')
+    expect(await tokenName('Bearer first-secret', configured)).toBe('alice')
+    expect(await tokenName('Bearer first-secreT', configured)).toBeNull()
+    expect(await tokenName('Bearer ', configured)).toBeNull()
+    expect(await tokenName(undefined, configured)).toBeNull()
+    expect(await tokenName('Bearer lonely', 'lonely')).toBe('ops')
+    expect(await tokenName('Bearer anything', undefined)).toBeNull()
+  })
+
+  it('takes only URLs of this site', () => {
+    expect(purgePath('/Babysitters/Atlanta-GA/', ORIGIN)).toBe('/babysitters/atlanta-ga')
+    expect(purgePath(`${ORIGIN}/nannies?page=2`, ORIGIN)).toBe('/nannies')
+    expect(purgePath('https://evil.example/nannies', ORIGIN)).toBeNull()
+    expect(purgePath('//evil.example/nannies', ORIGIN)).toBeNull()
+  })
+})

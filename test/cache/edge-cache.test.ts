@@ -1,0 +1,275 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env, exports } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cacheKey } from '../../src/cache/cache-key'
+import type { EntryMeta } from '../../src/cache/edge-cache'
+import { POLICIES } from '../../src/cache/policies'
+import { forgetFlags } from '../../src/flags/read-flags'
+import worker from '../../src/worker'
+import { fetchPage, GOOGLEBOT, ORIGIN, page, PHONE } from '../support/fetch-page'
+
+/** A request whose background work (storing, refreshing) has finished when it returns. */
+async function settled(path: string, init: RequestInit = {}) {
+  const ctx = createExecutionContext()
+  const headers = new Headers(init.headers)
+  if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
+  const res = await worker.fetch(new Request(ORIGIN + path, { ...init, headers }), env, ctx)
+  const body = await res.text()
+  await waitOnExecutionContext(ctx)
+  return { res, body, cache: res.headers.get('x-cache') }
+}
+
+async function purge(
+  body: unknown,
+  token = 'test-ops-token',
+  headers: Record<string, string> = {},
+) {
+  return exports.default.fetch(
+    new Request(`${ORIGIN}/__ops/purge`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  )
+}
+
+/** The stored copy of a page, for the variant a default visitor gets. */
+async function storedCopy(
+  path: string,
+  params: readonly string[] = [],
+): Promise<Response | undefined> {
+  const variant = (await fetchPage('/nannies')).headers.get('x-variant') ?? ''
+  return caches.default.match(cacheKey(ORIGIN, new URL(ORIGIN + path), params, variant))
+}
+
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await env.FLAGS.delete('flags')
+  forgetFlags()
+})
+
+describe('the edge cache', () => {
+  it('renders once, then serves the stored page with its ETag and caching headers', async () => {
+    const first = await settled('/nannies/austin-tx')
+    const second = await settled('/nannies/austin-tx')
+    expect([first.cache, second.cache]).toEqual(['MISS', 'HIT'])
+    expect(second.body).toBe(first.body)
+    expect(second.res.headers.get('etag')).toBe(first.res.headers.get('etag'))
+    expect(first.res.headers.get('etag')).toMatch(/^W\/"[0-9a-f]{8}\.[0-9a-z]+"$/)
+    expect(second.res.headers.get('cache-control')).toBe(
+      'public, max-age=0, s-maxage=600, stale-while-revalidate=3600, stale-if-error=604800',
+    )
+    expect(second.res.headers.get('cache-tag')).toBe(
+      'page:seoSearchListing,service:nannies,city:austin-tx',
+    )
+    expect(second.res.headers.get('last-modified')).toMatch(/GMT$/)
+  })
+
+  it('answers a matching If-None-Match with 304, and HEAD from the GET entry', async () => {
+    const { res } = await settled('/tutors/austin-tx')
+    const etag = res.headers.get('etag') ?? ''
+    const revalidated = await fetchPage('/tutors/austin-tx', { headers: { 'if-none-match': etag } })
+    expect(revalidated.status).toBe(304)
+    expect(revalidated.headers.get('etag')).toBe(etag)
+    expect(await revalidated.text()).toBe('')
+    const head = await fetchPage('/tutors/austin-tx', { method: 'HEAD' })
+    expect(head.headers.get('x-cache')).toBe('HIT')
+    expect(await head.text()).toBe('')
+  })
+
+  it('keys on the parameters that change the page, never on tracking ones or their order', async () => {
+    await settled('/babysitters/boston-ma?distance=10&availability=monday,friday')
+    const same = await settled(
+      '/babysitters/boston-ma?availability=friday&availability=monday&utm_source=mail&distance=10&gclid=1',
+    )
+    expect(same.cache).toBe('HIT')
+    expect((await settled('/babysitters/boston-ma?distance=5')).cache).toBe('MISS')
+  })
+
+  it('stores no visitor cookie, and prefetch or data headers change nothing', async () => {
+    const poison = await settled('/pet-care/boston-ma', {
+      headers: {
+        purpose: 'prefetch',
+        'x-data-request': '1',
+        host: 'evil.example',
+        'x-forwarded-host': 'evil.example',
+        'x-original-url': '/admin',
+      },
+    })
+    expect(poison.cache).toBe('MISS')
+    expect(poison.res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const visitor = await settled('/pet-care/boston-ma')
+    expect(visitor.cache).toBe('HIT')
+    expect(visitor.res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(visitor.body).not.toContain('evil.example')
+    expect(visitor.res.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual([
+      'care_did',
+      'n_vis',
+    ])
+    const copy = await storedCopy('/pet-care/boston-ma', POLICIES.directory.params)
+    expect(copy?.headers.has('set-cookie')).toBe(false)
+    expect(copy?.headers.get('x-edge-meta')).toBeTruthy()
+  })
+
+  it('keeps each flag variant apart', async () => {
+    await env.FLAGS.put(
+      'flags',
+      JSON.stringify({
+        flags: {
+          embeddedGuestMessaging: { state: 'ENABLED', default: false, rules: [{ percentage: 50 }] },
+        },
+      }),
+    )
+    forgetFlags()
+    const devices = Array.from(
+      { length: 8 },
+      (_, i) => `33333333-3333-4333-8333-${String(i).padStart(12, '0')}`,
+    )
+    const first = new Map<string, string>()
+    for (const id of devices) {
+      const { res, cache } = await settled('/housekeeping/boston-ma', {
+        headers: { cookie: `care_did=${id}` },
+      })
+      const variant = res.headers.get('x-variant') ?? ''
+      expect(cache).toBe(first.has(variant) ? 'HIT' : 'MISS')
+      first.set(variant, id)
+    }
+    expect(first.size).toBe(2)
+  })
+
+  it('stores a 404 briefly, so a flood of unknown ids costs one render each', async () => {
+    const a = await settled('/p/nobody-999999999')
+    const b = await settled('/p/nobody-999999999')
+    expect([a.res.status, b.res.status]).toEqual([404, 404])
+    expect([a.cache, b.cache]).toEqual(['MISS', 'HIT'])
+    expect(b.res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=60')
+  })
+
+  it('never stores a page that sets a cookie (the visitor flow)', async () => {
+    const flow = await settled('/us-subscription/segment/nonmember/babysitters?intent=rightNow')
+    expect(flow.cache).toBe('BYPASS')
+    const step = await settled('/us-subscription/segment/nonmember/babysitters')
+    expect(step.cache).toBe('BYPASS')
+    expect(step.res.headers.get('cache-control')).toBe('private, no-store')
+  })
+
+  it('serves a stale page at once and refreshes it in the background, once', async () => {
+    await settled('/senior-care/boston-ma')
+    const key = cacheKey(
+      ORIGIN,
+      new URL(`${ORIGIN}/senior-care/boston-ma`),
+      POLICIES.directory.params,
+      (await fetchPage('/nannies')).headers.get('x-variant') ?? '',
+    )
+    const stored = await caches.default.match(key)
+    if (!stored) throw new Error('not stored')
+    // Time passes: the copy is now 20 minutes old, past fresh but within stale-while-revalidate.
+    const meta = JSON.parse(stored.headers.get('x-edge-meta') ?? '{}') as EntryMeta
+    const past = 20 * 60_000
+    const aged = {
+      ...meta,
+      storedAt: meta.storedAt - past,
+      freshUntil: meta.freshUntil - past,
+      staleUntil: meta.staleUntil - past,
+      keepUntil: meta.keepUntil - past,
+    }
+    const headers = new Headers(stored.headers)
+    headers.set('x-edge-meta', JSON.stringify(aged))
+    await caches.default.put(key, new Response(await stored.text(), { status: 200, headers }))
+
+    const stale = await settled('/senior-care/boston-ma')
+    expect(stale.cache).toBe('STALE')
+    expect(stale.res.headers.get('etag')).toBe(meta.etag)
+    const fresh = await settled('/senior-care/boston-ma')
+    expect(fresh.cache).toBe('HIT')
+    expect(fresh.res.headers.get('etag')).not.toBe(meta.etag)
+  })
+
+  it('serves uncached when the Cache API fails', async () => {
+    vi.spyOn(caches.default, 'match').mockRejectedValue(new Error('cache offline'))
+    const { res, cache } = await settled('/nannies/boston-ma')
+    expect(res.status).toBe(200)
+    expect(cache).toBe('BYPASS')
+  })
+
+  it('gives crawlers complete stored documents', async () => {
+    await settled('/child-care/boston-ma', { headers: { 'user-agent': GOOGLEBOT } })
+    const { body, cache } = await settled('/child-care/boston-ma')
+    expect(cache).toBe('HIT')
+    expect(body).not.toContain('<template id="B:')
+  })
+})
+
+describe('purge', () => {
+  it('by URL makes the next request of every form and variant of the URL a MISS', async () => {
+    await settled('/nannies/seattle-wa')
+    await settled('/nannies/seattle-wa?page=2')
+    const res = await purge({ urls: [`${ORIGIN}/nannies/seattle-wa`] })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ purged: { urls: 1, tags: 0 }, by: 'ops' })
+    expect((await settled('/nannies/seattle-wa')).cache).toBe('MISS')
+    expect((await settled('/nannies/seattle-wa?page=2')).cache).toBe('MISS')
+  })
+
+  it('by tag makes every page of the tag a MISS, and no other', async () => {
+    await settled('/tutors/seattle-wa')
+    await settled('/local/seattle-wa')
+    await settled('/tutors/denver-co')
+    expect((await purge({ tags: ['city:seattle-wa'] }, 'test-ci-token')).status).toBe(200)
+    expect((await settled('/tutors/seattle-wa')).cache).toBe('MISS')
+    expect((await settled('/local/seattle-wa')).cache).toBe('MISS')
+    expect((await settled('/tutors/denver-co')).cache).toBe('HIT')
+    const log = await env.DB.prepare(
+      "SELECT token_name, tags, purged FROM purge_log WHERE tags LIKE '%seattle%'",
+    ).first()
+    expect(log).toEqual({ token_name: 'ci', tags: '["city:seattle-wa"]', purged: 1 })
+  })
+
+  it.each([
+    ['a wrong token', { authorization: 'Bearer guess' }],
+    ['no token', { authorization: '' }],
+    ['another scheme', { authorization: 'Basic dGVzdC1vcHMtdG9rZW4=' }],
+  ])('refuses %s with 401 and purges nothing', async (_, headers) => {
+    await settled('/pet-care/seattle-wa')
+    const res = await exports.default.fetch(
+      new Request(`${ORIGIN}/__ops/purge`, {
+        method: 'POST',
+        headers: { ...headers, 'cf-connecting-ip': '198.51.100.1' },
+        body: JSON.stringify({ tags: ['city:seattle-wa'] }),
+      }),
+    )
+    expect(res.status).toBe(401)
+    expect((await settled('/pet-care/seattle-wa')).cache).toBe('HIT')
+  })
+
+  it('locks an address out after repeated failures, even with the right token', async () => {
+    const attempt = (token: string) =>
+      purge({ tags: ['city:x'] }, token, { 'cf-connecting-ip': '198.51.100.9' })
+    for (let i = 0; i < 5; i++) expect((await attempt('wrong')).status).toBe(401)
+    const locked = await attempt('test-ops-token')
+    expect(locked.status).toBe(429)
+    expect(locked.headers.get('retry-after')).toBe('60')
+  })
+
+  it.each([
+    [
+      'a body over 16 KiB',
+      JSON.stringify({ tags: Array.from({ length: 2000 }, (_, i) => `provider:${i}`) }),
+      413,
+    ],
+    ['a body that is not JSON', '{tags:', 400],
+    ['an unknown field', { tags: ['city:x'], everything: true }, 400],
+    ['nothing to purge', {}, 400],
+    ['a URL of another site', { urls: ['https://evil.example/nannies'] }, 400],
+    ['a malformed tag', { tags: ['city atlanta'] }, 400],
+  ])('refuses %s', async (_, body, status) => {
+    expect((await purge(body)).status).toBe(status)
+  })
+
+  it('takes POST only', async () => {
+    const res = await fetchPage('/__ops/purge')
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe('POST')
+    expect((await page('/nannies', { method: 'POST' })).res.headers.get('allow')).toBe('GET, HEAD')
+  })
+})
