@@ -9,7 +9,14 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { project: ['./tsconfig.json', './tsconfig.node.json'] },
+      parserOptions: {
+        project: [
+          './tsconfig.json',
+          './tsconfig.node.json',
+          './tsconfig.client.json',
+          './tsconfig.e2e.json',
+        ],
+      },
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

@@ -2,9 +2,10 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { defineConfig } from 'vitest/config'
 import { testCatalogStatements } from './scripts/seed/test-catalog'
 
-// Two projects: `workers` runs unit and route tests inside workerd with real local D1, KV and
-// Cache (seeded per test file by test/setup.ts); `node` runs the generator's tests and the
-// smoke test that starts the real `wrangler dev`.
+// Three projects: `workers` runs unit and route tests inside workerd with real local D1, KV and
+// Cache (seeded per test file by test/setup.ts); `node` runs the generator's and the bundles'
+// tests; `e2e` starts the real `wrangler dev` (test/e2e/server.ts) and drives Debian's Chromium
+// against it.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
@@ -31,7 +32,7 @@ export default defineConfig(async () => {
           test: {
             name: 'workers',
             include: ['test/**/*.test.{ts,tsx}'],
-            exclude: ['test/node/**'],
+            exclude: ['test/node/**', 'test/e2e/**'],
             setupFiles: ['test/setup.ts'],
             globalSetup: ['test/node/sentry-capture.ts'],
             // The worker writes a log line per request; tests make thousands of requests.
@@ -50,6 +51,16 @@ export default defineConfig(async () => {
             include: ['test/node/**/*.test.ts'],
             testTimeout: 120_000,
             hookTimeout: 180_000,
+          },
+        },
+        {
+          test: {
+            name: 'e2e',
+            environment: 'node',
+            include: ['test/e2e/**/*.test.ts'],
+            globalSetup: ['test/e2e/server.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
           },
         },
       ],

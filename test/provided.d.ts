@@ -6,7 +6,10 @@ declare module 'vitest' {
     /** INSERT statements of the test catalog (scripts/seed/test-catalog.ts). */
     catalogSql: string[]
     catalogNow: string
-    /** The Sentry capture server of test/node/sentry-capture.ts. */
+    /** The Sentry capture server (test/node/capture-server.ts). */
     sentryOrigin: string
+    /** The e2e project's `wrangler dev` (test/e2e/server.ts) and its state folder. */
+    baseUrl: string
+    persistDir: string
   }
 }

@@ -1,3 +1,5 @@
+import { BUILD } from '../views/assets'
+
 /** Values that mean the same as no parameter at all. */
 const DEFAULTS: Readonly<Record<string, string>> = { page: '1', sort: 'recommended' }
 
@@ -7,7 +9,8 @@ const TRACKING = /^(utm_.*|gclid|fbclid|msclkid|dclid|mc_(cid|eid)|_ga)$/i
 /**
  * The cache key of a page: its normalised path, only the query parameters that change it
  * (sorted, values lowercased, lists in one order, repeats collapsed), the variant fingerprint
- * of the flags that shaped it, on the public origin (never the Host header).
+ * of the flags that shaped it and the build (a deploy never serves pages linking assets it no
+ * longer has), on the public origin (never the Host header).
  */
 export function cacheKey(
   origin: string,
@@ -25,7 +28,7 @@ export function cacheKey(
     for (const v of values) pairs.add(`${encodeURIComponent(name)}=${encodeURIComponent(v)}`)
   }
   const query = [...pairs].sort()
-  query.push(`__variant=${variant}`)
+  query.push(`__variant=${variant}`, `__build=${BUILD}`)
   return `${origin.replace(/\/+$/, '')}${url.pathname}?${query.join('&')}`
 }
 

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
+import { pageOfDataPath } from '../routes/data-prefix'
 import { cacheKey, urlTag } from './cache-key'
 import { newestGeneration, readGenerations } from './generations'
 import type { Policy } from './policies'
@@ -169,7 +170,7 @@ function store(
     ...windows,
     etag,
     tags: [
-      urlTag(c.req.path),
+      urlTag(pageOfDataPath(c.req.path)),
       ...(res.headers
         .get('cache-tag')
         ?.split(',')

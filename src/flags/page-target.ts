@@ -2,15 +2,17 @@ import { findActivityKeyword } from '../catalog/activities'
 import { stateOfCitySlug } from '../catalog/cities'
 import { findJobService } from '../catalog/jobs'
 import { findService } from '../catalog/services'
+import { pageOfDataPath } from '../routes/data-prefix'
 import type { Target } from './evaluate'
 
 /**
  * What a URL is about, for flag targeting: its page type, service (and vertical), city and
  * state, as far as the path names them. Known before any storage read, so the flags, and the
- * variant a cache would key on, are settled before the route runs.
+ * variant a cache would key on, are settled before the route runs. A page's state at
+ * `/_data{path}` is about the same page.
  */
 export function pageTarget(path: string): Target {
-  const [first = '', second, third] = path.split('/').filter(Boolean)
+  const [first = '', second, third] = pageOfDataPath(path).split('/').filter(Boolean)
   const place = (slug: string | undefined) =>
     slug === undefined
       ? {}

@@ -1,5 +1,5 @@
 import type { Toucan } from 'toucan-js'
-import { HEADLESS } from './ignored-errors'
+import { HEADLESS } from './event-rules'
 import { createSentry } from './sentry'
 import type { Trail } from './trail'
 

@@ -2,23 +2,17 @@ import { inboundFiltersIntegration } from '@sentry/core'
 import type { Event, StackFrame } from '@sentry/types'
 import { Toucan } from 'toucan-js'
 import pkg from '../../package.json'
-import { FILTER_PARAMS } from '../catalog/filters'
-import { IGNORED_ERRORS } from './ignored-errors'
+import {
+  IGNORED_ERRORS,
+  MAX_FRAMES,
+  MAX_LINE,
+  RATE_LIMIT_FALLBACK_MS,
+  SAFE_PARAMS,
+} from './event-rules'
 import { MAX_BREADCRUMBS } from './trail'
 
-/** The seed's limits: stack traces keep 50 frames and 1,024 characters per line. */
-export const MAX_FRAMES = 50
-export const MAX_LINE = 1024
 /** A send that takes longer is abandoned: a slow Sentry must not hold the isolate. */
 export const SEND_TIMEOUT_MS = 5_000
-/** The seed's rate-limit fallback when a 429 names no Retry-After. */
-export const RATE_LIMIT_FALLBACK_MS = 60_000
-
-// Query parameters whose values are safe to send: the listing filters, never anything a
-// visitor typed about themselves.
-const SAFE_PARAMS = [
-  ...new Set([...Object.values(FILTER_PARAMS), 'sort', 'page', 'categories', 'subcategories']),
-]
 
 export interface SentryOptions {
   dsn: string

@@ -9,7 +9,10 @@ import { activityEvent } from '../seo/entity-json-ld'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
+import { activityCard } from '../views/activities/activity-card'
 import { ActivitiesPage } from '../views/activities/activities-page'
+import { listingState } from '../views/listing/listing-state'
+import { count } from '../views/shared/format'
 import {
   activityFilterFields,
   activitySearch,
@@ -17,7 +20,8 @@ import {
   parseActivityQuery,
 } from './activity-query'
 import { activitiesPath } from './paths'
-import { renderPage } from './render-page'
+import { renderListing } from './render-page'
+import { intentQuestion } from './visitor-flow'
 
 /** `/explore/d/{keyword}`: camps and classes of an activity category or subcategory. */
 export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
@@ -79,43 +83,68 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
   const siblings = category.subcategories.filter(
     (s) => s.slug !== keyword.slug && worthALink(s.slug),
   )
-  return renderPage(
+  const head = {
+    title: `${keyword.label} classes and camps for kids${query.page > 1 ? ` – Page ${query.page}` : ''} | ${SITE_NAME}`,
+    description: `${total} ${keyword.label.toLowerCase()} camps and classes for kids, in person and online: dates, ages, days and prices.`,
+    canonical: absoluteUrl(
+      origin,
+      filtered || query.page === 1 ? path : `${path}?page=${query.page}`,
+    ),
+    robots: robotsOf(decision),
+    jsonLd: [...events, breadcrumbList(origin, crumbs)],
+  }
+  const label = keyword.label.toLowerCase()
+  const state = listingState({
+    head,
+    path,
+    heading: `${keyword.label} classes and camps for kids`,
+    lede:
+      total > 0
+        ? `${count(total, 'camp or class', 'camps and classes')} ${filtered ? 'match your filters' : 'coming up or running now'}.`
+        : null,
+    notice:
+      !decision.index && decision.reason === 'thin' && !filtered
+        ? `Only a few ${label} activities are listed right now.`
+        : null,
+    filters: activityFilterFields(keyword, query, offerCamps),
+    filtered,
+    total,
+    page: query.page,
+    sortLabel: 'date',
+    cards: items.map(activityCard),
+    pageHref: (page) => path + activitySearch({ ...query, page }),
+    empty: filtered
+      ? `No ${label} activities match these filters.`
+      : `No ${label} activities are listed right now.`,
+    intent: intentQuestion(
+      'child-care',
+      'Need child care around camp hours? When do you need it?',
+      on,
+    ),
+  })
+  return renderListing(
     c,
-    <ActivitiesPage
-      head={{
-        title: `${keyword.label} classes and camps for kids${query.page > 1 ? ` – Page ${query.page}` : ''} | ${SITE_NAME}`,
-        description: `${total} ${keyword.label.toLowerCase()} camps and classes for kids, in person and online: dates, ages, days and prices.`,
-        canonical: absoluteUrl(
-          origin,
-          filtered || query.page === 1 ? path : `${path}?page=${query.page}`,
-        ),
-        robots: robotsOf(decision),
-        jsonLd: [...events, breadcrumbList(origin, crumbs)],
-      }}
-      crumbs={crumbs}
-      label={keyword.label}
-      total={total}
-      items={items}
-      page={query.page}
-      filtered={filtered}
-      thin={!decision.index && decision.reason === 'thin'}
-      filters={activityFilterFields(keyword, query, offerCamps)}
-      signUpBanner={on('providerSignUpBanner')}
-      action={path}
-      pageHref={(page) => path + activitySearch({ ...query, page })}
-      related={[
-        ...(keyword.subcategory && worthALink(category.slug)
-          ? [{ href: activitiesPath(category.slug), text: `All ${category.label.toLowerCase()}` }]
-          : []),
-        ...siblings.map((s) => ({ href: activitiesPath(s.slug), text: s.label })),
-      ]}
-      categories={categories
-        .filter((other) => other.slug !== category.slug && worthALink(other.slug))
-        .map((other) => ({
-          href: activitiesPath(other.slug),
-          text: other.slug === 'stem' ? 'STEM' : other.label,
-        }))}
-    />,
+    state,
+    () => (
+      <ActivitiesPage
+        head={head}
+        crumbs={crumbs}
+        state={state}
+        signUpBanner={on('providerSignUpBanner')}
+        related={[
+          ...(keyword.subcategory && worthALink(category.slug)
+            ? [{ href: activitiesPath(category.slug), text: `All ${category.label.toLowerCase()}` }]
+            : []),
+          ...siblings.map((s) => ({ href: activitiesPath(s.slug), text: s.label })),
+        ]}
+        categories={categories
+          .filter((other) => other.slug !== category.slug && worthALink(other.slug))
+          .map((other) => ({
+            href: activitiesPath(other.slug),
+            text: other.slug === 'stem' ? 'STEM' : other.label,
+          }))}
+      />
+    ),
     { decision, tags: [`keyword:${keyword.slug}`, `category:${category.slug}`] },
   )
 }

@@ -6,7 +6,7 @@ import type { Service } from '../catalog/services'
 import { JOB_SERVICES } from '../catalog/jobs'
 import { stateName } from '../catalog/states'
 import type { City } from '../data/cities'
-import { findCity, findNearbyCities } from '../data/cities'
+import { findCity, findNearbyCities, milesBetween } from '../data/cities'
 import type { Db } from '../data/db'
 import { findProviderListing } from '../data/provider-listing'
 import { findCityJobCounts } from '../data/jobs'
@@ -17,11 +17,16 @@ import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { DirectoryPage } from '../views/directory/directory-page'
+import { providerCard } from '../views/directory/provider-card'
+import { listingState } from '../views/listing/listing-state'
+import { CallToAction } from '../views/shared/call-to-action'
+import { count } from '../views/shared/format'
 import { rateAverage } from '../views/shared/format'
 import type { LinkItem } from '../views/shared/link-list'
 import { isFiltered, listingFilterFields, listingSearch, parseListingQuery } from './listing-query'
 import { cityHubPath, cityPath, costPath, jobListingPath, servicePath, statePath } from './paths'
-import { renderPage, streamed } from './render-page'
+import { renderListing, streamed } from './render-page'
+import { intentQuestion } from './visitor-flow'
 import { serviceParam } from './service-param'
 
 /** `/{service}/{city-state}`: the provider directory of a city (page kind PROVIDERS). */
@@ -34,8 +39,6 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
 
   const city = await findCity(db, c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
-  const nearby = streamed(nearbyLinks(db, service, city))
-  const related = streamed(relatedLinks(db, service, city, shownServices(c.var.flags.on)))
   const [listing, local, national] = await Promise.all([
     findProviderListing(db, service.slug, city, query, c.var.flags.on('rankedDirectorySorting')),
     findCityStats(db, service.slug, city.id),
@@ -53,49 +56,85 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
     origin,
     filtered || query.page === 1 ? base : `${base}?page=${query.page}`,
   )
-  const state = stateName(city.stateCode) ?? city.stateCode
+  const stateLabel = stateName(city.stateCode) ?? city.stateCode
   const place = `${city.name}, ${city.stateCode}`
   const crumbs = [
     { name: service.title, path: servicePath(service.slug) },
-    { name: state, path: statePath(service.slug, city.stateCode) },
+    { name: stateLabel, path: statePath(service.slug, city.stateCode) },
     { name: city.name, path: base },
   ]
   const pageSuffix = query.page > 1 ? ` – Page ${query.page}` : ''
   const average = local ? ` Average rate ${rateAverage(local.rateAvg, local.payUnit)}.` : ''
+  const head = {
+    title: `${service.title} in ${place}${pageSuffix} | ${SITE_NAME}`,
+    description: `Find ${service.nouns} in ${place}. Compare ${local?.providers ?? listing.total} local ${service.nouns} by rate, reviews and experience.${average}`,
+    canonical,
+    robots: robotsOf(decision),
+    jsonLd: [breadcrumbList(origin, crumbs)],
+  }
+  const daycareCards = c.var.flags.on('robustDaycareCards')
+  const intent = intentQuestion(
+    service.slug,
+    `When do you need ${/^[aeiou]/i.test(service.noun) ? 'an' : 'a'} ${service.noun}?`,
+    c.var.flags.on,
+  )
+  const state = listingState({
+    head,
+    path: base,
+    heading: `${service.title} in ${place}`,
+    lede:
+      listing.total > 0
+        ? `${count(listing.total, service.noun, service.nouns)} ${filtered ? 'match your filters' : 'near you'} in ${place}.`
+        : null,
+    notice:
+      !decision.index && decision.reason === 'thin' && !filtered
+        ? `Only a few ${service.nouns} have profiles in ${place} so far. Nearby cities below have more.`
+        : null,
+    filters: listingFilterFields(service, query),
+    filtered,
+    total: listing.total,
+    page: query.page,
+    sortLabel: query.sort,
+    cards: listing.cards.map((p) => providerCard(p, milesBetween(city, p), daycareCards)),
+    pageHref: (page) => base + listingSearch({ ...query, page }, service),
+    empty: filtered
+      ? `No ${service.nouns} in ${place} match these filters.`
+      : `No ${service.nouns} in ${place} have profiles yet.`,
+    intent,
+  })
 
-  return renderPage(
+  return renderListing(
     c,
-    <DirectoryPage
-      head={{
-        title: `${service.title} in ${place}${pageSuffix} | ${SITE_NAME}`,
-        description: `Find ${service.nouns} in ${place}. Compare ${local?.providers ?? listing.total} local ${service.nouns} by rate, reviews and experience.${average}`,
-        canonical,
-        robots: robotsOf(decision),
-        jsonLd: [breadcrumbList(origin, crumbs)],
-      }}
-      crumbs={crumbs}
-      service={service}
-      city={city}
-      place={place}
-      query={query}
-      listing={listing}
-      filtered={filtered}
-      thin={!decision.index && decision.reason === 'thin'}
-      local={local}
-      national={national}
-      guide={
-        service.costGuide &&
-        c.var.flags.config.costGuideLocalPage &&
-        (local?.providers ?? 0) >= MIN_COST_SAMPLE
-          ? costPath(service.slug, city.slug)
-          : null
-      }
-      filters={listingFilterFields(service, query)}
-      pageHref={(page) => base + listingSearch({ ...query, page }, service)}
-      action={base}
-      nearby={nearby}
-      related={related}
-    />,
+    state,
+    () => (
+      <DirectoryPage
+        head={head}
+        crumbs={crumbs}
+        state={state}
+        service={service}
+        place={place}
+        local={local}
+        national={national}
+        guide={
+          service.costGuide &&
+          c.var.flags.config.costGuideLocalPage &&
+          (local?.providers ?? 0) >= MIN_COST_SAMPLE
+            ? costPath(service.slug, city.slug)
+            : null
+        }
+        nearby={streamed(nearbyLinks(db, service, city))}
+        related={streamed(relatedLinks(db, service, city, shownServices(c.var.flags.on)))}
+        aside={
+          intent ? null : (
+            <CallToAction
+              segment={service.slug}
+              text={`Tell us what you need and we'll match you with ${service.nouns} in ${place}.`}
+              label={`Find ${service.title.toLowerCase()} now`}
+            />
+          )
+        }
+      />
+    ),
     {
       decision,
       analytics: { pageKind: 'PROVIDERS' },

@@ -1,4 +1,5 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { HTTPException } from 'hono/http-exception'
 import { StorageError } from '../data/db'
 import type { AppEnv } from '../env'
@@ -7,6 +8,7 @@ import type { Timing } from '../observability/timing'
 import { SITE_NAME } from '../seo/head'
 import { ErrorPage, errorTitle } from '../views/error-page'
 import { renderHtml } from '../views/render-html'
+import { isDataPath } from './data-prefix'
 import { OPS_PURGE } from './paths'
 import { SiteContext } from '../views/site-context'
 import { siteOf } from './render-page'
@@ -37,6 +39,11 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
   if (timing) headers['server-timing'] = timing.header()
   if (status === 405) headers.allow = c.req.path === OPS_PURGE ? 'POST' : 'GET, HEAD'
   if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS)
+  // Data requests only ever get JSON (SPEC section 8): a missing page is `{"notFound": true}`.
+  if (isDataPath(c.req.path)) {
+    const body = status === 404 ? { notFound: true } : { error: detail ?? errorTitle(status) }
+    return c.json(body, status as ContentfulStatusCode, headers)
+  }
   const title = `${status}: ${errorTitle(status)}`
   try {
     const site = siteOf(c)

@@ -10,10 +10,13 @@ import type { AppEnv } from '../env'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
+import { jobCard } from '../views/jobs/job-card'
 import { JobListingPage } from '../views/jobs/job-listing-page'
+import { listingState } from '../views/listing/listing-state'
+import { count } from '../views/shared/format'
 import { isJobQueryFiltered, jobFilterFields, jobSearch, parseJobQuery } from './job-query'
 import { cityHubPath, cityPath, jobListingPath } from './paths'
-import { renderPage } from './render-page'
+import { renderListing } from './render-page'
 
 /** `/{job-service}/{city-state}`: open jobs of a city (page kind JOBS). */
 export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
@@ -55,34 +58,54 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
       : []),
     { href: cityHubPath(city.slug), text: `All care in ${city.name}` },
   ]
-  return renderPage(
+  const head = {
+    title: `${jobs.title} in ${place}${query.page > 1 ? ` – Page ${query.page}` : ''} | ${SITE_NAME}`,
+    description: `${open} open ${jobs.title.toLowerCase()} in ${place}, ${stateName(city.stateCode) ?? city.stateCode}. See pay, schedules and start dates, and apply free.`,
+    canonical: absoluteUrl(
+      origin,
+      filtered || query.page === 1 ? base : `${base}?page=${query.page}`,
+    ),
+    robots: robotsOf(decision),
+    jsonLd: [breadcrumbList(origin, crumbs)],
+  }
+  const title = jobs.title.toLowerCase()
+  const state = listingState({
+    head,
+    path: base,
+    heading: `${jobs.title} in ${place}`,
+    lede:
+      listing.total > 0
+        ? `${count(listing.total, 'open job', 'open jobs')} ${filtered ? 'match your filters' : 'near you'} in ${place}.`
+        : null,
+    notice:
+      !decision.index && decision.reason === 'thin' && !filtered
+        ? `Only a few ${title} are open in ${place} right now.`
+        : null,
+    filters: jobFilterFields(jobs, query),
+    filtered,
+    total: listing.total,
+    page: query.page,
+    sortLabel: query.sort,
+    cards: listing.cards.map((job) => jobCard(job, now)),
+    pageHref: (page) => base + jobSearch({ ...query, page }, jobs),
+    empty: filtered
+      ? `No open ${title} in ${place} match these filters.`
+      : `No ${title} are open in ${place} right now.`,
+    intent: null,
+  })
+  return renderListing(
     c,
-    <JobListingPage
-      head={{
-        title: `${jobs.title} in ${place}${query.page > 1 ? ` – Page ${query.page}` : ''} | ${SITE_NAME}`,
-        description: `${open} open ${jobs.title.toLowerCase()} in ${place}, ${stateName(city.stateCode) ?? city.stateCode}. See pay, schedules and start dates, and apply free.`,
-        canonical: absoluteUrl(
-          origin,
-          filtered || query.page === 1 ? base : `${base}?page=${query.page}`,
-        ),
-        robots: robotsOf(decision),
-        jsonLd: [breadcrumbList(origin, crumbs)],
-      }}
-      crumbs={crumbs}
-      jobs={jobs}
-      place={place}
-      total={listing.total}
-      cards={listing.cards}
-      page={query.page}
-      sort={query.sort}
-      filtered={filtered}
-      thin={!decision.index && decision.reason === 'thin'}
-      filters={jobFilterFields(jobs, query)}
-      action={base}
-      pageHref={(page) => base + jobSearch({ ...query, page }, jobs)}
-      now={now}
-      related={related}
-    />,
+    state,
+    () => (
+      <JobListingPage
+        head={head}
+        crumbs={crumbs}
+        state={state}
+        title={title}
+        place={place}
+        related={related}
+      />
+    ),
     {
       decision,
       analytics: { pageKind: 'JOBS' },

@@ -3,8 +3,10 @@ import type { ReactNode } from 'react'
 import { createElement } from 'react'
 import type { AppEnv } from '../env'
 import { pageTarget } from '../flags/page-target'
+import { isDataPath } from './data-prefix'
 import type { IndexDecision } from '../seo/indexability'
 import { robotsOf, seoGateHeader } from '../seo/indexability'
+import type { ListingState } from '../views/listing/listing-state'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
 import { DEFAULT_SITE, SiteContext } from '../views/site-context'
@@ -25,28 +27,16 @@ export interface PageOptions {
 export function renderPage(
   c: Context<AppEnv>,
   node: ReactNode,
-  {
-    status = 200,
-    decision,
-    headers: extra = {},
-    analytics = {},
-    tags = [],
-    lastModified,
-  }: PageOptions = {},
+  options: PageOptions = {},
 ): Promise<Response> {
-  const site = siteOf(c, analytics)
-  const headers: Record<string, string> = {
-    ...extra,
-    'server-timing': c.var.timing.header(),
-    'cache-tag': [`page:${site.dataLayer.pageType ?? 'other'}`, ...tags].join(','),
-  }
-  if (lastModified) headers['last-modified'] = new Date(lastModified).toUTCString()
-  if (decision) {
-    headers['x-robots-tag'] = robotsOf(decision)
-    headers['x-seo-gate'] = seoGateHeader(decision)
+  const site = siteOf(c, options.analytics)
+  const headers = pageHeaders(c, site, options)
+  if (options.decision) {
+    headers['x-robots-tag'] = robotsOf(options.decision)
+    headers['x-seo-gate'] = seoGateHeader(options.decision)
   }
   return renderHtml(createElement(SiteContext.Provider, { value: site }, node), {
-    status,
+    status: options.status ?? 200,
     headers,
     nonce: site.nonce,
     waitForAll: c.var.bot,
@@ -57,6 +47,38 @@ export function renderPage(
   })
 }
 
+/**
+ * A listing page: its HTML at the page's path, or its state as JSON at `/_data{path}` for
+ * client navigation (SPEC section 8). The view is only made for HTML.
+ */
+export async function renderListing(
+  c: Context<AppEnv>,
+  state: ListingState,
+  view: () => ReactNode,
+  options: PageOptions = {},
+): Promise<Response> {
+  if (!isDataPath(c.req.path)) return renderPage(c, view(), options)
+  const headers = pageHeaders(c, siteOf(c, options.analytics), options)
+  // The JSON of a page is never a page of its own in a search index.
+  headers['x-robots-tag'] = 'noindex'
+  return c.json(state, 200, headers)
+}
+
+/** Headers of every page and page state: caching tags, dates, server timing. */
+function pageHeaders(
+  c: Context<AppEnv>,
+  site: Site,
+  { headers: extra = {}, tags = [], lastModified }: PageOptions,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    ...extra,
+    'server-timing': c.var.timing.header(),
+    'cache-tag': [`page:${site.dataLayer.pageType ?? 'other'}`, ...tags].join(','),
+  }
+  if (lastModified) headers['last-modified'] = new Date(lastModified).toUTCString()
+  return headers
+}
+
 /** The request's flags and configuration for views, and a fresh nonce for inline scripts. */
 export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): Site {
   const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
@@ -65,6 +87,7 @@ export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): 
     on: flags ? flags.on : DEFAULT_SITE.on,
     config: flags?.config ?? DEFAULT_SITE.config,
     nonce: nonce(),
+    browser: { dsn: c.env.SENTRY_BROWSER_DSN || null, environment: c.env.ENVIRONMENT },
     dataLayer: {
       pageType: target.pageType ?? null,
       pageId: null,

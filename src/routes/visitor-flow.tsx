@@ -5,9 +5,12 @@ import { BUYING_INTENTS } from '../catalog/enums'
 import { findSegment, FLOW_SEGMENTS, isAdultCare, WHO_NEEDS_CARE } from '../catalog/segments'
 import { findService } from '../catalog/services'
 import type { AppEnv } from '../env'
+import type { Flags } from '../flags/flags-middleware'
+import type { IntentQuestion } from '../views/listing/listing-state'
 import { COOKIE_OPTIONS } from '../request/visitor-cookies'
 import { absoluteUrl, SITE_NAME } from '../seo/head'
 import { ChoicePage } from '../views/flow/choice-page'
+import { isDataPath } from './data-prefix'
 import { flowPath, servicePath, whoNeedsCarePath } from './paths'
 import { renderPage } from './render-page'
 
@@ -45,6 +48,23 @@ function answer(c: Context, name: string, choices: readonly { value: string }[])
   return value
 }
 
+/**
+ * The buying-intent question a listing asks, into the flow of its segment; none where adult
+ * care goes straight to the new enrollment step (flag adultCareEnrollmentRollout).
+ */
+export function intentQuestion(
+  segment: string,
+  question: string,
+  on: Flags['on'],
+): IntentQuestion | null {
+  if (on('adultCareEnrollmentRollout') && isAdultCare(segment)) return null
+  return {
+    action: flowPath(segment),
+    question,
+    choices: BUYING_INTENTS.map((b) => ({ value: b.value, label: b.label })),
+  }
+}
+
 // A flow step is about one visitor: never stored by a shared cache.
 const PRIVATE = { 'cache-control': 'private, no-store' }
 
@@ -56,9 +76,12 @@ const PRIVATE = { 'cache-control': 'private, no-store' }
 export async function intentStep(c: Context<AppEnv>): Promise<Response> {
   const segment = c.req.param('segment') ?? ''
   const intent = answer(c, 'intent', BUYING_INTENTS)
+  // A listing's intent island saves the choice at /_data{path} and is told where the flow goes on.
+  if (isDataPath(c.req.path) && !intent) throw new HTTPException(400, { message: 'no intent' })
   if (intent) {
     writeChoice(c, { s: segment, i: intent })
-    return c.redirect(isAdultCare(segment) ? whoNeedsCarePath : servicePath(segment), 303)
+    const next = isAdultCare(segment) ? whoNeedsCarePath : servicePath(segment)
+    return isDataPath(c.req.path) ? c.json({ next }, 200, PRIVATE) : c.redirect(next, 303)
   }
   const title = findSegment(segment)?.title ?? findService(segment)?.title ?? 'Care'
   const path = flowPath(segment)

@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react'
-import assets from '../../dist/asset-manifest.json'
+import { assets } from './assets'
+import pkg from '../../package.json'
 import { shownServices } from '../flags/visibility'
 import type { Head } from '../seo/head'
 import { SITE_NAME } from '../seo/head'
 import { scriptJson } from '../seo/json-ld'
+import type { ClientConfig } from './client-config'
+import { CLIENT_CONFIG_ID } from './client-config'
 import type { Site } from './site-context'
 import { useSite } from './site-context'
 
@@ -17,8 +20,19 @@ const NAV = [
   'housekeeping',
 ]
 
-/** The whole document. Everything in <head> is in the first streamed chunk (views/render-html). */
-export function Document({ head, children }: { head: Head; children: ReactNode }) {
+/**
+ * The whole document. Everything in <head> is in the first streamed chunk (views/render-html).
+ * Only pages with islands (`client`) load the browser script; every other page has none.
+ */
+export function Document({
+  head,
+  client = false,
+  children,
+}: {
+  head: Head
+  client?: boolean
+  children: ReactNode
+}) {
   const site = useSite()
   const services = shownServices(site.on)
   return (
@@ -46,13 +60,7 @@ export function Document({ head, children }: { head: Head; children: ReactNode }
           />
         ))}
         {site.config.tagManagerEnabled ? <TagManager site={site} /> : null}
-        <script
-          type="application/json"
-          id="client-config"
-          dangerouslySetInnerHTML={{
-            __html: scriptJson({ traceSampleRate: site.config.traceSampleRates.client }),
-          }}
-        />
+        {client ? <ClientScript site={site} /> : null}
       </head>
       <body>
         <a className="skip" href="#main">
@@ -112,6 +120,27 @@ function TagManager({ site }: { site: Site }) {
     `n&&j.setAttribute('nonce',n.nonce||n.getAttribute('nonce'));f.parentNode.insertBefore(j,f);` +
     `})(window,document,'script','dataLayer',${id});`
   return <script nonce={site.nonce} dangerouslySetInnerHTML={{ __html: code }} />
+}
+
+/** The browser script (a module: it runs once the document is parsed) and its configuration. */
+function ClientScript({ site }: { site: Site }) {
+  const config: ClientConfig = {
+    dsn: site.browser.dsn,
+    release: pkg.version,
+    environment: site.browser.environment,
+    traceSampleRate: site.config.traceSampleRates.client,
+    pageType: site.dataLayer.pageType,
+  }
+  return (
+    <>
+      <script
+        type="application/json"
+        id={CLIENT_CONFIG_ID}
+        dangerouslySetInnerHTML={{ __html: scriptJson(config) }}
+      />
+      <script type="module" src={assets['client.js']} />
+    </>
+  )
 }
 
 /** Text size and contrast for this page, with no JavaScript: checkboxes the stylesheet reads. */

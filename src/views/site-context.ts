@@ -20,6 +20,8 @@ export interface Site {
   /** The per-response nonce of inline scripts (Content-Security-Policy). */
   nonce: string
   dataLayer: DataLayer
+  /** The public Sentry DSN of the browser script (SENTRY_BROWSER_DSN), and the environment. */
+  browser: { dsn: string | null; environment: string }
 }
 
 export const DEFAULT_SITE: Site = {
@@ -34,6 +36,7 @@ export const DEFAULT_SITE: Site = {
     service: null,
     city: null,
   },
+  browser: { dsn: null, environment: 'production' },
 }
 
 export const SiteContext = createContext<Site>(DEFAULT_SITE)

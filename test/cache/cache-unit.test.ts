@@ -3,6 +3,7 @@ import { cacheKey } from '../../src/cache/cache-key'
 import type { EntryMeta } from '../../src/cache/edge-cache'
 import { assess } from '../../src/cache/edge-cache'
 import { purgePath, tokenName } from '../../src/cache/purge'
+import { BUILD } from '../../src/views/assets'
 
 const ORIGIN = 'https://www.care.example'
 const key = (path: string, params = ['distance', 'sort', 'page', 'availability']) =>
@@ -18,7 +19,7 @@ describe('cacheKey', () => {
     ].map((path) => key(path))
     expect(new Set(keys).size).toBe(1)
     expect(keys[0]).toBe(
-      `${ORIGIN}/babysitters/atlanta-ga?availability=monday&availability=tuesday&distance=5&__variant=v1`,
+      `${ORIGIN}/babysitters/atlanta-ga?availability=monday&availability=tuesday&distance=5&__variant=v1&__build=${BUILD}`,
     )
   })
 
@@ -32,9 +33,13 @@ describe('cacheKey', () => {
     )
   })
 
+  it('names the build, so a deploy never serves a page linking assets it no longer has', () => {
+    expect(BUILD).toMatch(/^[0-9a-f]{30}$/)
+  })
+
   it('is always on the public origin, whatever host the request came to', () => {
     expect(cacheKey(ORIGIN, new URL('https://evil.example/nannies'), [], 'v')).toBe(
-      `${ORIGIN}/nannies?__variant=v`,
+      `${ORIGIN}/nannies?__variant=v&__build=${BUILD}`,
     )
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pageWindow } from '../../src/views/shared/pagination'
+import { pageWindow } from '../../src/views/listing/pagination'
 
 describe('pageWindow', () => {
   it('shows the ends and two pages either side of the current one', () => {

@@ -1,6 +1,8 @@
 import { JOB_SCHEDULES } from '../../catalog/jobs'
 import type { JobCard } from '../../data/jobs'
 import { jobPath } from '../../routes/paths'
+import { Card } from '../listing/card'
+import type { CardModel } from '../listing/listing-state'
 import { postedAgo, rateRange, startLabel } from '../shared/format'
 
 export function scheduleLabel(job: Pick<JobCard, 'schedule' | 'hoursPerWeek'>): string {
@@ -9,17 +11,29 @@ export function scheduleLabel(job: Pick<JobCard, 'schedule' | 'hoursPerWeek'>): 
 }
 
 /** A job in a listing: title, pay, schedule, start date, posted age, city. */
+export function jobCard(job: JobCard, now: Date): CardModel {
+  return {
+    key: `j${job.id}`,
+    anchor: null,
+    avatar: null,
+    title: job.title,
+    href: jobPath(job),
+    lines: [
+      { kind: 'text', className: 'rate', text: rateRange(job.payMin, job.payMax, job.payUnit) },
+      {
+        kind: 'text',
+        className: 'meta',
+        text: `${scheduleLabel(job)} · Starts: ${startLabel(job.startDate, now)}`,
+      },
+      {
+        kind: 'text',
+        className: 'meta',
+        text: `${postedAgo(job.postedAt, now)} · ${job.cityName}, ${job.stateCode} · ${job.jobType === 'SMB_JOB' ? job.employer : 'Family'}`,
+      },
+    ],
+  }
+}
+
 export function JobCardView({ job, now }: { job: JobCard; now: Date }) {
-  return (
-    <li className="card">
-      <div>
-        <h3>
-          <a href={jobPath(job)}>{job.title}</a>
-        </h3>
-        <p className="rate">{rateRange(job.payMin, job.payMax, job.payUnit)}</p>
-        <p className="meta">{`${scheduleLabel(job)} · Starts: ${startLabel(job.startDate, now)}`}</p>
-        <p className="meta">{`${postedAgo(job.postedAt, now)} · ${job.cityName}, ${job.stateCode} · ${job.jobType === 'SMB_JOB' ? job.employer : 'Family'}`}</p>
-      </div>
-    </li>
-  )
+  return <Card card={jobCard(job, now)} />
 }

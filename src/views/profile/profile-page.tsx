@@ -6,7 +6,8 @@ import type { ProviderCard } from '../../data/provider-listing'
 import type { Provider, ProviderService, Review } from '../../data/providers'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { ProviderCardView, Avatar } from '../directory/provider-card'
+import { avatarOf, ProviderCardView } from '../directory/provider-card'
+import { Avatar } from '../shared/avatar'
 import { Document } from '../document'
 import { Breadcrumbs } from '../shared/breadcrumbs'
 import { CallToAction } from '../shared/call-to-action'
@@ -57,7 +58,7 @@ export function ProfilePage(props: ProfilePageProps) {
     <Document head={props.head}>
       <Breadcrumbs crumbs={props.crumbs} />
       <section className="profile-head">
-        <Avatar id={p.id} name={name} photoUrl={p.photoUrl} large />
+        <Avatar {...avatarOf(p.id, name, p.photoUrl)} large />
         <div>
           <h1>{name}</h1>
           <p className="headline">{p.headline}</p>

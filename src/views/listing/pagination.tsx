@@ -8,23 +8,25 @@ export function pageWindow(current: number, last: number): (number | null)[] {
   return pages
 }
 
-/** Numbered, crawlable pagination links (plain <a href>). */
+/** Numbered, crawlable pagination links (plain <a href>), by page number. */
 export function Pagination({
   current,
   last,
-  href,
+  hrefs,
 }: {
   current: number
   last: number
-  href: (page: number) => string
+  hrefs: Readonly<Record<string, string>>
 }) {
   if (last <= 1) return null
+  const prev = hrefs[current - 1]
+  const next = hrefs[current + 1]
   return (
     <nav className="pagination" aria-label="Pagination">
       <ul>
-        {current > 1 ? (
+        {prev ? (
           <li>
-            <a href={href(current - 1)} rel="prev">
+            <a href={prev} rel="prev">
               Previous
             </a>
           </li>
@@ -39,16 +41,16 @@ export function Pagination({
               {p === current ? (
                 <span aria-current="page">{p}</span>
               ) : (
-                <a href={href(p)} aria-label={`Page ${p}`}>
+                <a href={hrefs[p]} aria-label={`Page ${p}`}>
                   {p}
                 </a>
               )}
             </li>
           ),
         )}
-        {current < last ? (
+        {next ? (
           <li>
-            <a href={href(current + 1)} rel="next">
+            <a href={next} rel="next">
               Next
             </a>
           </li>

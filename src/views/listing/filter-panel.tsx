@@ -1,17 +1,19 @@
-import type { FilterField } from '../../routes/filter-fields'
+import type { IslandProps } from './islands'
 
 /**
  * A listing's filters as a plain GET form: it works without JavaScript, and what it submits is
- * what the route's query parser reads. Submitting starts again at page 1.
+ * what the route's query parser reads. Submitting starts again at page 1. In the browser, a
+ * change applies at once (src/client/router.ts).
  */
-export function FilterForm({ fields, action }: { fields: readonly FilterField[]; action: string }) {
+export function FilterPanel({ state, live }: IslandProps) {
+  const fields = state.filters
   const active = fields.filter((f) =>
     f.kind === 'checks' ? f.mask !== 0 : f.value !== '' && f.name !== 'sort',
   ).length
   return (
     <details className="filters">
       <summary>{`Filters${active ? ` (${active})` : ''}`}</summary>
-      <form method="get" action={action}>
+      <form key={live.formKey} method="get" action={state.path}>
         {fields.map((f) =>
           f.kind === 'date' ? (
             <label key={f.name} className="field">
@@ -50,7 +52,7 @@ export function FilterForm({ fields, action }: { fields: readonly FilterField[];
         )}
         <div className="filter-actions">
           <button type="submit">Show results</button>
-          <a href={action}>Clear filters</a>
+          <a href={state.path}>Clear filters</a>
         </div>
       </form>
     </details>

@@ -1,0 +1,47 @@
+// The browser script of listing pages. It hydrates each island on its own root, from the state
+// the page carries, and takes over navigation between listing states (SPEC section 8). Pages
+// work fully without it. Written against React's API; bundled with Preact's compat layer
+// (scripts/build-assets.ts), which keeps the script within its budget.
+import { useSyncExternalStore } from 'react'
+import { hydrateRoot } from 'react-dom/client'
+import type { IslandName } from '../views/listing/islands'
+import { ISLANDS, STATE_ID } from '../views/listing/islands'
+import type { ListingState } from '../views/listing/listing-state'
+import { fail, IslandBoundary, isOurs } from './app-error'
+import { tracePageLoad } from './report'
+import { startRouter } from './router'
+import { getView, initView, subscribe } from './store'
+
+function LiveIsland({ name }: { name: IslandName }) {
+  const { state, live } = useSyncExternalStore(subscribe, getView)
+  const View = ISLANDS[name]
+  return <View state={state} live={live} />
+}
+
+window.addEventListener('error', (event) => {
+  if (isOurs(event.filename, (event.error as Error | undefined)?.stack)) fail(event.error)
+})
+window.addEventListener('unhandledrejection', (event) => {
+  const reason = event.reason as Error | undefined
+  if (isOurs(undefined, reason?.stack)) fail(reason)
+})
+
+const json = document.getElementById(STATE_ID)?.textContent
+if (json) {
+  initView(JSON.parse(json) as ListingState)
+  for (const root of document.querySelectorAll<HTMLElement>('[data-island]')) {
+    const name = root.dataset.island
+    if (name && name in ISLANDS) {
+      hydrateRoot(
+        root,
+        <IslandBoundary>
+          <LiveIsland name={name as IslandName} />
+        </IslandBoundary>,
+      )
+    }
+  }
+  startRouter()
+}
+
+if (document.readyState === 'complete') tracePageLoad()
+else window.addEventListener('load', () => setTimeout(tracePageLoad, 0))

@@ -1,0 +1,11 @@
+// Listing states as JSON for client navigation live under this prefix (SPEC section 8): the
+// same routes, gates and cache as the pages, told apart by the path. The browser script
+// imports this file, so it stays free of anything else.
+
+export const DATA_PREFIX = '/_data'
+
+export const isDataPath = (path: string) => path.startsWith(`${DATA_PREFIX}/`)
+
+/** The page a data path is the state of. */
+export const pageOfDataPath = (path: string) =>
+  isDataPath(path) ? path.slice(DATA_PREFIX.length) : path

@@ -1,0 +1,44 @@
+import type { IslandProps } from './islands'
+
+/**
+ * The buying-intent question (SPEC section 4) as a GET form into the visitor flow, which works
+ * without JavaScript. In the browser the choice is saved in place (src/client/intent.ts) and
+ * the visitor stays on the listing.
+ */
+export function IntentChoice({ state, live }: IslandProps) {
+  const intent = state.intent
+  if (!intent) return null
+  const status = live.intent
+  return (
+    <form method="get" action={intent.action} className="intent cta-band">
+      <fieldset>
+        <legend>{intent.question}</legend>
+        <div className="intent-choices">
+          {intent.choices.map((choice) => (
+            <label key={choice.value} className="choice">
+              <input type="radio" name="intent" value={choice.value} required />
+              {` ${choice.label}`}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {status.kind === 'saved' ? (
+        <p role="status">
+          {`Thanks, noted: ${status.label}. `}
+          <a className="cta" href={status.next}>
+            Continue
+          </a>
+        </p>
+      ) : (
+        <>
+          <button type="submit" className="cta" disabled={status.kind === 'saving'}>
+            Continue
+          </button>
+          <p role="status">
+            {status.kind === 'failed' ? 'That did not go through. Please try again.' : ''}
+          </p>
+        </>
+      )}
+    </form>
+  )
+}

@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react'
+import type { Head } from '../../seo/head'
+import type { Crumb } from '../../seo/json-ld'
+import { scriptJson } from '../../seo/json-ld'
+import { Document } from '../document'
+import { Breadcrumbs } from '../shared/breadcrumbs'
+import { Island, STATE_ID } from './islands'
+import type { ListingState } from './listing-state'
+
+export interface ListingLayoutProps {
+  head: Head
+  crumbs: readonly Crumb[]
+  state: ListingState
+  /** Said between the heading and the filters, outside the islands (banners, calls to action). */
+  aside?: ReactNode
+  /** Modules after the results (rate summary, link lists): the same in every state. */
+  children?: ReactNode
+}
+
+/**
+ * The frame of every listing page: heading, call to action, filters, results and pages, each an
+ * island hydrated from the state embedded below them; then the modules.
+ */
+export function ListingLayout({ head, crumbs, state, aside, children }: ListingLayoutProps) {
+  return (
+    <Document head={head} client>
+      <Breadcrumbs crumbs={crumbs} />
+      <Island name="heading" state={state} />
+      {aside}
+      {state.intent ? <Island name="intent" state={state} /> : null}
+      <Island name="filters" state={state} />
+      <Island name="results" state={state} />
+      {children}
+      <script
+        type="application/json"
+        id={STATE_ID}
+        dangerouslySetInnerHTML={{ __html: scriptJson(state) }}
+      />
+    </Document>
+  )
+}

@@ -1,0 +1,109 @@
+import { PAGE_SIZE } from '../../catalog/filters'
+import type { FilterField } from '../../routes/filter-fields'
+import type { Head } from '../../seo/head'
+import { BUILD } from '../assets'
+import { pageWindow } from './pagination'
+
+/** A card of a listing with every text final, so the browser renders exactly what the server did. */
+export interface CardModel {
+  key: string
+  /** The element id, for links to the card (Event JSON-LD names activities by it). */
+  anchor: string | null
+  avatar: { photoUrl: string | null; initials: string; tone: number } | null
+  title: string
+  href: string | null
+  lines: readonly CardLine[]
+}
+
+export type CardLine =
+  | { kind: 'text'; className: string | null; text: string }
+  | { kind: 'badges'; items: readonly string[] }
+
+/** The buying-intent question (SPEC section 4): a GET form into the visitor flow. */
+export interface IntentQuestion {
+  action: string
+  question: string
+  choices: readonly { value: string; label: string }[]
+}
+
+/**
+ * Everything of a listing page that changes between its states (filters, sort, page). The
+ * islands render it on the server, the page embeds it as JSON, and `/_data{path}` answers it,
+ * so the browser renders a new state exactly as the server would (SPEC section 8).
+ */
+export interface ListingState {
+  /** The client build it was made for: any other build loads the page in full. */
+  build: string
+  /** The plain listing's path: the filter form's action and the way back from filters. */
+  path: string
+  title: string
+  canonical: string | null
+  robots: string
+  heading: string
+  lede: string | null
+  notice: string | null
+  filters: readonly FilterField[]
+  filtered: boolean
+  results: {
+    total: number
+    /** The position of the first card among all results. */
+    first: number
+    page: number
+    last: number
+    sortLabel: string
+    cards: readonly CardModel[]
+    /** Links of the pages the pagination shows, by page number. */
+    hrefs: Readonly<Record<string, string>>
+    /** What to say when there is nothing to show. */
+    empty: string
+  }
+  intent: IntentQuestion | null
+}
+
+export interface ListingInput {
+  head: Pick<Head, 'title' | 'canonical' | 'robots'>
+  path: string
+  heading: string
+  lede: string | null
+  notice: string | null
+  filters: readonly FilterField[]
+  filtered: boolean
+  total: number
+  page: number
+  sortLabel: string
+  cards: readonly CardModel[]
+  pageHref: (page: number) => string
+  empty: string
+  intent: IntentQuestion | null
+}
+
+export function listingState(input: ListingInput): ListingState {
+  const last = Math.max(1, Math.ceil(input.total / PAGE_SIZE))
+  const shown = new Set([input.page - 1, input.page + 1, ...pageWindow(input.page, last)])
+  const hrefs: Record<string, string> = {}
+  for (const page of shown)
+    if (page && page >= 1 && page <= last) hrefs[page] = input.pageHref(page)
+  return {
+    build: BUILD,
+    path: input.path,
+    title: input.head.title,
+    canonical: input.head.canonical ?? null,
+    robots: input.head.robots,
+    heading: input.page > 1 ? `${input.heading} (page ${input.page})` : input.heading,
+    lede: input.lede,
+    notice: input.notice,
+    filters: input.filters,
+    filtered: input.filtered,
+    results: {
+      total: input.total,
+      first: (input.page - 1) * PAGE_SIZE + 1,
+      page: input.page,
+      last,
+      sortLabel: input.sortLabel,
+      cards: input.cards,
+      hrefs,
+      empty: input.empty,
+    },
+    intent: input.intent,
+  }
+}

@@ -1,0 +1,72 @@
+// Debian's Chromium driven by Playwright (playwright-core: no browser download), as the e2e
+// tests use it. The flags keep Chromium off this machine's closed network.
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
+import { chromium } from 'playwright-core'
+import { inject } from 'vitest'
+
+export const base = inject('baseUrl')
+
+/** A phone, as most visitors are; headless Chromium says so in its user agent. */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: false }
+
+/** A visitor's browser: the same Chromium without "Headless" in its user agent. */
+export const VISITOR_UA =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36'
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  })
+}
+
+export interface Opened {
+  page: Page
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[]
+}
+
+/** A fresh context and page on `path`, marked so a full reload can be told from a navigation. */
+export async function open(
+  browser: Browser,
+  path: string,
+  options: BrowserContextOptions & { before?: (page: Page) => Promise<unknown> } = {},
+): Promise<Opened> {
+  const { before, ...contextOptions } = options
+  const context = await browser.newContext({ ...PHONE, ...contextOptions })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  page.on('pageerror', (e) => errors.push(e.message))
+  await before?.(page)
+  await page.goto(base + path)
+  await markDocument(page)
+  return { page, errors }
+}
+
+/** Marks the current document; `sameDocument` is false once a full load has replaced it. */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    ;(window as { __sameDocument?: boolean }).__sameDocument = true
+  })
+}
+
+export function sameDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument === true)
+}
+
+/** Waits until the islands have hydrated: the browser script has run and taken the page over. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => history.state !== null)
+}

@@ -1,0 +1,72 @@
+// An uncaught error of the browser script (seed section 9): the page says so, and the error is
+// reported straight to the browser DSN (the capture server) under the server's rules.
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { hydrated, launch, open, VISITOR_UA } from './browser'
+
+const capture = inject('sentryOrigin')
+const LISTING = '/nannies/atlanta-ga'
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(() => browser.close())
+
+/** Answers every data request with a state the islands cannot render: no cards at all. */
+async function breakTheData(page: Page): Promise<void> {
+  await page.route('**/_data/**', async (route) => {
+    const res = await route.fetch()
+    const state = (await res.json()) as { results: Record<string, unknown> }
+    state.results.cards = null
+    await route.fulfill({ response: res, json: state })
+  })
+}
+
+async function eventsFor(marker: string): Promise<Record<string, unknown>[]> {
+  const res = await fetch(`${capture}/envelopes`)
+  const envelopes = (await res.json()) as { body: string }[]
+  return envelopes
+    .map((e) => e.body.split('\n'))
+    .filter(([, item]) => item === '{"type":"event"}')
+    .map(([, , payload]) => JSON.parse(payload ?? '{}') as Record<string, unknown>)
+    .filter((event) => JSON.stringify(event.request).includes(marker))
+}
+
+it('shows "Application error" and reports the error once, with nothing about the visitor', async () => {
+  const { page } = await open(browser, `${LISTING}?utm_source=mail&email=a@b.example`, {
+    userAgent: VISITOR_UA,
+    before: breakTheData,
+  })
+  await hydrated(page)
+  await page.locator('summary', { hasText: 'Filters' }).click()
+  await page.locator('select[name="experience"]').selectOption('3')
+  await expect
+    .poll(() => page.locator('h1').textContent())
+    .toBe('Application error: a client-side exception has occurred')
+  await expect.poll(() => eventsFor('/nannies/atlanta-ga')).toHaveLength(1)
+  const [event] = await eventsFor('/nannies/atlanta-ga')
+  expect(event).toMatchObject({
+    level: 'error',
+    platform: 'javascript',
+    environment: 'e2e',
+    tags: { pageType: 'seoSearchListing' },
+  })
+  const text = JSON.stringify(event)
+  expect(text).toMatch(/"type":"TypeError"/)
+  expect(text).toContain('navigate /nannies/atlanta-ga?')
+  expect(text).not.toContain('a@b.example')
+  expect(text).not.toMatch(/care_did|n_vis|cookie/i)
+})
+
+it('sends nothing from a headless browser, though the page says the same', async () => {
+  const { page } = await open(browser, '/tutors/atlanta-ga', { before: breakTheData })
+  await hydrated(page)
+  await page.locator('summary', { hasText: 'Filters' }).click()
+  await page.locator('select[name="experience"]').selectOption('3')
+  await expect
+    .poll(() => page.locator('h1').textContent())
+    .toBe('Application error: a client-side exception has occurred')
+  await page.waitForTimeout(1000)
+  expect(await eventsFor('/tutors/atlanta-ga')).toEqual([])
+})

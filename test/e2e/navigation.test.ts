@@ -1,0 +1,200 @@
+// Client navigation between listing states (SPEC section 8), in Debian's Chromium against the
+// real `wrangler dev`.
+import type { Browser, Page, Request } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { base, hydrated, launch, open, sameDocument } from './browser'
+
+const LISTING = '/babysitters/atlanta-ga'
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(() => browser.close())
+
+const heading = (page: Page) => page.locator('h1').textContent()
+const summary = (page: Page) => page.locator('.results-head span').first().textContent()
+const dataRequests = (page: Page) => {
+  const seen: Request[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/_data/')) seen.push(r)
+  })
+  return seen
+}
+
+describe('listing navigation', () => {
+  it('applies a filter change to the results and the URL without a full reload', async () => {
+    const { page, errors } = await open(browser, LISTING)
+    await hydrated(page)
+    const before = await summary(page)
+    await page.locator('summary', { hasText: 'Filters' }).click()
+    await page.locator('select[name="experience"]').selectOption('10')
+    await page.waitForURL(/experience=10/)
+    await expect.poll(() => summary(page)).not.toBe(before)
+    expect(await page.locator('.lede').first().textContent()).toContain('match your filters')
+    expect(await page.title()).toContain('Babysitters in Atlanta, GA')
+    expect(await sameDocument(page)).toBe(true)
+    // What the page shows is what the server renders for that URL.
+    const fresh = await browser.newPage()
+    await fresh.goto(page.url())
+    expect(await summary(fresh)).toBe(await summary(page))
+    await fresh.close()
+    expect(errors).toEqual([])
+  })
+
+  it('goes back to the previous results with the back button', async () => {
+    const { page } = await open(browser, LISTING)
+    await hydrated(page)
+    const first = await summary(page)
+    await page.locator('.pagination a[rel="next"]').click()
+    await page.waitForURL(/page=2/)
+    await expect.poll(() => heading(page)).toBe('Babysitters in Atlanta, GA (page 2)')
+    await page.goBack()
+    await page.waitForURL(`${base}${LISTING}`)
+    await expect.poll(() => heading(page)).toBe('Babysitters in Atlanta, GA')
+    expect(await summary(page)).toBe(first)
+    await page.goForward()
+    await expect.poll(() => heading(page)).toBe('Babysitters in Atlanta, GA (page 2)')
+    expect(await sameDocument(page)).toBe(true)
+  })
+
+  it('prefetches a hovered link with the prefetch purpose', async () => {
+    const { page } = await open(browser, `${LISTING}?experience=5`)
+    const requests = dataRequests(page)
+    await hydrated(page)
+    await page.locator('summary', { hasText: 'Filters' }).click()
+    await page.locator('a', { hasText: 'Clear filters' }).hover()
+    await expect.poll(() => requests.map((r) => r.url())).toContain(`${base}/_data${LISTING}`)
+    expect(requests[0]?.headers()['purpose']).toBe('prefetch')
+  })
+
+  it('prefetches the page links in view, and navigates with what it fetched', async () => {
+    const { page } = await open(browser, LISTING)
+    const requests = dataRequests(page)
+    await hydrated(page)
+    const link = page.locator('.pagination a[aria-label="Page 2"]')
+    await link.hover()
+    await expect
+      .poll(() => requests.filter((r) => r.url().includes('page=2')).length)
+      .toBeGreaterThan(0)
+    const prefetch = requests.find((r) => r.url().includes('page=2'))
+    expect(prefetch?.headers()['purpose']).toBe('prefetch')
+    expect(prefetch?.headers()['x-data-request']).toBe('1')
+    await link.click()
+    await page.waitForURL(/page=2/)
+    await expect.poll(() => heading(page)).toBe('Babysitters in Atlanta, GA (page 2)')
+    expect(requests.filter((r) => r.url().includes('page=2'))).toHaveLength(1)
+  })
+
+  it('lets a newer navigation cancel an older one', async () => {
+    const { page } = await open(browser, LISTING, {
+      before: (p) =>
+        p.route('**/_data/**page=2*', async (route) => {
+          await new Promise((r) => setTimeout(r, 1500))
+          await route.continue().catch(() => undefined)
+        }),
+    })
+    await hydrated(page)
+    await page.locator('.pagination a[aria-label="Page 2"]').click()
+    // Before page 2 arrives, a filter asks for another state.
+    await page.locator('summary', { hasText: 'Filters' }).click()
+    await page.locator('select[name="experience"]').selectOption('3')
+    await page.waitForURL(/experience=3/)
+    await page.waitForTimeout(2000)
+    expect(page.url()).not.toContain('page=2')
+    expect(await heading(page)).toBe('Babysitters in Atlanta, GA')
+    expect(await page.locator('.lede').first().textContent()).toContain('match your filters')
+    expect(await sameDocument(page)).toBe(true)
+  })
+})
+
+describe('falling back to a full page load', () => {
+  it('when the data answer takes longer than 3.8 s', async () => {
+    const { page } = await open(browser, LISTING, {
+      before: (p) =>
+        p.route('**/_data/**', async (route) => {
+          await new Promise((r) => setTimeout(r, 6000))
+          await route.continue().catch(() => undefined)
+        }),
+    })
+    await hydrated(page)
+    const started = Date.now()
+    await page.locator('.pagination a[rel="next"]').click()
+    await page.waitForURL(/page=2/)
+    await expect.poll(() => sameDocument(page), { timeout: 10_000 }).toBe(false)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3500)
+    expect(await heading(page)).toBe('Babysitters in Atlanta, GA (page 2)')
+  })
+
+  it('when the network fails', async () => {
+    const { page } = await open(browser, LISTING, {
+      before: (p) => p.route('**/_data/**', (route) => route.abort('internetdisconnected')),
+    })
+    await hydrated(page)
+    await page.locator('.pagination a[rel="next"]').click()
+    await expect.poll(() => sameDocument(page)).toBe(false)
+    expect(page.url()).toMatch(/page=2$/)
+    expect(await heading(page)).toBe('Babysitters in Atlanta, GA (page 2)')
+  })
+
+  it('when the data answer is 404 {"notFound": true}: the 404 page', async () => {
+    const { page } = await open(browser, LISTING)
+    await hydrated(page)
+    // A link to a page past the last, as a listing that shrank since it was loaded would have.
+    await page.evaluate(() => {
+      const link = document.createElement('a')
+      link.href = '/babysitters/atlanta-ga?page=40'
+      link.textContent = 'Page 40'
+      document.querySelector('[data-island="results"]')?.appendChild(link)
+    })
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/babysitters/atlanta-ga?page=40')),
+      page.locator('a', { hasText: 'Page 40' }).click(),
+    ])
+    expect(response.status()).toBe(404)
+    await expect.poll(() => heading(page)).toBe('404: This page could not be found')
+  })
+
+  it('when the script fails to load: links and filters work as plain HTML', async () => {
+    const { page } = await open(browser, LISTING, {
+      before: (p) => p.route('**/assets/client.*.js', (route) => route.abort()),
+    })
+    await page.locator('.pagination a[rel="next"]').click()
+    await page.waitForURL(/page=2/)
+    expect(await heading(page)).toBe('Babysitters in Atlanta, GA (page 2)')
+    expect(await sameDocument(page)).toBe(false)
+    await page.locator('summary', { hasText: 'Filters' }).click()
+    await page.locator('select[name="experience"]').selectOption('5')
+    await page.locator('button', { hasText: 'Show results' }).click()
+    await page.waitForURL(/experience=5/)
+    expect(await page.locator('.lede').first().textContent()).toContain('match your filters')
+  })
+})
+
+describe('the buying-intent island', () => {
+  it('saves the choice in place and offers the next step', async () => {
+    const { page, errors } = await open(browser, LISTING)
+    await hydrated(page)
+    await page.locator('input[name="intent"][value="withInWeek"]').check()
+    await expect
+      .poll(() => page.locator('.intent [role="status"]').textContent())
+      .toContain('Thanks, noted: Within a week.')
+    const csc = (await page.context().cookies()).find((c) => c.name === 'csc')
+    expect(decodeURIComponent(csc?.value ?? '')).toBe('s=babysitters&i=withInWeek')
+    expect(await page.locator('.intent a.cta').getAttribute('href')).toBe('/babysitters')
+    expect(page.url()).toBe(base + LISTING)
+    expect(await sameDocument(page)).toBe(true)
+    expect(errors).toEqual([])
+  })
+
+  it('without the script, goes through the flow page', async () => {
+    const { page } = await open(browser, LISTING, {
+      before: (p) => p.route('**/assets/client.*.js', (route) => route.abort()),
+    })
+    await page.locator('input[name="intent"][value="rightNow"]').check()
+    await page.locator('.intent button[type="submit"]').click()
+    await page.waitForURL(`${base}/babysitters`)
+    const csc = (await page.context().cookies()).find((c) => c.name === 'csc')
+    expect(decodeURIComponent(csc?.value ?? '')).toBe('s=babysitters&i=rightNow')
+  })
+})

@@ -1,0 +1,75 @@
+// The e2e project's world (vitest globalSetup): a Sentry capture server, a local D1 seeded by
+// scripts/seed.ts into a folder of its own, and the real `wrangler dev` serving the worker as
+// `npm start` does, with the browser script's DSN pointing at the capture server.
+import type { ChildProcess } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import type { TestProject } from 'vitest/node'
+import { startCaptureServer } from '../node/capture-server'
+
+const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
+export const E2E_PURGE_TOKEN = 'e2e-purge-token'
+
+export default async function setup(project: TestProject) {
+  const capture = await startCaptureServer()
+  const dir = await mkdtemp(join(tmpdir(), 'care-e2e-'))
+  await promisify(execFile)(
+    'node_modules/.bin/tsx',
+    ['scripts/seed.ts', '--persist-to', dir, '--scale', '0.1', '--cities', '30'],
+    { env: ENV },
+  )
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const browserDsn = `${capture.origin.replace('http://', 'http://public@')}/1`
+  const dev: ChildProcess = spawn(
+    'node_modules/.bin/wrangler',
+    [
+      'dev',
+      ...['--port', String(port), '--ip', '127.0.0.1', '--persist-to', dir],
+      ...['--inspector-port', '0', '--var', `PURGE_TOKEN:${E2E_PURGE_TOKEN}`],
+      ...['--var', `SENTRY_BROWSER_DSN:${browserDsn}`, '--var', 'ENVIRONMENT:e2e'],
+    ],
+    { env: ENV, detached: true, stdio: 'ignore' },
+  )
+  const stop = async () => {
+    if (dev.pid) process.kill(-dev.pid, 'SIGTERM')
+    capture.close()
+    await rm(dir, { recursive: true, force: true })
+  }
+  try {
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${base}/babysitters`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
+      if (ok) break
+      if (i > 120) throw new Error('wrangler dev did not start within 60 s')
+      await new Promise((r) => setTimeout(r, 500))
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  project.provide('baseUrl', base)
+  project.provide('persistDir', dir)
+  project.provide('sentryOrigin', capture.origin)
+  return stop
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      )
+    })
+  })
+}

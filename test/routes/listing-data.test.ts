@@ -1,0 +1,138 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import type { ListingState } from '../../src/views/listing/listing-state'
+import { aProvider, purge } from '../support/builders'
+import { cardLinks, d1Reads, fetchPage, page } from '../support/fetch-page'
+
+const DATA = { 'x-data-request': '1' }
+
+async function data(path: string, headers: Record<string, string> = DATA) {
+  const res = await fetchPage(`/_data${path}`, { headers })
+  return { res, json: await res.json<Record<string, unknown>>() }
+}
+
+/** The state a listing page carries for its islands. */
+function embeddedState(html: string): ListingState {
+  const json = /<script type="application\/json" id="listing-state">(.*?)<\/script>/.exec(html)?.[1]
+  return JSON.parse(json ?? 'null') as ListingState
+}
+
+describe('listing islands', () => {
+  it.each(['/babysitters/atlanta-ga', '/babysitting-jobs/atlanta-ga', '/explore/d/robotics'])(
+    '%s renders its islands on their own roots, with the state and the script that hydrate them',
+    async (path) => {
+      const { html } = await page(path)
+      const roots = [...html.matchAll(/<div data-island="([a-z]+)" class="island">/g)].map(
+        (m) => m[1],
+      )
+      expect(roots).toEqual(
+        path.includes('jobs')
+          ? ['heading', 'filters', 'results']
+          : ['heading', 'intent', 'filters', 'results'],
+      )
+      expect(html).toMatch(/<script type="module" src="\/assets\/client\.[0-9a-f]{10}\.js">/)
+      expect(embeddedState(html).results.cards.length).toBeGreaterThan(0)
+    },
+  )
+
+  it.each([
+    '/babysitters',
+    '/babysitters/ga',
+    '/local/atlanta-ga',
+    '/cost/babysitters/atlanta-ga',
+    '/post-surgery-care',
+    '/us-subscription/segment/nonmember/babysitters',
+    '/babysitters/atlantis-zz',
+  ])('%s has no island and loads no script', async (path) => {
+    const { res, html } = await page(path)
+    expect(res.status).toBe(path.includes('atlantis') ? 404 : 200)
+    expect(html).not.toContain('data-island')
+    expect(html).not.toMatch(/<script[^>]* src=/)
+    expect(html).not.toContain('type="module"')
+  })
+
+  it('leaves profiles and job details without script', async () => {
+    const [profile = ''] = cardLinks((await page('/babysitters/atlanta-ga')).html)
+    const job = /href="(\/job\/[^"]+)"/.exec((await page('/babysitting-jobs/atlanta-ga')).html)?.[1]
+    for (const path of [profile, job ?? '']) {
+      const { res, html } = await page(path)
+      expect([path, res.status, /<script[^>]* src=/.test(html)]).toEqual([path, 200, false])
+    }
+  })
+
+  it('carries a state no text can break out of', async () => {
+    const city = await env.DB.prepare("SELECT id FROM cities WHERE slug = 'denver-co'").first<{
+      id: number
+    }>()
+    const p = await aProvider({ cityId: city?.id ?? 0, service: 'tutors', rankScore: 99 })
+    const hostile = '</script><script>alert(1)</script><!-- \u2028 & "quoted"'
+    await env.DB.prepare('UPDATE providers SET headline = ? WHERE id = ?').bind(hostile, p.id).run()
+    await purge({ tags: ['city:denver-co'] })
+    const { html } = await page('/tutors/denver-co')
+    expect(html).not.toContain('<script>alert(1)')
+    const card = embeddedState(html).results.cards.find((c) => c.key === `p${p.id}`)
+    expect(card?.lines[0]).toEqual({ kind: 'text', className: null, text: hostile })
+  })
+})
+
+describe('/_data', () => {
+  it('answers a listing state as JSON: the same state the page carries', async () => {
+    const path = '/babysitters/atlanta-ga?sort=newest&page=2'
+    const { html } = await page(path)
+    const { res, json } = await data(path)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(res.headers.get('x-robots-tag')).toBe('noindex')
+    expect(json).toEqual(embeddedState(html))
+    expect(json).toMatchObject({ heading: 'Babysitters in Atlanta, GA (page 2)' })
+  })
+
+  it('states every listing kind', async () => {
+    for (const path of ['/babysitting-jobs/atlanta-ga?schedule=part-time', '/explore/d/art']) {
+      const { res, json } = await data(path)
+      expect(res.status).toBe(200)
+      expect((json as unknown as ListingState).path).toBe(path.split('?')[0])
+    }
+  })
+
+  it('is cached apart from the page, and purged with it', async () => {
+    const path = '/nannies/denver-co?distance=10'
+    expect((await data(path)).res.headers.get('x-cache')).toBe('MISS')
+    expect((await data(path)).res.headers.get('x-cache')).toBe('HIT')
+    expect((await fetchPage(path)).headers.get('content-type')).toMatch(/^text\/html/)
+    await purge({ urls: ['/nannies/denver-co'] })
+    expect((await data(path)).res.headers.get('x-cache')).toBe('MISS')
+  })
+
+  it('answers a missing page with 404 {"notFound": true}, through the gate when it can tell', async () => {
+    const unknown = await data('/babysitters/atlantis-zz')
+    expect([unknown.res.status, unknown.json]).toEqual([404, { notFound: true }])
+    expect(d1Reads(unknown.res)).toBe(0)
+    for (const path of ['/babysitters/atlanta-ga?page=50', '/p/maria-g-1', '/no/such/page']) {
+      const { res, json } = await data(path)
+      expect([path, res.status, json]).toEqual([path, 404, { notFound: true }])
+    }
+  })
+
+  it('answers JSON only: a malformed filter or a missing header is a 400 in JSON', async () => {
+    const bad = await data('/babysitters/atlanta-ga?distance=7')
+    expect(bad.res.status).toBe(400)
+    expect(bad.json.error).toMatch(/distance/)
+    const plain = await data('/babysitters/atlanta-ga', {})
+    expect(plain.res.status).toBe(400)
+    expect(plain.res.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(plain.json.error).toBe('data requests carry x-data-request: 1')
+  })
+
+  it('saves a buying intent from the intent island and names the next step', async () => {
+    const flow = '/us-subscription/segment/nonmember'
+    const saved = await data(`${flow}/babysitters?intent=rightNow`)
+    expect([saved.res.status, saved.json]).toEqual([200, { next: '/babysitters' }])
+    expect(saved.res.headers.get('cache-control')).toBe('private, no-store')
+    expect(saved.res.headers.get('set-cookie')).toMatch(/csc=s%3Dbabysitters%26i%3DrightNow/)
+    const adult = await data(`${flow}/senior-care?intent=withInWeek`)
+    expect(adult.json).toEqual({ next: `${flow}/in-facility/who-needs-care` })
+    expect((await data(`${flow}/babysitters`)).res.status).toBe(400)
+    expect((await data(`${flow}/babysitters?intent=soon`)).res.status).toBe(400)
+  })
+})
