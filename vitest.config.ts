@@ -59,6 +59,8 @@ export default defineConfig(async () => {
             environment: 'node',
             include: ['test/e2e/**/*.test.ts'],
             globalSetup: ['test/e2e/server.ts'],
+            // One file at a time: the crawl's load must not push navigations past their timeout.
+            fileParallelism: false,
             testTimeout: 60_000,
             hookTimeout: 60_000,
           },

@@ -19,11 +19,12 @@ import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
 import { DATA_PREFIX } from './routes/data-prefix'
-import { OPS_PURGE, PATTERNS } from './routes/paths'
+import { OPS_PURGE, PATTERNS, ROBOTS, SITEMAP_FILE, SITEMAP_INDEX } from './routes/paths'
 import { providerProfilePage } from './routes/provider-profile'
 import { segmentPage } from './routes/segment'
 import { serviceNationalPage } from './routes/service-national'
 import { serviceStatePage } from './routes/service-state'
+import { robotsTxt, sitemapFile, sitemapIndex } from './routes/sitemaps'
 import { intentStep, whoNeedsCareStep } from './routes/visitor-flow'
 
 // The request pipeline, top to bottom:
@@ -69,6 +70,9 @@ app.use(PATTERNS.costCity, edgeCache(POLICIES.cost, rerender))
 app.use(PATTERNS.activities, edgeCache(POLICIES.activities, rerender))
 app.use(data(PATTERNS.activities), edgeCache(POLICIES.activities, rerender))
 app.use(PATTERNS.segment, edgeCache(POLICIES.segment, rerender))
+app.use(SITEMAP_INDEX, edgeCache(POLICIES.sitemap, rerender))
+app.use(SITEMAP_FILE, edgeCache(POLICIES.sitemap, rerender))
+app.use(ROBOTS, edgeCache(POLICIES.sitemap, rerender))
 
 app.get(PATTERNS.serviceNational, serviceNationalPage)
 app.get(PATTERNS.serviceState, serviceStatePage)
@@ -87,6 +91,10 @@ app.get(PATTERNS.segment, segmentPage)
 app.get(PATTERNS.flowWhoNeedsCare, whoNeedsCareStep)
 app.get(PATTERNS.flowIntent, intentStep)
 app.get(data(PATTERNS.flowIntent), intentStep)
+
+app.get(SITEMAP_INDEX, sitemapIndex)
+app.get(SITEMAP_FILE, sitemapFile)
+app.get(ROBOTS, robotsTxt)
 
 app.post(OPS_PURGE, purgeEndpoint)
 

@@ -61,6 +61,8 @@ export const POLICIES = {
     params: ACTIVITY_PARAMS,
   },
   segment: { name: 'segment', sMaxage: DAY, swr: 7 * DAY, staleIfError: 7 * DAY, params: [] },
+  // Crawlers read these: an hour fresh, then refreshed in the background.
+  sitemap: { name: 'sitemap', sMaxage: 3600, swr: DAY, staleIfError: 7 * DAY, params: [] },
 } as const satisfies Record<string, Policy>
 
 /** Not-found answers are cached briefly, so a flood of bad URLs costs one render each. */

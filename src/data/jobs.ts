@@ -145,11 +145,13 @@ export interface JobCount {
   service: string
   jobs: number
   payAvg: number | null
+  /** The newest posting among them. */
+  updatedAt: string
 }
 
 export function findCityJobCounts(db: Db, cityId: number): Promise<JobCount[]> {
   return db.all<JobCount>(
-    'SELECT service, jobs, pay_avg AS payAvg FROM job_city_stats WHERE city_id = ?',
+    'SELECT service, jobs, pay_avg AS payAvg, updated_at AS updatedAt FROM job_city_stats WHERE city_id = ?',
     cityId,
   )
 }

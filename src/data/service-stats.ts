@@ -1,4 +1,5 @@
 import type { PayUnit } from '../catalog/enums'
+import { SERVICES } from '../catalog/services'
 import type { Db } from './db'
 
 /** Aggregates of service_city_stats (migrations/0001_catalog.sql). */
@@ -92,6 +93,20 @@ export function findStateCounts(db: Db, service: string, minProviders = 1): Prom
       GROUP BY state_code ORDER BY state_code`,
     service,
     minProviders,
+  )
+}
+
+/**
+ * Per service, the providers of its largest city in a state: a state page is worth a link
+ * when that city's page is (seo/indexability.ts).
+ */
+export function findStateLeaders(db: Db, stateCode: string): Promise<ServiceCount[]> {
+  return db.all<ServiceCount>(
+    `SELECT service, MAX(providers) AS providers FROM service_city_stats
+      WHERE service IN (${SERVICES.map(() => '?').join(', ')}) AND state_code = ?
+      GROUP BY service`,
+    ...SERVICES.map((s) => s.slug),
+    stateCode,
   )
 }
 

@@ -6,7 +6,7 @@ import type { FlagName } from './definitions'
 
 // What exists for a visitor, by flag: pages that answer 404 are never linked.
 
-type On = (name: FlagName) => boolean
+export type On = (name: FlagName) => boolean
 
 /** The services with pages: the day-care directory only with the daycare directory flow. */
 export function shownServices(on: On): readonly Service[] {

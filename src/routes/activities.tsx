@@ -6,8 +6,8 @@ import { findActivities, findActivityCounts } from '../data/activities'
 import type { AppEnv } from '../env'
 import { shownCategories } from '../flags/visibility'
 import { activityEvent } from '../seo/entity-json-ld'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
-import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { absoluteUrl, pageTitle } from '../seo/head'
+import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { activityCard } from '../views/activities/activity-card'
 import { ActivitiesPage } from '../views/activities/activities-page'
@@ -42,7 +42,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
       ...keyword.category.subcategories.map((s) => s.slug),
     ]),
   ])
-  const worthALink = (slug: string) => (counts.get(slug) ?? 0) >= MIN_INDEXABLE_PROVIDERS
+  const worthALink = (slug: string) => worthListing(counts.get(slug) ?? 0)
   if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= total) throw new HTTPException(404)
 
   const filtered = isActivityQueryFiltered(query)
@@ -84,7 +84,9 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
     (s) => s.slug !== keyword.slug && worthALink(s.slug),
   )
   const head = {
-    title: `${keyword.label} classes and camps for kids${query.page > 1 ? ` – Page ${query.page}` : ''} | ${SITE_NAME}`,
+    title: pageTitle(
+      `${keyword.label} classes and camps for kids${query.page > 1 ? ` – Page ${query.page}` : ''}`,
+    ),
     description: `${total} ${keyword.label.toLowerCase()} camps and classes for kids, in person and online: dates, ages, days and prices.`,
     canonical: absoluteUrl(
       origin,

@@ -2,12 +2,22 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { JOB_SERVICES } from '../catalog/jobs'
 import { findCity, findNearbyHubs } from '../data/cities'
+import type { JobCount } from '../data/jobs'
 import { findCityJobCounts } from '../data/jobs'
+import type { ServiceCount } from '../data/service-stats'
 import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
+import type { On } from '../flags/visibility'
 import { shownServices } from '../flags/visibility'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
-import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { absoluteUrl, pageTitle } from '../seo/head'
+import type { IndexDecision } from '../seo/indexability'
+import {
+  decideIndexing,
+  hubInventory,
+  MIN_INDEXABLE_PROVIDERS,
+  robotsOf,
+  worthListing,
+} from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from './paths'
@@ -23,8 +33,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     findCityJobCounts(db, city.id),
     findNearbyHubs(db, city, { minProviders: MIN_INDEXABLE_PROVIDERS }),
   ])
-  const worth = <T extends { n: number }>(rows: T[]) =>
-    rows.filter((r) => r.n >= MIN_INDEXABLE_PROVIDERS)
+  const worth = <T extends { n: number }>(rows: T[]) => rows.filter((r) => worthListing(r.n))
   const serviceLinks = worth(
     shownServices(c.var.flags.on).map((s) => ({
       s,
@@ -44,10 +53,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   }))
   const providers = services.reduce((n, r) => n + r.providers, 0)
   const open = jobs.reduce((n, r) => n + r.jobs, 0)
-  const decision = decideIndexing({
-    inventory: serviceLinks.length + jobLinks.length > 0 ? providers + open : 0,
-    filtered: false,
-  })
+  const decision = hubDecision(services, jobs, c.var.flags.on)
   const path = cityHubPath(city.slug)
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${city.name}, ${city.stateCode}`
@@ -56,7 +62,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     c,
     <CityHubPage
       head={{
-        title: `Care in ${place}: caregivers and jobs | ${SITE_NAME}`,
+        title: pageTitle(`Care in ${place}: caregivers and jobs`),
         description: `Child care, senior care, pet care, housekeeping and tutoring in ${place}: ${providers} caregivers and ${open} open jobs.`,
         canonical: absoluteUrl(origin, path),
         robots: robotsOf(decision),
@@ -72,4 +78,15 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     />,
     { decision, analytics: { pageKind: 'ALL_SERVICES_CITY' }, tags: [`city:${city.slug}`] },
   )
+}
+
+/** Whether a city's hub is indexable: on the pages of shown services and jobs it links to. */
+export function hubDecision(services: ServiceCount[], jobs: JobCount[], on: On): IndexDecision {
+  const shown = shownServices(on).map((s) => s.slug)
+  return decideIndexing({
+    inventory: hubInventory(
+      services.filter((r) => shown.includes(r.service)).map((r) => r.providers),
+      jobs.map((r) => r.jobs),
+    ),
+  })
 }

@@ -14,8 +14,8 @@ import {
   findTopCities,
 } from '../data/service-stats'
 import type { AppEnv } from '../env'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
-import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { absoluteUrl, pageTitle } from '../seo/head'
+import { costInventory, decideIndexing, robotsOf, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import type { Bar } from '../views/cost/bar-chart'
 import type { CostFigures } from '../views/cost/cost-guide-page'
@@ -50,10 +50,7 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   const path = costPath(service.slug, city?.slug)
   const place = city ? `${city.name}, ${city.stateCode}` : null
   const figures = compare(stats, city ? national : null)
-  const decision = decideIndexing({
-    inventory: stats.providers >= MIN_COST_SAMPLE ? stats.providers : 0,
-    filtered: false,
-  })
+  const decision = decideIndexing({ inventory: costInventory(stats.providers) })
   const crumbs = [
     { name: `${service.title} costs`, path: costPath(service.slug) },
     ...(city && place ? [{ name: place, path }] : []),
@@ -74,7 +71,9 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
     c,
     <CostGuidePage
       head={{
-        title: `${service.title} cost${place ? ` in ${place}` : ''} (${year}): rates and prices | ${SITE_NAME}`,
+        title: pageTitle(
+          `${service.title} cost${place ? ` in ${place}` : ''} (${year}): rates and prices`,
+        ),
         description: `${service.title} cost ${rateAverage(stats.rateAvg, stats.payUnit)} on average${place ? ` in ${place}` : ' in the US'}, from the rates of ${stats.providers} caregivers. See rates by experience and how ${place ?? 'cities'} compare.`,
         canonical: absoluteUrl(origin, path),
         robots: robotsOf(decision),
@@ -92,7 +91,7 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
       }))}
       thin={!decision.index}
       directory={
-        city && (local?.providers ?? 0) >= MIN_INDEXABLE_PROVIDERS
+        city && worthListing(local?.providers ?? 0)
           ? {
               href: cityPath(service.slug, city.slug),
               text: `See ${service.nouns} in ${city.name}`,
@@ -138,7 +137,7 @@ async function cityLinks(c: Context<AppEnv>, service: string, city: City) {
     COST_GUIDE_SERVICES.filter(
       (s) =>
         s.slug !== service &&
-        (counts.find((r) => r.service === s.slug)?.providers ?? 0) >= MIN_COST_SAMPLE,
+        worthListing(costInventory(counts.find((r) => r.service === s.slug)?.providers ?? 0)),
     ).map((s) => ({ href: costPath(s.slug, city.slug), text: `${s.title} in ${city.name}` })),
   ] as const
 }

@@ -13,8 +13,13 @@ import { findCityJobCounts } from '../data/jobs'
 import { findCityServices, findCityStats, findNationalStats } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
-import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { absoluteUrl, pageTitle } from '../seo/head'
+import {
+  decideIndexing,
+  MIN_INDEXABLE_PROVIDERS,
+  robotsOf,
+  worthListing,
+} from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { DirectoryPage } from '../views/directory/directory-page'
 import { providerCard } from '../views/directory/provider-card'
@@ -66,7 +71,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   const pageSuffix = query.page > 1 ? ` – Page ${query.page}` : ''
   const average = local ? ` Average rate ${rateAverage(local.rateAvg, local.payUnit)}.` : ''
   const head = {
-    title: `${service.title} in ${place}${pageSuffix} | ${SITE_NAME}`,
+    title: pageTitle(`${service.title} in ${place}${pageSuffix}`),
     description: `Find ${service.nouns} in ${place}. Compare ${local?.providers ?? listing.total} local ${service.nouns} by rate, reviews and experience.${average}`,
     canonical,
     robots: robotsOf(decision),
@@ -169,14 +174,14 @@ async function relatedLinks(
   ])
   const services = shown.flatMap((s) => {
     const n = counts.find((row) => row.service === s.slug)?.providers ?? 0
-    if (s.slug === service.slug || n < MIN_INDEXABLE_PROVIDERS) return []
+    if (s.slug === service.slug || !worthListing(n)) return []
     return [
       { href: cityPath(s.slug, city.slug), text: `${s.title} in ${city.name}`, count: String(n) },
     ]
   })
   const jobs = JOB_SERVICES.flatMap((j) => {
     const n = jobCounts.find((row) => row.service === j.slug)?.jobs ?? 0
-    if (j.service.slug !== service.slug || n < MIN_INDEXABLE_PROVIDERS) return []
+    if (j.service.slug !== service.slug || !worthListing(n)) return []
     return [
       {
         href: jobListingPath(j.slug, city.slug),

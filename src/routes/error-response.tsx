@@ -5,7 +5,7 @@ import { StorageError } from '../data/db'
 import type { AppEnv } from '../env'
 import { tagsOf } from '../observability/observe'
 import type { Timing } from '../observability/timing'
-import { SITE_NAME } from '../seo/head'
+import { pageTitle } from '../seo/head'
 import { ErrorPage, errorTitle } from '../views/error-page'
 import { renderHtml } from '../views/render-html'
 import { isDataPath } from './data-prefix'
@@ -53,7 +53,7 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
           status={status}
           detail={detail}
           head={{
-            title: `${title} | ${SITE_NAME}`,
+            title: pageTitle(`${title}`),
             description: title,
             robots: 'noindex',
             jsonLd: [],

@@ -2,14 +2,17 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { PAGE_IDS } from '../catalog/enums'
 import { JOB_REQUIREMENTS, findJobService } from '../catalog/jobs'
-import { findJob, findOpenJobs, isExpired } from '../data/jobs'
+import { findCityJobCounts, findJob, findOpenJobs, isExpired } from '../data/jobs'
+import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { jobPosting } from '../seo/entity-json-ld'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { absoluteUrl, pageTitle, SITE_NAME } from '../seo/head'
+import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/shared/format'
 import { cityHubPath, entityId, jobListingPath, jobPath } from './paths'
+import { hubDecision } from './city-hub'
 import { renderPage } from './render-page'
 
 const EMPLOYMENT_TYPE = {
@@ -35,10 +38,11 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
 
   const now = new Date()
   const expired = isExpired(job, now)
-  const similar = await findOpenJobs(db, job.service, job.cityId, now, {
-    excludeId: job.id,
-    limit: expired ? 6 : 4,
-  })
+  const [similar, services, jobCounts] = await Promise.all([
+    findOpenJobs(db, job.service, job.cityId, now, { excludeId: job.id, limit: expired ? 6 : 4 }),
+    findCityServices(db, job.cityId),
+    findCityJobCounts(db, job.cityId),
+  ])
   const origin = c.env.PUBLIC_ORIGIN
   const url = absoluteUrl(origin, path)
   const place = `${job.cityName}, ${job.stateCode}`
@@ -46,22 +50,27 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const organisation = job.jobType === 'SMB_JOB' ? job.employer : 'Private family'
   const employer = job.jobType === 'SMB_JOB' ? job.employer : `Private family (${job.employer})`
   const listing = jobListingPath(job.service, job.citySlug)
+  // The trail and the listing link name only pages worth a link.
+  const listed = worthListing(jobCounts.find((r) => r.service === job.service)?.jobs ?? 0)
   const crumbs = [
-    { name: `Care in ${place}`, path: cityHubPath(job.citySlug) },
-    { name: jobs.title, path: listing },
+    ...(hubDecision(services, jobCounts, c.var.flags.on).index
+      ? [{ name: `Care in ${place}`, path: cityHubPath(job.citySlug) }]
+      : []),
+    ...(listed ? [{ name: jobs.title, path: listing }] : []),
     { name: job.title, path },
   ]
   const pay = rateRange(job.payMin, job.payMax, job.payUnit)
+  const decision = decideIndexing({ expired })
   return renderPage(
     c,
     <JobDetailPage
       head={{
-        title: `${expired ? 'Closed: ' : ''}${job.title} in ${place} | ${SITE_NAME}`,
+        title: pageTitle(`${expired ? 'Closed: ' : ''}${job.title} in ${place}`),
         description: expired
           ? `This job in ${place} has closed. See open ${jobs.title.toLowerCase()} nearby.`
-          : `${job.title}: ${pay}, ${place}. ${job.description.slice(0, 100)}`,
+          : `${job.title}: ${pay}, ${place}. ${job.description}`,
         canonical: url,
-        robots: expired ? 'noindex,follow' : 'index,follow',
+        robots: robotsOf(decision),
         jsonLd: expired
           ? []
           : [
@@ -88,11 +97,12 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
       ages={jobs.service.ages}
       requirements={JOB_REQUIREMENTS}
       similar={similar}
-      listing={{ href: listing, text: `${jobs.title} in ${job.cityName}` }}
+      listing={listed ? { href: listing, text: `${jobs.title} in ${job.cityName}` } : null}
       now={now}
       expired={expired}
     />,
     {
+      decision,
       status: expired ? 410 : 200,
       analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
       tags: [`job:${job.id}`, `city:${job.citySlug}`, `service:${job.service}`],

@@ -7,8 +7,8 @@ import { findCity } from '../data/cities'
 import { findCityJobCounts, findJobListing } from '../data/jobs'
 import { findCityStats } from '../data/service-stats'
 import type { AppEnv } from '../env'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
-import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { absoluteUrl, pageTitle } from '../seo/head'
+import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { jobCard } from '../views/jobs/job-card'
 import { JobListingPage } from '../views/jobs/job-listing-page'
@@ -48,7 +48,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     { name: jobs.title, path: base },
   ]
   const related = [
-    ...((providers?.providers ?? 0) >= MIN_INDEXABLE_PROVIDERS
+    ...(worthListing(providers?.providers ?? 0)
       ? [
           {
             href: cityPath(jobs.service.slug, city.slug),
@@ -59,7 +59,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     { href: cityHubPath(city.slug), text: `All care in ${city.name}` },
   ]
   const head = {
-    title: `${jobs.title} in ${place}${query.page > 1 ? ` – Page ${query.page}` : ''} | ${SITE_NAME}`,
+    title: pageTitle(`${jobs.title} in ${place}${query.page > 1 ? ` – Page ${query.page}` : ''}`),
     description: `${open} open ${jobs.title.toLowerCase()} in ${place}, ${stateName(city.stateCode) ?? city.stateCode}. See pay, schedules and start dates, and apply free.`,
     canonical: absoluteUrl(
       origin,
@@ -110,6 +110,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
       decision,
       analytics: { pageKind: 'JOBS' },
       tags: [`service:${jobs.slug}`, `service:${jobs.service.slug}`, `city:${city.slug}`],
+      lastModified: counts.find((row) => row.service === jobs.slug)?.updatedAt,
     },
   )
 }

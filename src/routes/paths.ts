@@ -52,6 +52,10 @@ export function entityId(slug: string): number | null {
   const m = /(?:^|-)([0-9]{1,15})$/.exec(slug)
   return m ? Number(m[1]) : null
 }
+export const SITEMAP_INDEX = '/sitemap.xml'
+export const SITEMAP_FILE = '/sitemaps/:file{[a-z0-9-]+\\.xml}'
+export const ROBOTS = '/robots.txt'
+
 /** The ops endpoint that purges the edge cache. */
 export const OPS_PURGE = '/__ops/purge'
 

@@ -9,6 +9,8 @@ import {
 import { SERVICES } from '../catalog/services'
 import { stateName } from '../catalog/states'
 import { findSimilarProviders } from '../data/provider-listing'
+import type { ServiceCount } from '../data/service-stats'
+import { findCityServices, findStateLeaders } from '../data/service-stats'
 import {
   findProvider,
   findProviderServices,
@@ -19,7 +21,8 @@ import type { AppEnv } from '../env'
 import { isServiceShown } from '../flags/visibility'
 import { PAGE_IDS } from '../catalog/enums'
 import { caregiverProfile, childCareBusiness } from '../seo/entity-json-ld'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { absoluteUrl, MAX_TITLE, pageTitle } from '../seo/head'
+import { decideIndexing, robotsOf, stateInventory, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { displayName, rateRange } from '../views/shared/format'
 import type { ProfileService } from '../views/profile/profile-page'
@@ -37,10 +40,12 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const path = providerPath(provider)
   if (`/p/${slug}` !== path) return c.redirect(path, 301)
 
-  const [rows, reviews, averages] = await Promise.all([
+  const [rows, reviews, averages, cityCounts, stateLeaders] = await Promise.all([
     findProviderServices(db, provider.id),
     findReviews(db, provider.id),
     findRatingAverages(db, provider.id),
+    findCityServices(db, provider.cityId),
+    findStateLeaders(db, provider.stateCode),
   ])
   // Services in catalog order: the first is the one the profile is about.
   const services: ProfileService[] = SERVICES.flatMap((service) => {
@@ -61,19 +66,28 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const url = absoluteUrl(origin, path)
   const languages = split(provider.languages).map((l) => labelOf(LANGUAGE_LABELS, l))
   const credentials = split(provider.certifications).map((l) => labelOf(CERTIFICATION_LABELS, l))
-  // The directory trail, unless its pages are off for this request (daycare directory flow).
-  const crumbs =
-    primary && isServiceShown(primary.service.slug, c.var.flags.on)
-      ? [
-          { name: primary.service.title, path: servicePath(primary.service.slug) },
-          {
-            name: stateName(provider.stateCode) ?? provider.stateCode,
-            path: statePath(primary.service.slug, provider.stateCode),
-          },
-          { name: provider.cityName, path: cityPath(primary.service.slug, provider.citySlug) },
-          { name, path },
-        ]
-      : [{ name, path }]
+  // The directory trail, unless its pages are off for this request (daycare directory flow),
+  // through the state and city pages that are worth a link.
+  const trail =
+    primary && isServiceShown(primary.service.slug, c.var.flags.on) ? primary.service : null
+  const count = (rows: ServiceCount[]) => rows.find((r) => r.service === trail?.slug)?.providers
+  const crumbs = trail
+    ? [
+        { name: trail.title, path: servicePath(trail.slug) },
+        ...(worthListing(stateInventory([count(stateLeaders) ?? 0]))
+          ? [
+              {
+                name: stateName(provider.stateCode) ?? provider.stateCode,
+                path: statePath(trail.slug, provider.stateCode),
+              },
+            ]
+          : []),
+        ...(worthListing(count(cityCounts) ?? 0)
+          ? [{ name: provider.cityName, path: cityPath(trail.slug, provider.citySlug) }]
+          : []),
+        { name, path },
+      ]
+    : [{ name, path }]
   const price = primary
     ? rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)
     : ''
@@ -103,15 +117,18 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
         credentials,
       })
   const noun = primary?.service.noun ?? 'caregiver'
+  const title = `${name}, ${noun} in ${place}`
 
+  // A profile is about one provider who exists: always indexable.
+  const decision = decideIndexing({})
   return renderPage(
     c,
     <ProfilePage
       head={{
-        title: `${name}, ${noun} in ${place} | ${SITE_NAME}`,
+        title: pageTitle(title.length <= MAX_TITLE ? title : `${name} in ${place}`),
         description: `${provider.headline}. ${price ? `${price}. ` : ''}${provider.yearsExperience} years ${smb ? 'in business' : 'of experience'} in ${place}.`,
         canonical: url,
-        robots: 'index,follow',
+        robots: robotsOf(decision),
         ogType: smb ? 'website' : 'profile',
         jsonLd: [entity, breadcrumbList(origin, crumbs)],
       }}
@@ -131,6 +148,7 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
       messaging={c.var.flags.on('embeddedGuestMessaging')}
     />,
     {
+      decision,
       tags: [
         `provider:${provider.id}`,
         `city:${provider.citySlug}`,

@@ -13,7 +13,8 @@ import { DEFAULT_SITE, SiteContext } from '../views/site-context'
 
 export interface PageOptions {
   status?: number
-  decision?: IndexDecision
+  /** Whether the page is indexable (src/seo/indexability.ts): X-Robots-Tag and x-seo-gate. */
+  decision: IndexDecision
   headers?: Record<string, string>
   /** Cache-Tag: what a purge can name this page by (service, city, entity); the page type is added. */
   tags?: readonly string[]
@@ -27,14 +28,12 @@ export interface PageOptions {
 export function renderPage(
   c: Context<AppEnv>,
   node: ReactNode,
-  options: PageOptions = {},
+  options: PageOptions,
 ): Promise<Response> {
   const site = siteOf(c, options.analytics)
   const headers = pageHeaders(c, site, options)
-  if (options.decision) {
-    headers['x-robots-tag'] = robotsOf(options.decision)
-    headers['x-seo-gate'] = seoGateHeader(options.decision)
-  }
+  headers['x-robots-tag'] = robotsOf(options.decision)
+  headers['x-seo-gate'] = seoGateHeader(options.decision)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, node), {
     status: options.status ?? 200,
     headers,
@@ -55,7 +54,7 @@ export async function renderListing(
   c: Context<AppEnv>,
   state: ListingState,
   view: () => ReactNode,
-  options: PageOptions = {},
+  options: PageOptions,
 ): Promise<Response> {
   if (!isDataPath(c.req.path)) return renderPage(c, view(), options)
   const headers = pageHeaders(c, siteOf(c, options.analytics), options)

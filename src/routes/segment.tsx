@@ -4,8 +4,8 @@ import { findSegment } from '../catalog/segments'
 import { findService } from '../catalog/services'
 import { findNationalStats, findTopCities } from '../data/service-stats'
 import type { AppEnv } from '../env'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
-import { MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
+import { absoluteUrl, pageTitle } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { SegmentPage } from '../views/segment/segment-page'
 import { rateAverage } from '../views/shared/format'
@@ -38,14 +38,15 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
   const path = servicePath(segment.slug)
   const origin = c.env.PUBLIC_ORIGIN
   const crumbs = [{ name: segment.title, path }]
+  const decision = decideIndexing({})
   return renderPage(
     c,
     <SegmentPage
       head={{
-        title: `${segment.title}: find trusted caregivers near you | ${SITE_NAME}`,
+        title: pageTitle(`${segment.title}: find trusted caregivers near you`),
         description: segment.intro,
         canonical: absoluteUrl(origin, path),
-        robots: 'index,follow',
+        robots: robotsOf(decision),
         jsonLd: [breadcrumbList(origin, crumbs)],
       }}
       crumbs={crumbs}
@@ -58,6 +59,6 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
         text: `${mainTitle} in ${city.name}, ${city.stateCode}`,
       }))}
     />,
-    { tags: [`segment:${segment.slug}`] },
+    { decision, tags: [`segment:${segment.slug}`] },
   )
 }

@@ -3,7 +3,7 @@ import { stateName } from '../catalog/states'
 import { findNationalStats, findStateCounts, findTopCities } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { absoluteUrl, pageTitle } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { NationalPage } from '../views/directory/national-page'
@@ -23,7 +23,7 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
     findTopCities(db, service.slug, { minProviders: min }),
     findStateCounts(db, service.slug, min),
   ])
-  const decision = decideIndexing({ inventory: national?.providers ?? 0, filtered: false })
+  const decision = decideIndexing({ inventory: national?.providers ?? 0 })
   const path = servicePath(service.slug)
   const origin = c.env.PUBLIC_ORIGIN
   const crumbs = [{ name: service.title, path }]
@@ -34,7 +34,7 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
     c,
     <NationalPage
       head={{
-        title: `${service.title} near you | ${SITE_NAME}`,
+        title: pageTitle(`${service.title} near you`),
         description: `Find trusted ${service.nouns} near you. Compare profiles, reviews and rates in ${national?.cities ?? 0} cities.${average}`,
         canonical: absoluteUrl(origin, path),
         robots: robotsOf(decision),
@@ -66,6 +66,6 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
           text: s.title,
         }))}
     />,
-    { decision, tags: [`service:${service.slug}`] },
+    { decision, tags: [`service:${service.slug}`], lastModified: national?.updatedAt },
   )
 }

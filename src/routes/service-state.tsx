@@ -2,11 +2,11 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { stateName } from '../catalog/states'
 import { findTopProviders } from '../data/provider-listing'
-import { findStateCities } from '../data/service-stats'
+import { findStateCities, findStateLeaders } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
-import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
+import { absoluteUrl, pageTitle } from '../seo/head'
+import { decideIndexing, robotsOf, stateInventory, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { StatePage } from '../views/directory/state-page'
 import { cityPath, servicePath, statePath } from './paths'
@@ -22,15 +22,18 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
   if (!name) throw new HTTPException(404)
 
   const { db } = c.var
-  const cities = await findStateCities(db, service.slug, code)
-  const linked = cities.filter((city) => city.providers >= MIN_INDEXABLE_PROVIDERS)
+  const [cities, leaders] = await Promise.all([
+    findStateCities(db, service.slug, code),
+    findStateLeaders(db, code),
+  ])
+  const linked = cities.filter((city) => worthListing(city.providers))
   const top = await findTopProviders(
     db,
     service.slug,
     linked.slice(0, 5).map((city) => city.id),
   )
   const providers = cities.reduce((n, city) => n + city.providers, 0)
-  const decision = decideIndexing({ inventory: linked.length ? providers : 0, filtered: false })
+  const decision = decideIndexing({ inventory: stateInventory(cities.map((c) => c.providers)) })
   const path = statePath(service.slug, code)
   const origin = c.env.PUBLIC_ORIGIN
   const crumbs = [
@@ -41,7 +44,7 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
     c,
     <StatePage
       head={{
-        title: `${service.title} in ${name} | ${SITE_NAME}`,
+        title: pageTitle(`${service.title} in ${name}`),
         description: `Find ${service.nouns} across ${name}: ${providers.toLocaleString('en-US')} caregivers in ${linked.length} cities, with rates, reviews and experience.`,
         canonical: absoluteUrl(origin, path),
         robots: robotsOf(decision),
@@ -58,7 +61,10 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
       }))}
       top={top}
       others={shownServices(c.var.flags.on)
-        .filter((s) => s.slug !== service.slug)
+        .filter((s) => {
+          const largest = leaders.find((r) => r.service === s.slug)?.providers ?? 0
+          return s.slug !== service.slug && worthListing(stateInventory([largest]))
+        })
         .map((s) => ({
           href: statePath(s.slug, code),
           text: `${s.title} in ${name}`,

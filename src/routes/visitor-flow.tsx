@@ -8,7 +8,8 @@ import type { AppEnv } from '../env'
 import type { Flags } from '../flags/flags-middleware'
 import type { IntentQuestion } from '../views/listing/listing-state'
 import { COOKIE_OPTIONS } from '../request/visitor-cookies'
-import { absoluteUrl, SITE_NAME } from '../seo/head'
+import { absoluteUrl, pageTitle } from '../seo/head'
+import { decideIndexing, robotsOf } from '../seo/indexability'
 import { ChoicePage } from '../views/flow/choice-page'
 import { isDataPath } from './data-prefix'
 import { flowPath, servicePath, whoNeedsCarePath } from './paths'
@@ -65,8 +66,9 @@ export function intentQuestion(
   }
 }
 
-// A flow step is about one visitor: never stored by a shared cache.
+// A flow step is about one visitor: never stored by a shared cache, never indexed.
 const PRIVATE = { 'cache-control': 'private, no-store' }
+const STEP = decideIndexing({ private: true })
 
 /**
  * `/us-subscription/segment/nonmember/{segment}`: asks the buying intent. The form submits to
@@ -89,10 +91,10 @@ export async function intentStep(c: Context<AppEnv>): Promise<Response> {
     c,
     <ChoicePage
       head={{
-        title: `When do you need ${title.toLowerCase()}? | ${SITE_NAME}`,
+        title: pageTitle(`When do you need ${title.toLowerCase()}?`),
         description: `Tell us when you need ${title.toLowerCase()} and we'll show you who can help.`,
         canonical: absoluteUrl(c.env.PUBLIC_ORIGIN, path),
-        robots: 'noindex,follow',
+        robots: robotsOf(STEP),
         jsonLd: [],
       }}
       step={`${title} · Step 1`}
@@ -102,7 +104,7 @@ export async function intentStep(c: Context<AppEnv>): Promise<Response> {
       name="intent"
       choices={BUYING_INTENTS.map((b) => ({ value: b.value, label: b.label }))}
     />,
-    { headers: PRIVATE },
+    { decision: STEP, headers: PRIVATE },
   )
 }
 
@@ -118,10 +120,10 @@ export async function whoNeedsCareStep(c: Context<AppEnv>): Promise<Response> {
     c,
     <ChoicePage
       head={{
-        title: `Who needs care? | ${SITE_NAME}`,
+        title: pageTitle(`Who needs care?`),
         description: 'Tell us who needs care so we can suggest the right kind of help.',
         canonical: absoluteUrl(c.env.PUBLIC_ORIGIN, whoNeedsCarePath),
-        robots: 'noindex,follow',
+        robots: robotsOf(STEP),
         jsonLd: [],
       }}
       step="Care at home or in a facility · Step 2"
@@ -131,6 +133,6 @@ export async function whoNeedsCareStep(c: Context<AppEnv>): Promise<Response> {
       name="who"
       choices={WHO_NEEDS_CARE}
     />,
-    { headers: PRIVATE },
+    { decision: STEP, headers: PRIVATE },
   )
 }

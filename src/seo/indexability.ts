@@ -1,17 +1,67 @@
-/** Below this many providers a listing is thin: `noindex,follow`, out of sitemaps, unlinked. */
-export const MIN_INDEXABLE_PROVIDERS = 5
-
-export type IndexDecision = { index: true } | { index: false; reason: 'thin' | 'filtered' }
+import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
 
 /**
- * The one rule that decides whether a listing page is indexable (SPEC sections 4 and 5):
- * enough inventory, and not filtered or sorted. Link modules use the same threshold so
- * nothing links to a page this rule keeps out of the index.
+ * Below this many results a page is thin: `noindex,follow`, out of sitemaps, unlinked. SQL that
+ * picks pages worth a link or a sitemap entry filters on it too (`>= MIN_INDEXABLE_PROVIDERS`):
+ * the same rule, where it runs in D1.
  */
-export function decideIndexing(page: { inventory: number; filtered: boolean }): IndexDecision {
+export const MIN_INDEXABLE_PROVIDERS = 5
+
+export type IndexReason = 'thin' | 'filtered' | 'expired' | 'disabled' | 'private'
+
+export type IndexDecision = { index: true } | { index: false; reason: IndexReason }
+
+/** What the rule needs to know about a page; what a page type does not have is left out. */
+export interface PageFacts {
+  /** How many results the page shows (listings, hubs, guides); entity pages have none. */
+  inventory?: number
+  /** Any filter, or a sort other than the default. */
+  filtered?: boolean
+  /** A job past its closing moment. */
+  expired?: boolean
+  /** False when a flag or configuration key has turned the page off. */
+  enabled?: boolean
+  /** A step about one visitor (the visitor flow): never for an index. */
+  private?: boolean
+}
+
+/**
+ * The one rule that decides whether a page is indexable (SPEC sections 4 and 5). The page's
+ * robots meta and X-Robots-Tag, its x-seo-gate header, sitemap membership and every internal
+ * link module use it, so nothing links to or lists a page that is noindex or empty.
+ */
+export function decideIndexing(page: PageFacts): IndexDecision {
+  if (page.enabled === false) return { index: false, reason: 'disabled' }
+  if (page.private) return { index: false, reason: 'private' }
+  if (page.expired) return { index: false, reason: 'expired' }
   if (page.filtered) return { index: false, reason: 'filtered' }
-  if (page.inventory < MIN_INDEXABLE_PROVIDERS) return { index: false, reason: 'thin' }
+  if (page.inventory !== undefined && page.inventory < MIN_INDEXABLE_PROVIDERS)
+    return { index: false, reason: 'thin' }
   return { index: true }
+}
+
+/** Whether a page with this many results may be linked to or listed in a sitemap. */
+export function worthListing(inventory: number): boolean {
+  return decideIndexing({ inventory }).index
+}
+
+/** A state page counts its cities' providers, once one of its cities is worth a link. */
+export function stateInventory(cityProviders: readonly number[]): number {
+  return cityProviders.some(worthListing) ? cityProviders.reduce((n, p) => n + p, 0) : 0
+}
+
+/** A city hub counts providers and open jobs, once one of its pages is worth a link. */
+export function hubInventory(
+  serviceProviders: readonly number[],
+  jobCounts: readonly number[],
+): number {
+  const all = [...serviceProviders, ...jobCounts]
+  return all.some(worthListing) ? all.reduce((n, p) => n + p, 0) : 0
+}
+
+/** A cost guide's figures mean something from MIN_COST_SAMPLE profiles on. */
+export function costInventory(providers: number): number {
+  return providers >= MIN_COST_SAMPLE ? providers : 0
 }
 
 export function robotsOf(decision: IndexDecision): string {

@@ -7,7 +7,16 @@
 export function coalesce(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const reader = source.getReader()
   let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null
-  const nextTick = () => new Promise<null>((resolve) => setTimeout(() => resolve(null), 0))
+  // The timer is cleared when the chunk wins: pending timers count against the isolate's limit.
+  const orNextTick = async <T>(next: Promise<T>): Promise<T | null> => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const tick = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 0)))
+    try {
+      return await Promise.race([next, tick])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
 
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -15,7 +24,7 @@ export function coalesce(source: ReadableStream<Uint8Array>): ReadableStream<Uin
       for (;;) {
         const next = pending ?? reader.read()
         pending = null
-        const result = parts.length === 0 ? await next : await Promise.race([next, nextTick()])
+        const result = parts.length === 0 ? await next : await orNextTick(next)
         if (result === null) {
           pending = next
           break

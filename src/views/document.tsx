@@ -3,7 +3,7 @@ import { assets } from './assets'
 import pkg from '../../package.json'
 import { shownServices } from '../flags/visibility'
 import type { Head } from '../seo/head'
-import { SITE_NAME } from '../seo/head'
+import { metaDescription, SITE_NAME } from '../seo/head'
 import { scriptJson } from '../seo/json-ld'
 import type { ClientConfig } from './client-config'
 import { CLIENT_CONFIG_ID } from './client-config'
@@ -41,13 +41,13 @@ export function Document({
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{head.title}</title>
-        <meta name="description" content={head.description} />
+        <meta name="description" content={metaDescription(head.description)} />
         <meta name="robots" content={head.robots} />
         {head.canonical ? <link rel="canonical" href={head.canonical} /> : null}
         <meta property="og:site_name" content={SITE_NAME} />
         <meta property="og:type" content={head.ogType ?? 'website'} />
         <meta property="og:title" content={head.title} />
-        <meta property="og:description" content={head.description} />
+        <meta property="og:description" content={metaDescription(head.description)} />
         {head.canonical ? <meta property="og:url" content={head.canonical} /> : null}
         <meta name="twitter:card" content="summary" />
         <link rel="stylesheet" href={assets['styles.css']} />

@@ -1,23 +1,10 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cacheKey } from '../../src/cache/cache-key'
 import type { EntryMeta } from '../../src/cache/edge-cache'
 import { POLICIES } from '../../src/cache/policies'
 import { forgetFlags } from '../../src/flags/read-flags'
-import worker from '../../src/worker'
-import { fetchPage, GOOGLEBOT, ORIGIN, page, PHONE } from '../support/fetch-page'
-
-/** A request whose background work (storing, refreshing) has finished when it returns. */
-async function settled(path: string, init: RequestInit = {}) {
-  const ctx = createExecutionContext()
-  const headers = new Headers(init.headers)
-  if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
-  const res = await worker.fetch(new Request(ORIGIN + path, { ...init, headers }), env, ctx)
-  const body = await res.text()
-  await waitOnExecutionContext(ctx)
-  return { res, body, cache: res.headers.get('x-cache') }
-}
+import { fetchPage, GOOGLEBOT, ORIGIN, page, settled } from '../support/fetch-page'
 
 async function purge(
   body: unknown,

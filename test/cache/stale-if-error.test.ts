@@ -1,22 +1,8 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { expect, it } from 'vitest'
-import worker from '../../src/worker'
-import { ORIGIN, PHONE } from '../support/fetch-page'
+import { ORIGIN, settled } from '../support/fetch-page'
 
 // In a file of its own: these tests break storage for real, and storage is per test file.
-
-async function settled(path: string) {
-  const ctx = createExecutionContext()
-  const res = await worker.fetch(
-    new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
-    env,
-    ctx,
-  )
-  const body = await res.text()
-  await waitOnExecutionContext(ctx)
-  return { res, body, cache: res.headers.get('x-cache') }
-}
 
 it('never stores a page whose streamed section failed', async () => {
   // Related links read job counts; the main listing does not. Only that section fails.

@@ -1,4 +1,6 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
+import worker from '../../src/worker'
 
 export const ORIGIN = 'https://www.care.example'
 export const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
@@ -10,6 +12,20 @@ export function fetchPage(path: string, init: RequestInit = {}): Promise<Respons
   const headers = new Headers(init.headers)
   if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
   return exports.default.fetch(new Request(ORIGIN + path, { redirect: 'manual', ...init, headers }))
+}
+
+/**
+ * A request whose background work (storing, refreshing) has finished when it returns. Also the
+ * way to make many requests in one test: `exports.default.fetch` slows down as requests pile up.
+ */
+export async function settled(path: string, init: RequestInit = {}) {
+  const ctx = createExecutionContext()
+  const headers = new Headers(init.headers)
+  if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
+  const res = await worker.fetch(new Request(ORIGIN + path, { ...init, headers }), env, ctx)
+  const body = await res.text()
+  await waitOnExecutionContext(ctx)
+  return { res, body, cache: res.headers.get('x-cache') }
 }
 
 export async function page(path: string, init: RequestInit = {}) {

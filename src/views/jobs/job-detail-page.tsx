@@ -18,7 +18,8 @@ export interface JobDetailPageProps {
   ages: readonly Labelled[]
   requirements: readonly Labelled[]
   similar: readonly JobCard[]
-  listing: { href: string; text: string }
+  /** The job listing of the service and city, when it is worth a link. */
+  listing: { href: string; text: string } | null
   now: Date
   /** From the moment validThrough passes the page is a 410 that points to open jobs. */
   expired: boolean
@@ -35,9 +36,14 @@ export function JobDetailPage(props: JobDetailPageProps) {
       <h1>{job.title}</h1>
       {props.expired ? (
         <p className="notice">
-          {`This job closed on ${longDate(job.validThrough)} and no longer takes applications. `}
-          <a href={props.listing.href}>{props.listing.text}</a>
-          {' are open now.'}
+          {`This job closed on ${longDate(job.validThrough)} and no longer takes applications.`}
+          {props.listing ? (
+            <>
+              {' '}
+              <a href={props.listing.href}>{props.listing.text}</a>
+              {' are open now.'}
+            </>
+          ) : null}
         </p>
       ) : (
         <>
@@ -94,9 +100,11 @@ export function JobDetailPage(props: JobDetailPageProps) {
               <JobCardView key={j.id} job={j} now={props.now} />
             ))}
           </ul>
-          <p>
-            <a href={props.listing.href}>{`See all ${props.listing.text.toLowerCase()}`}</a>
-          </p>
+          {props.listing ? (
+            <p>
+              <a href={props.listing.href}>{`See all ${props.listing.text.toLowerCase()}`}</a>
+            </p>
+          ) : null}
         </section>
       ) : null}
     </Document>

@@ -1,0 +1,242 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { ACTIVITY_KEYWORDS } from '../catalog/activities'
+import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
+import { SEGMENTS } from '../catalog/segments'
+import { STATES } from '../catalog/states'
+import { POLICIES } from '../cache/policies'
+import type { CityRow, EntityRow, SitemapBounds } from '../data/sitemap-rows'
+import {
+  findActivityRows,
+  findCityBlock,
+  findJobCityRows,
+  findNationalRows,
+  findOpenJobRows,
+  findProviderRows,
+  findServiceCityRows,
+  findSitemapBounds,
+  findStateRows,
+} from '../data/sitemap-rows'
+import type { AppEnv } from '../env'
+import { shownCategories, shownServices } from '../flags/visibility'
+import { absoluteUrl } from '../seo/head'
+import { costInventory, decideIndexing, hubInventory, stateInventory } from '../seo/indexability'
+import type { SitemapEntry } from '../seo/sitemap-xml'
+import { MAX_URLS_PER_FILE, sitemapStream } from '../seo/sitemap-xml'
+import {
+  activitiesPath,
+  cityHubPath,
+  cityPath,
+  costPath,
+  jobListingPath,
+  jobPath,
+  providerPath,
+  servicePath,
+  statePath,
+} from './paths'
+
+/**
+ * The chunked sitemap files, sized so a file can never pass 50,000 URLs: a block of 4,000
+ * cities (at most 12 services or job services each), or a range of 50,000 provider or job ids
+ * (one page each). The index lists as many files as the catalog needs: the 1M-provider
+ * catalog has 20 of profiles.
+ */
+export const CHUNKS = {
+  directories: { ids: 'cities', span: 4_000 },
+  'job-listings': { ids: 'cities', span: 4_000 },
+  hubs: { ids: 'cities', span: 40_000 },
+  'cost-guides': { ids: 'cities', span: 4_000 },
+  providers: { ids: 'providers', span: MAX_URLS_PER_FILE },
+  jobs: { ids: 'jobs', span: MAX_URLS_PER_FILE },
+} as const satisfies Record<string, { ids: keyof SitemapBounds; span: number }>
+
+type Chunked = keyof typeof CHUNKS
+/** Rows of entity sitemaps are read in batches of this many. */
+const BATCH = 5_000
+
+/** `/sitemap.xml`: the sitemap index. */
+export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
+  const bounds = await findSitemapBounds(c.var.db)
+  const files = ['/sitemaps/pages.xml']
+  for (const [kind, { ids, span }] of Object.entries(CHUNKS)) {
+    for (let n = 1; n <= Math.ceil(bounds[ids] / span); n++)
+      files.push(`/sitemaps/${kind}-${n}.xml`)
+  }
+  return xml(sitemapStream('sitemapindex', once(files.map((f) => ({ loc: url(c, f) })))))
+}
+
+/** `/sitemaps/{kind}-{n}.xml` and `/sitemaps/pages.xml`: one file of the index. */
+export async function sitemapFile(c: Context<AppEnv>): Promise<Response> {
+  const m = /^([a-z-]+?)(?:-([1-9][0-9]{0,5}))?\.xml$/.exec(c.req.param('file') ?? '')
+  const kind = m?.[1] ?? ''
+  if (kind === 'pages' && !m?.[2]) return xml(sitemapStream('urlset', pages(c)))
+  if (!(kind in CHUNKS) || !m?.[2]) throw new HTTPException(404)
+  const { ids, span } = CHUNKS[kind as Chunked]
+  const n = Number(m[2])
+  const range =
+    ids === 'cities'
+      ? await findCityBlock(c.var.db, n, span)
+      : n <= Math.ceil((await findSitemapBounds(c.var.db))[ids] / span)
+        ? { first: (n - 1) * span + 1, last: n * span }
+        : null
+  if (!range) throw new HTTPException(404)
+  return xml(sitemapStream('urlset', CHUNK_ENTRIES[kind as Chunked](c, range.first, range.last)))
+}
+
+/** `/robots.txt`: everything but the data and ops paths, and where the sitemaps are. */
+export function robotsTxt(c: Context<AppEnv>): Response {
+  const body = [
+    'User-agent: *',
+    'Allow: /',
+    'Disallow: /_data/',
+    'Disallow: /__ops/',
+    '',
+    `Sitemap: ${url(c, '/sitemap.xml')}`,
+    '',
+  ].join('\n')
+  return new Response(body, {
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-tag': 'page:robots' },
+  })
+}
+
+const CHUNK_ENTRIES: Record<
+  Chunked,
+  (c: Context<AppEnv>, first: number, last: number) => AsyncIterable<SitemapEntry[]>
+> = {
+  async *directories(c, first, last) {
+    const shown = shownServices(c.var.flags.on).map((s) => s.slug)
+    const rows = await findServiceCityRows(c.var.db, first, last)
+    yield rows
+      .filter((r) => shown.includes(r.service) && decideIndexing({ inventory: r.count }).index)
+      .map((r) => ({ loc: url(c, cityPath(r.service, r.citySlug)), lastmod: r.updatedAt }))
+  },
+
+  async *'job-listings'(c, first, last) {
+    const rows = await findJobCityRows(c.var.db, first, last)
+    yield rows
+      .filter((r) => decideIndexing({ inventory: r.count }).index)
+      .map((r) => ({ loc: url(c, jobListingPath(r.service, r.citySlug)), lastmod: r.updatedAt }))
+  },
+
+  async *hubs(c, first, last) {
+    const shown = shownServices(c.var.flags.on).map((s) => s.slug)
+    const [services, jobs] = await Promise.all([
+      findServiceCityRows(c.var.db, first, last),
+      findJobCityRows(c.var.db, first, last),
+    ])
+    const cities = new Map<number, { slug: string; services: number[]; jobs: number[] }>()
+    const city = (r: CityRow) =>
+      cities.get(r.cityId) ??
+      cities.set(r.cityId, { slug: r.citySlug, services: [], jobs: [] }).get(r.cityId)
+    for (const r of services) if (shown.includes(r.service)) city(r)?.services.push(r.count)
+    for (const r of jobs) city(r)?.jobs.push(r.count)
+    yield [...cities.values()]
+      .filter((h) => decideIndexing({ inventory: hubInventory(h.services, h.jobs) }).index)
+      .map((h) => ({ loc: url(c, cityHubPath(h.slug)) }))
+  },
+
+  async *'cost-guides'(c, first, last) {
+    // City guides exist only with the cost guide local page configuration key.
+    if (!c.var.flags.config.costGuideLocalPage) return
+    const guides = COST_GUIDE_SERVICES.map((s) => s.slug)
+    const rows = await findServiceCityRows(c.var.db, first, last)
+    yield rows
+      .filter(
+        (r) =>
+          guides.includes(r.service) && decideIndexing({ inventory: costInventory(r.count) }).index,
+      )
+      .map((r) => ({ loc: url(c, costPath(r.service, r.citySlug)), lastmod: r.updatedAt }))
+  },
+
+  providers: (c, first, last) =>
+    entities(
+      (after) => findProviderRows(c.var.db, after, last, BATCH),
+      first,
+      (r) => ({
+        loc: url(c, providerPath({ nameSlug: r.slug, id: r.id })),
+        lastmod: r.updatedAt,
+      }),
+    ),
+
+  jobs: (c, first, last) => {
+    // A job is indexable until it closes; a stored sitemap may be served for as long as its
+    // stale-while-revalidate window, so jobs closing within it are left out.
+    const openUntil = new Date(Date.now() + POLICIES.sitemap.swr * 1000).toISOString()
+    return entities(
+      (after) => findOpenJobRows(c.var.db, after, last, openUntil, BATCH),
+      first,
+      (r) => ({
+        loc: url(c, jobPath({ titleSlug: r.slug, id: r.id })),
+        lastmod: r.updatedAt,
+      }),
+    )
+  },
+}
+
+/** Pages about a service, a state, a segment, a national cost guide or an activity keyword. */
+async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
+  const { on } = c.var.flags
+  const [national, states, activities] = await Promise.all([
+    findNationalRows(c.var.db),
+    findStateRows(c.var.db),
+    findActivityRows(c.var.db),
+  ])
+  const entries: SitemapEntry[] = []
+  for (const service of shownServices(on)) {
+    const row = national.find((r) => r.service === service.slug)
+    if (decideIndexing({ inventory: row?.providers ?? 0 }).index)
+      entries.push({ loc: url(c, servicePath(service.slug)), lastmod: row?.updatedAt })
+    for (const code of Object.keys(STATES)) {
+      const largest = states.find((r) => r.service === service.slug && r.stateCode === code)
+      if (decideIndexing({ inventory: stateInventory([largest?.providers ?? 0]) }).index)
+        entries.push({ loc: url(c, statePath(service.slug, code)) })
+    }
+  }
+  for (const segment of SEGMENTS) entries.push({ loc: url(c, servicePath(segment.slug)) })
+  for (const service of COST_GUIDE_SERVICES) {
+    const row = national.find((r) => r.service === service.slug)
+    if (decideIndexing({ inventory: costInventory(row?.providers ?? 0) }).index)
+      entries.push({ loc: url(c, costPath(service.slug)), lastmod: row?.updatedAt })
+  }
+  const categories = shownCategories(on)
+  for (const keyword of ACTIVITY_KEYWORDS) {
+    const count = activities.find((r) => r.keyword === keyword.slug)?.activities ?? 0
+    if (categories.includes(keyword.category) && decideIndexing({ inventory: count }).index)
+      entries.push({ loc: url(c, activitiesPath(keyword.slug)) })
+  }
+  yield entries
+}
+
+/** Entity pages of an id range, read in keyset batches. */
+async function* entities(
+  read: (after: number) => Promise<EntityRow[]>,
+  first: number,
+  toEntry: (row: EntityRow) => SitemapEntry,
+): AsyncGenerator<SitemapEntry[]> {
+  let after = first - 1
+  for (;;) {
+    const rows = await read(after)
+    if (rows.length === 0) return
+    yield rows.map(toEntry)
+    after = rows[rows.length - 1]?.id ?? Number.MAX_SAFE_INTEGER
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/require-await -- an async iterable of one batch
+async function* once<T>(batch: T): AsyncGenerator<T> {
+  yield batch
+}
+
+function url(c: Context<AppEnv>, path: string): string {
+  return absoluteUrl(c.env.PUBLIC_ORIGIN, path)
+}
+
+function xml(body: ReadableStream<Uint8Array>): Response {
+  return new Response(body, {
+    headers: {
+      'content-type': 'application/xml; charset=utf-8',
+      'x-robots-tag': 'noindex',
+      'cache-tag': 'page:sitemap',
+    },
+  })
+}

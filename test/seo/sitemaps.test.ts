@@ -1,0 +1,182 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { POLICIES } from '../../src/cache/policies'
+import { ACTIVITY_KEYWORDS } from '../../src/catalog/activities'
+import { COST_GUIDE_SERVICES } from '../../src/catalog/cost-guides'
+import { JOB_SERVICES } from '../../src/catalog/jobs'
+import { SERVICES } from '../../src/catalog/services'
+import { STATES } from '../../src/catalog/states'
+import { CHUNKS } from '../../src/routes/sitemaps'
+import { MAX_URLS_PER_FILE } from '../../src/seo/sitemap-xml'
+import { aProvider, purge } from '../support/builders'
+import { fetchPage, ORIGIN, page, settled } from '../support/fetch-page'
+
+const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? '')
+
+async function sitemapUrls(): Promise<Map<string, string | null>> {
+  const index = await page('/sitemap.xml')
+  const urls = new Map<string, string | null>()
+  for (const file of locs(index.html)) {
+    const { html } = await page(file.replace(ORIGIN, ''))
+    for (const m of html.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>([^<]+)<\/lastmod>)?/g))
+      urls.set(m[1] ?? '', m[2] ?? null)
+  }
+  return urls
+}
+
+async function cities(): Promise<{ id: number; slug: string }[]> {
+  return (await env.DB.prepare('SELECT id, slug FROM cities').all<{ id: number; slug: string }>())
+    .results
+}
+
+describe('robots.txt', () => {
+  it('allows pages, keeps crawlers out of /_data and /__ops, and names the sitemap index', async () => {
+    const { res, html } = await page('/robots.txt', { headers: { host: 'evil.example' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    expect(html).toBe(
+      [
+        'User-agent: *',
+        'Allow: /',
+        'Disallow: /_data/',
+        'Disallow: /__ops/',
+        '',
+        `Sitemap: ${ORIGIN}/sitemap.xml`,
+        '',
+      ].join('\n'),
+    )
+  })
+})
+
+describe('sitemaps', () => {
+  it('are an index of files on the public origin, cached at the edge', async () => {
+    const first = await page('/sitemap.xml')
+    expect(first.res.headers.get('content-type')).toBe('application/xml; charset=utf-8')
+    expect(first.html).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex /)
+    expect(locs(first.html)).toEqual([
+      `${ORIGIN}/sitemaps/pages.xml`,
+      ...Object.keys(CHUNKS).map((kind) => `${ORIGIN}/sitemaps/${kind}-1.xml`),
+    ])
+    expect(first.res.headers.get('x-cache')).toBe('MISS')
+    expect((await fetchPage('/sitemap.xml')).headers.get('x-cache')).toBe('HIT')
+    for (const path of [
+      '/sitemaps/nothing.xml',
+      '/sitemaps/providers-9.xml',
+      '/sitemaps/pages-1.xml',
+    ])
+      expect((await fetchPage(path)).status).toBe(404)
+  })
+
+  it('cannot pass 50,000 URLs in a file, whatever the catalog', () => {
+    expect(CHUNKS.directories.span * SERVICES.length).toBeLessThanOrEqual(MAX_URLS_PER_FILE)
+    expect(CHUNKS['job-listings'].span * JOB_SERVICES.length).toBeLessThanOrEqual(MAX_URLS_PER_FILE)
+    expect(CHUNKS['cost-guides'].span * COST_GUIDE_SERVICES.length).toBeLessThanOrEqual(
+      MAX_URLS_PER_FILE,
+    )
+    expect(CHUNKS.hubs.span).toBeLessThanOrEqual(MAX_URLS_PER_FILE)
+    expect(CHUNKS.providers.span).toBeLessThanOrEqual(MAX_URLS_PER_FILE)
+  })
+
+  it('list exactly the pages the indexability rule lets in, with their Last-Modified', async () => {
+    const urls = await sitemapUrls()
+    const candidates = [
+      ...SERVICES.map((s) => `/${s.slug}`),
+      ...SERVICES.flatMap((s) => Object.keys(STATES).map((st) => `/${s.slug}/${st.toLowerCase()}`)),
+      ...COST_GUIDE_SERVICES.map((s) => `/cost/${s.slug}`),
+      ...ACTIVITY_KEYWORDS.map((k) => `/explore/d/${k.slug}`),
+    ]
+    for (const city of await cities()) {
+      candidates.push(`/local/${city.slug}`)
+      for (const s of SERVICES) candidates.push(`/${s.slug}/${city.slug}`)
+      for (const j of JOB_SERVICES) candidates.push(`/${j.slug}/${city.slug}`)
+      for (const s of COST_GUIDE_SERVICES) candidates.push(`/cost/${s.slug}/${city.slug}`)
+    }
+    for (const path of candidates) {
+      const { res } = await settled(path)
+      const listed = urls.has(ORIGIN + path)
+      const indexable = res.status === 200 && res.headers.get('x-seo-gate') === 'index'
+      expect({ path, listed }).toEqual({ path, listed: indexable })
+      const lastmod = urls.get(ORIGIN + path)
+      if (lastmod) expect(new Date(lastmod).toUTCString()).toBe(res.headers.get('last-modified'))
+    }
+  }, 120_000)
+
+  it('and open jobs closing within the day are the only pages any page links to', async () => {
+    const urls = await sitemapUrls()
+    // Every listed page, and the pages of providers and jobs in cities too small to be listed.
+    const thin = await env.DB.prepare(
+      `SELECT '/p/' || p.name_slug || '-' || p.id AS path FROM providers p
+         JOIN service_city_stats s ON s.city_id = p.city_id WHERE s.providers < 5
+       UNION SELECT '/job/' || j.title_slug || '-' || j.id FROM jobs j
+         JOIN job_city_stats s ON s.city_id = j.city_id AND s.service = j.service
+        WHERE s.jobs < 5 AND j.valid_through > ?`,
+    )
+      .bind(new Date().toISOString())
+      .all<{ path: string }>()
+    expect(thin.results.length).toBeGreaterThan(0)
+    // Listed profiles and jobs link alike: every tenth of them is enough.
+    const listed = [...urls.keys()].map((u) => u.replace(ORIGIN, ''))
+    const entity = (path: string) => /^\/(p|job)\//.test(path)
+    const pages = [
+      ...listed.filter((path) => !entity(path)),
+      ...listed.filter(entity).filter((_, i) => i % 10 === 0),
+      ...thin.results.map((r) => r.path),
+    ]
+    const linked = new Map<string, string>()
+    for (const path of pages) {
+      const { body } = await settled(path)
+      for (const [, href] of body.matchAll(/<a [^>]*href="(\/[^"?#]*)"/g))
+        if (href && !/^\/(us-subscription|assets)\//.test(href)) linked.set(href, path)
+    }
+    // Linked pages need not be listed (a job closing within the day is not), but indexable.
+    const closed = []
+    for (const [href, from] of linked) {
+      if (urls.has(ORIGIN + href)) continue
+      const { res } = await settled(href)
+      if (res.status !== 200 || res.headers.get('x-seo-gate') !== 'index')
+        closed.push(`${href} (from ${from}): ${res.status} ${res.headers.get('x-seo-gate')}`)
+    }
+    expect(closed).toEqual([])
+  }, 300_000)
+
+  it('list every profile, and every job open for longer than a stored sitemap lives', async () => {
+    await purge({ tags: ['page:sitemap'] })
+    const made = Date.now()
+    const urls = await sitemapUrls()
+    const providers = await env.DB.prepare(
+      'SELECT id, name_slug AS slug, updated_at AS at FROM providers',
+    ).all<{ id: number; slug: string; at: string }>()
+    for (const p of providers.results)
+      expect(urls.get(`${ORIGIN}/p/${p.slug}-${p.id}`)).toBe(new Date(p.at).toISOString())
+    const jobs = await env.DB.prepare(
+      'SELECT id, title_slug AS slug, valid_through AS until FROM jobs',
+    ).all<{ id: number; slug: string; until: string }>()
+    const lives = POLICIES.sitemap.swr * 1000
+    for (const j of jobs.results) {
+      const listed = urls.has(`${ORIGIN}/job/${j.slug}-${j.id}`)
+      if (Date.parse(j.until) > Date.now() + lives) expect(listed).toBe(true)
+      if (Date.parse(j.until) <= made + lives) expect(listed).toBe(false)
+    }
+    expect(jobs.results.some((j) => Date.parse(j.until) < made)).toBe(true)
+  })
+
+  it('split profiles by id range, 50,000 to a file', async () => {
+    const [city] = await cities()
+    for (const id of [50_000, 50_001, 120_000])
+      await aProvider({ id, cityId: city?.id ?? 0, service: 'tutors' })
+    await purge({ tags: ['page:sitemap'] })
+    const index = locs((await page('/sitemap.xml')).html)
+    expect(index.filter((f) => f.includes('/providers-'))).toEqual(
+      [1, 2, 3].map((n) => `${ORIGIN}/sitemaps/providers-${n}.xml`),
+    )
+    const second = locs((await page('/sitemaps/providers-2.xml')).html)
+    expect(second).toEqual([`${ORIGIN}/p/test-p-50001`])
+    expect(locs((await page('/sitemaps/providers-1.xml')).html)).toContain(
+      `${ORIGIN}/p/test-p-50000`,
+    )
+    expect(locs((await page('/sitemaps/providers-3.xml')).html)).toEqual([
+      `${ORIGIN}/p/test-p-120000`,
+    ])
+    expect((await fetchPage('/p/test-p-120000')).status).toBe(200)
+  })
+})
