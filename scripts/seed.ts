@@ -1,5 +1,6 @@
 // Seeds the local D1 (and the gate in local KV) for `npm start`, idempotently:
 //   tsx scripts/seed.ts [--scale 1] [--cities 400] [--seed 1] [--persist-to DIR] [--force]
+//   tsx scripts/seed.ts --large --persist-to DIR     every US place (16,442), 1,002,628 providers
 // Nothing happens when the catalog already matches the migrations, the generator and the
 // options; a change to any of them reseeds.
 import { createHash } from 'node:crypto'
@@ -10,7 +11,7 @@ import { getPlatformProxy } from 'wrangler'
 import { refreshStats } from '../src/data/refresh-stats'
 import { buildGate } from '../src/gate/build-gate'
 import { readGate, saveGate } from '../src/gate/gate-store'
-import { generateCatalog, TABLES } from './seed/generate-catalog'
+import { generateCatalog, LARGE, TABLES } from './seed/generate-catalog'
 import { applyMigrations } from './seed/migrate'
 import { catalogPlaces } from './seed/places'
 import { insertStatements } from './seed/sql'
@@ -22,9 +23,14 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     'persist-to': { type: 'string' },
     force: { type: 'boolean', default: false },
+    large: { type: 'boolean', default: false },
   },
 })
-const options = { scale: Number(args.scale), cities: Number(args.cities), seed: Number(args.seed) }
+const options = {
+  scale: args.large ? LARGE.scale : Number(args.scale),
+  cities: args.large ? LARGE.cities : Number(args.cities),
+  seed: Number(args.seed),
+}
 if (!(options.scale > 0) || !(options.cities >= 20) || !Number.isInteger(options.seed)) {
   throw new Error('--scale must be > 0, --cities >= 20, --seed an integer')
 }

@@ -4,6 +4,8 @@ import { applyD1Migrations } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { inject } from 'vitest'
 import { refreshDerived } from '../src/cron/refresh-derived'
+import { forgetHotPages } from '../src/cache/hot-pages'
+import { forgetDerivedReads } from '../src/data/db'
 import { forgetGate } from '../src/gate/gate-store'
 
 await applyD1Migrations(env.DB, inject('migrations'))
@@ -13,3 +15,5 @@ for (let i = 0; i < sql.length; i += 50) {
 }
 await refreshDerived(env, new Date(inject('catalogNow')))
 forgetGate()
+forgetHotPages()
+forgetDerivedReads()

@@ -48,6 +48,9 @@ export interface Ids {
 
 const SEED_CITY_PROVIDERS = 800
 
+/** The large setting (`--large`): every place of the place data, a million providers. */
+export const LARGE = { scale: 7.4, cities: 20_000 }
+
 /** Providers generated for a place at scale 1: many in the seed cities, by population elsewhere. */
 export function providersFor(place: Place, isSeedCity: boolean, scale: number): number {
   const base = isSeedCity

@@ -3,6 +3,7 @@ import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../routes/data-prefix'
 import { cacheKey, urlTag } from './cache-key'
 import { newestGeneration, readGenerations } from './generations'
+import { recallPage, rememberPage } from './hot-pages'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
 
@@ -71,7 +72,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     let stored: Response | undefined
     try {
       cache = caches.default
-      if (!isRefresh) stored = await cache.match(key)
+      if (!isRefresh) stored = recallPage(key) ?? (await remembered(key, await cache.match(key)))
     } catch (error) {
       // The cache failing is no reason to fail a page: it is served uncached.
       reporter.problem('cache: unavailable, serving uncached', { error: String(error) })
@@ -187,7 +188,9 @@ function store(
       copy.delete('server-timing')
       copy.set(META, JSON.stringify({ ...meta, complete }))
       copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
-      await cache.put(key, new Response(body, { status: res.status, headers: copy }))
+      const stored = new Response(body, { status: res.status, headers: copy })
+      rememberPage(key, body.slice(0), stored)
+      await cache.put(key, stored)
     })().catch((error: unknown) =>
       c.var.reporter.problem('cache: store failed', { error: String(error) }),
     ),
@@ -222,6 +225,14 @@ function lifetimes(
     keepUntil: cap(freshUntil + policy.staleIfError * 1000),
     cacheControl: cacheControl({ ...policy, sMaxage: Math.floor((freshUntil - now) / 1000) }),
   }
+}
+
+/** A copy read from the Cache API, kept in memory for the next request too. */
+async function remembered(key: string, stored: Response | undefined) {
+  if (!stored) return undefined
+  const body = await stored.arrayBuffer()
+  rememberPage(key, body.slice(0), stored)
+  return new Response(body, stored)
 }
 
 function readMeta(stored: Response): EntryMeta | null {

@@ -22,6 +22,7 @@ import { breadcrumbList } from '../seo/json-ld'
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from './paths'
 import { renderPage } from './render-page'
+import { number } from '../views/shared/format'
 
 /** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */
 export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
@@ -42,14 +43,14 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   ).map(({ s, n }) => ({
     href: cityPath(s.slug, city.slug),
     text: s.title,
-    count: n.toLocaleString('en-US'),
+    count: number(n),
   }))
   const jobLinks = worth(
     JOB_SERVICES.map((j) => ({ j, n: jobs.find((r) => r.service === j.slug)?.jobs ?? 0 })),
   ).map(({ j, n }) => ({
     href: jobListingPath(j.slug, city.slug),
     text: j.title,
-    count: n.toLocaleString('en-US'),
+    count: number(n),
   }))
   const providers = services.reduce((n, r) => n + r.providers, 0)
   const open = jobs.reduce((n, r) => n + r.jobs, 0)

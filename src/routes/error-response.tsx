@@ -47,8 +47,16 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
   const title = `${status}: ${errorTitle(status)}`
   try {
     const site = siteOf(c)
-    return await renderHtml(
-      <SiteContext.Provider value={site}>
+    // A URL that names nothing has no city: its slug is not data, and left out, every unknown
+    // URL of a page type shares one rendered page.
+    if (status === 404) site.dataLayer = { ...site.dataLayer, city: null }
+    const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
+    const key = detail ? null : JSON.stringify([status, site.dataLayer, flags?.variant])
+    const rendered = key === null ? undefined : renderedErrors.get(key)
+    if (rendered !== undefined)
+      return html(rendered.replaceAll(NONCE_MARK, site.nonce), status, headers)
+    const res = await renderHtml(
+      <SiteContext.Provider value={{ ...site, nonce: key === null ? site.nonce : NONCE_MARK }}>
         <ErrorPage
           status={status}
           detail={detail}
@@ -62,10 +70,30 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
       </SiteContext.Provider>,
       { status, headers, waitForAll: true, onStreamError: () => undefined, nonce: site.nonce },
     )
+    if (key === null) return res
+    const page = await res.text()
+    if (renderedErrors.size >= MAX_RENDERED_ERRORS) renderedErrors.clear()
+    renderedErrors.set(key, page)
+    return html(page.replaceAll(NONCE_MARK, site.nonce), status, headers)
   } catch {
     return new Response(title, {
       status,
       headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
     })
   }
+}
+
+/**
+ * Error pages rendered once per status, page target and flag variant, with a mark where each
+ * response's nonce goes: a flood of unknown URLs renders nothing.
+ */
+const renderedErrors = new Map<string, string>()
+const MAX_RENDERED_ERRORS = 256
+const NONCE_MARK = 'nonce-of-this-response'
+
+function html(body: string, status: number, headers: Record<string, string>): Response {
+  return new Response(body, {
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+  })
 }

@@ -8,7 +8,7 @@ import { absoluteUrl, pageTitle } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { SegmentPage } from '../views/segment/segment-page'
-import { rateAverage } from '../views/shared/format'
+import { number, rateAverage } from '../views/shared/format'
 import { cityPath, servicePath } from './paths'
 import { renderPage } from './render-page'
 
@@ -30,7 +30,7 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
       {
         href: servicePath(slug),
         text: service.title,
-        count: `${s.providers.toLocaleString('en-US')}, avg ${rateAverage(s.rateAvg, s.payUnit)}`,
+        count: `${number(s.providers)}, avg ${rateAverage(s.rateAvg, s.payUnit)}`,
       },
     ]
   })

@@ -7,7 +7,7 @@ import { absoluteUrl, pageTitle } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { NationalPage } from '../views/directory/national-page'
-import { rateAverage } from '../views/shared/format'
+import { number, rateAverage } from '../views/shared/format'
 import { cityPath, costPath, servicePath, statePath } from './paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
@@ -46,12 +46,12 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
       topCities={topCities.map((city) => ({
         href: cityPath(service.slug, city.slug),
         text: `${city.name}, ${city.stateCode}`,
-        count: city.providers.toLocaleString('en-US'),
+        count: number(city.providers),
       }))}
       states={states.map((s) => ({
         href: statePath(service.slug, s.stateCode),
         text: stateName(s.stateCode) ?? s.stateCode,
-        count: s.providers.toLocaleString('en-US'),
+        count: number(s.providers),
       }))}
       pillar={pillar}
       guide={

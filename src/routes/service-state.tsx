@@ -12,6 +12,7 @@ import { StatePage } from '../views/directory/state-page'
 import { cityPath, servicePath, statePath } from './paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
+import { number } from '../views/shared/format'
 
 /** `/{service}/{state}`: the cities of a state (page kind SEGMENTATION_STATE). */
 export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
@@ -45,7 +46,7 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
     <StatePage
       head={{
         title: pageTitle(`${service.title} in ${name}`),
-        description: `Find ${service.nouns} across ${name}: ${providers.toLocaleString('en-US')} caregivers in ${linked.length} cities, with rates, reviews and experience.`,
+        description: `Find ${service.nouns} across ${name}: ${number(providers)} caregivers in ${linked.length} cities, with rates, reviews and experience.`,
         canonical: absoluteUrl(origin, path),
         robots: robotsOf(decision),
         jsonLd: [breadcrumbList(origin, crumbs)],
@@ -57,7 +58,7 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
       cities={linked.map((city) => ({
         href: cityPath(service.slug, city.slug),
         text: city.name,
-        count: city.providers.toLocaleString('en-US'),
+        count: number(city.providers),
       }))}
       top={top}
       others={shownServices(c.var.flags.on)

@@ -18,13 +18,19 @@ export function breadcrumbList(origin: string, crumbs: readonly Crumb[]): object
   }
 }
 
+const ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+}
+
 /**
  * JSON for an inline <script type="application/ld+json">: `<`, `>` and `&` are escaped so
  * no value can close the script or open a comment, and U+2028/U+2029 so the text stays
  * valid JavaScript for old parsers. JSON.parse reads the escapes back as the same text.
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => {
-    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
-  })
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => ESCAPES[ch] ?? ch)
 }

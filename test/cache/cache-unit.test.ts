@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { cacheKey } from '../../src/cache/cache-key'
 import type { EntryMeta } from '../../src/cache/edge-cache'
 import { assess } from '../../src/cache/edge-cache'
+import { forgetHotPages, recallPage, rememberPage } from '../../src/cache/hot-pages'
 import { purgePath, tokenName } from '../../src/cache/purge'
 import { BUILD } from '../../src/views/assets'
 
@@ -85,5 +86,29 @@ describe('purge', () => {
     expect(purgePath(`${ORIGIN}/nannies?page=2`, ORIGIN)).toBe('/nannies')
     expect(purgePath('https://evil.example/nannies', ORIGIN)).toBeNull()
     expect(purgePath('//evil.example/nannies', ORIGIN)).toBeNull()
+  })
+})
+
+describe('hot pages', () => {
+  it('keep the most recently used pages within their byte budget', async () => {
+    forgetHotPages()
+    const page = (kb: number) => new ArrayBuffer(kb * 1024)
+    const stored = new Response(null, { status: 200, headers: { 'x-test': '1' } })
+    rememberPage('a', page(500), stored)
+    for (let i = 0; i < 32; i++) rememberPage(`p${i}`, page(500), stored)
+    // 16 MiB hold 32 pages of 500 KiB: the first one in is out, recalling one keeps it in.
+    expect(recallPage('a')).toBeUndefined()
+    expect(recallPage('p0')?.status).toBe(200)
+    rememberPage('q', page(500), stored)
+    expect(recallPage('p0')).toBeDefined()
+    expect(recallPage('p1')).toBeUndefined()
+    // Too large to hold, and the same body every time it is recalled.
+    rememberPage('big', page(600), stored)
+    expect(recallPage('big')).toBeUndefined()
+    const first = recallPage('q')
+    expect((await first?.arrayBuffer())?.byteLength).toBe(500 * 1024)
+    expect((await recallPage('q')?.arrayBuffer())?.byteLength).toBe(500 * 1024)
+    expect(first?.headers.get('x-test')).toBe('1')
+    forgetHotPages()
   })
 })

@@ -1,6 +1,7 @@
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cacheKey } from '../../src/cache/cache-key'
+import { forgetHotPages } from '../../src/cache/hot-pages'
 import type { EntryMeta } from '../../src/cache/edge-cache'
 import { POLICIES } from '../../src/cache/policies'
 import { forgetFlags } from '../../src/flags/read-flags'
@@ -163,6 +164,7 @@ describe('the edge cache', () => {
     const headers = new Headers(stored.headers)
     headers.set('x-edge-meta', JSON.stringify(aged))
     await caches.default.put(key, new Response(await stored.text(), { status: 200, headers }))
+    forgetHotPages()
 
     const stale = await settled('/senior-care/boston-ma')
     expect(stale.cache).toBe('STALE')
@@ -170,6 +172,20 @@ describe('the edge cache', () => {
     const fresh = await settled('/senior-care/boston-ma')
     expect(fresh.cache).toBe('HIT')
     expect(fresh.res.headers.get('etag')).not.toBe(meta.etag)
+  })
+
+  it('serves a page it stored from isolate memory, without a Cache API read', async () => {
+    expect((await settled('/tutors/boston-ma')).cache).toBe('MISS')
+    const match = vi.spyOn(caches.default, 'match')
+    const again = await settled('/tutors/boston-ma')
+    expect(again.cache).toBe('HIT')
+    expect(again.body).toContain('<h1>Tutors in Boston, MA</h1>')
+    expect(match).not.toHaveBeenCalled()
+    // A fresh isolate reads the Cache API once, then holds the page too.
+    forgetHotPages()
+    expect((await settled('/tutors/boston-ma')).cache).toBe('HIT')
+    expect((await settled('/tutors/boston-ma')).body).toBe(again.body)
+    expect(match).toHaveBeenCalledTimes(1)
   })
 
   it('serves uncached when the Cache API fails', async () => {

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { openDb, READ_RETRIES } from '../../src/data/db'
+import { forgetDerivedReads, openDb, READ_RETRIES, readsDerivedOnly } from '../../src/data/db'
+import { refreshStats } from '../../src/data/refresh-stats'
 import { Timing } from '../../src/observability/timing'
 
 /** The real D1 binding, failing its first `failures` statements the way D1 reports a blip. */
@@ -39,5 +40,41 @@ describe('openDb', () => {
       'D1 read failed',
     )
     expect(timing.count('d1')).toBe(1)
+  })
+
+  it('keeps reads of derived tables in memory for a minute, and never a live read', async () => {
+    forgetDerivedReads()
+    const timing = new Timing()
+    const db = openDb(env.DB, timing)
+    const city = 'SELECT slug FROM cities WHERE slug = ?'
+    const stats = 'SELECT COUNT(*) AS n FROM service_city_stats s JOIN cities c ON c.id = s.city_id'
+    const live = 'SELECT COUNT(*) AS n FROM provider_services ps JOIN cities c ON c.id = ps.city_id'
+    for (let i = 0; i < 3; i++) {
+      await db.first(city, 'atlanta-ga')
+      await db.first(stats)
+      await db.first(live)
+    }
+    expect(timing.count('d1')).toBe(1 + 1 + 3)
+    await db.first(city, 'denver-co')
+    expect(timing.count('d1')).toBe(6)
+    // The refresh forgets them; a failed read is not kept either.
+    await refreshStats(env.DB, new Date())
+    await db.first(stats)
+    expect(timing.count('d1')).toBe(7)
+    const failing = openDb(flakyD1(READ_RETRIES + 1), timing)
+    await expect(failing.first('SELECT 2 AS n FROM cities')).rejects.toThrow('D1 read failed')
+    expect(await db.first('SELECT 2 AS n FROM cities')).toEqual({ n: 2 })
+  })
+
+  it('tells derived reads from live ones by every table they name', () => {
+    expect(readsDerivedOnly('SELECT * FROM service_city_stats WHERE city_id = ?')).toBe(true)
+    expect(
+      readsDerivedOnly('SELECT * FROM cities c JOIN (SELECT * FROM job_city_stats) j ON 1'),
+    ).toBe(true)
+    expect(readsDerivedOnly('SELECT * FROM cities c JOIN providers p ON p.city_id = c.id')).toBe(
+      false,
+    )
+    expect(readsDerivedOnly('SELECT 1')).toBe(false)
+    expect(readsDerivedOnly('select * from reviews r, json_each(r.ratings)')).toBe(false)
   })
 })

@@ -1,145 +1,33 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { findService } from '../../src/catalog/services'
-import type { City } from '../../src/data/cities'
-import { findCity, findNearbyCities, findNearbyHubs } from '../../src/data/cities'
-import type { Db, Param } from '../../src/data/db'
-import { findCityJobCounts, findJob, findJobListing, findOpenJobs } from '../../src/data/jobs'
+import { findProviderListing } from '../../src/data/provider-listing'
+import { DEFAULT_QUERY } from '../../src/routes/listing-query'
+import type { QueryPlan } from '../support/page-reads'
 import {
-  findProviderListing,
-  findSimilarProviders,
-  findTopProviders,
-} from '../../src/data/provider-listing'
-import {
-  findProvider,
-  findProviderServices,
-  findRatingAverages,
-  findReviews,
-} from '../../src/data/providers'
-import { findJobService } from '../../src/catalog/jobs'
-import { findActivityKeyword } from '../../src/catalog/activities'
-import { SEED_CITIES } from '../../src/catalog/cities'
-import { findActivities, findActivityCounts } from '../../src/data/activities'
-import { findCityRates, findExperienceRates } from '../../src/data/cost-guides'
-import { parseActivityQuery } from '../../src/routes/activity-query'
-import { parseJobQuery } from '../../src/routes/job-query'
-import {
-  findCityServices,
-  findCityStats,
-  findNationalStats,
-  findStateCities,
-  findStateCounts,
-  findTopCities,
-} from '../../src/data/service-stats'
-import type { ListingQuery } from '../../src/routes/listing-query'
-import { DEFAULT_QUERY, parseListingQuery } from '../../src/routes/listing-query'
-
-/** A Db that asks SQLite how it would run each query instead of running it. */
-function explainingDb(plans: { sql: string; plan: string[] }[]): Db {
-  const explain = async (sql: string, params: Param[]) => {
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .bind(...params)
-      .all<{ detail: string }>()
-    plans.push({ sql, plan: results.map((r) => r.detail) })
-    return []
-  }
-  return {
-    all: (sql, ...params) => explain(sql, params),
-    first: async (sql, ...params) => (await explain(sql, params), null),
-  }
-}
-
-const ATLANTA: City = {
-  id: 4180439,
-  slug: 'atlanta-ga',
-  name: 'Atlanta',
-  stateCode: 'GA',
-  lat: 33.749,
-  lng: -84.388,
-  population: 463878,
-}
-
-function query(search: string): ListingQuery {
-  const service = findService('babysitters')
-  if (!service) throw new Error('no babysitters')
-  const parsed = parseListingQuery(new URLSearchParams(search), service)
-  if (!parsed.ok) throw new Error(parsed.error)
-  return parsed.query
-}
+  ATLANTA,
+  explainingDb,
+  explainPageReads,
+  isScan,
+  listingQuery,
+} from '../support/page-reads'
 
 describe('query plans', () => {
   it('never scan a whole table or index on any read a page makes', async () => {
     // Nearby cities walk a latitude band; every other read is an equality range of an index.
-    const plans: { sql: string; plan: string[] }[] = []
-    const db = explainingDb(plans)
-    await findCity(db, 'atlanta-ga')
-    await findNearbyCities(db, ATLANTA, 'babysitters')
-    for (const search of [
-      '',
-      'sort=newest',
-      'distance=5&rate=15-20&experience=3&availability=monday&ages=teen&badges=premium&page=3',
-    ]) {
-      await findProviderListing(db, 'babysitters', ATLANTA, query(search))
-    }
-    await findTopProviders(db, 'babysitters', [1, 2, 3])
-    await findCityStats(db, 'babysitters', ATLANTA.id)
-    await findNationalStats(db, 'babysitters')
-    await findTopCities(db, 'babysitters')
-    await findStateCities(db, 'babysitters', 'GA')
-    await findStateCounts(db, 'babysitters')
-    await findCityServices(db, ATLANTA.id)
-    await findNearbyHubs(db, ATLANTA)
-    await findProvider(db, 1)
-    await findProviderServices(db, 1)
-    await findReviews(db, 1)
-    await findRatingAverages(db, 1)
-    await findSimilarProviders(db, 'babysitters', ATLANTA.id, 1)
-    const jobs = findJobService('babysitting-jobs')
-    if (!jobs) throw new Error('no babysitting jobs')
-    await findJob(db, 1)
-    for (const search of [
-      '',
-      'sort=newest',
-      'schedule=part-time&rate=15-20&jobType=family&hours=10-20&ages=teen',
-    ]) {
-      const parsed = parseJobQuery(new URLSearchParams(search), jobs)
-      if (!parsed.ok) throw new Error(parsed.error)
-      await findJobListing(db, jobs.slug, ATLANTA, parsed.query, new Date())
-    }
-    await findOpenJobs(db, jobs.slug, ATLANTA.id, new Date())
-    await findCityJobCounts(db, ATLANTA.id)
-    await findExperienceRates(db, 'babysitters', ATLANTA.id)
-    await findCityRates(db, 'babysitters', SEED_CITIES)
-    for (const slug of ['stem', 'robotics']) {
-      const keyword = findActivityKeyword(slug)
-      if (!keyword) throw new Error(slug)
-      for (const search of [
-        '',
-        'onlyCampActivities=true&activityDates=2026-12-01..2026-12-31&childCareAgeGroups=4-5-yrs&activityDaysOfWeek=monday&activityParticipationType=online&subcategories=coding',
-      ]) {
-        const parsed = parseActivityQuery(new URLSearchParams(search))
-        if (!parsed.ok) throw new Error(parsed.error)
-        await findActivities(db, keyword, parsed.query, '2026-11-22')
-      }
-    }
-    await findActivityCounts(db, ['stem', 'robotics'])
-
-    expect(plans.length).toBe(41)
-    for (const { sql, plan } of plans) {
-      // json_each is a table-valued function over one review's JSON, not a table.
-      for (const step of plan) expect(step, sql).not.toMatch(/^SCAN (?!.*VIRTUAL TABLE)/)
-    }
+    const plans = await explainPageReads(env.DB)
+    expect(plans.length).toBe(42)
+    for (const { sql, plan } of plans)
+      for (const step of plan) expect(isScan(step), sql).toBe(false)
   })
-
   it('read a directory page in index order, with no sort step', async () => {
-    const plans: { sql: string; plan: string[] }[] = []
+    const plans: QueryPlan[] = []
     for (const sort of ['recommended', 'newest'] as const) {
-      await findProviderListing(explainingDb(plans), 'babysitters', ATLANTA, {
+      await findProviderListing(explainingDb(env.DB, plans), 'babysitters', ATLANTA, {
         ...DEFAULT_QUERY,
         sort,
       })
-      await findProviderListing(explainingDb(plans), 'babysitters', ATLANTA, {
-        ...query('distance=5&rate=15-20&badges=premium'),
+      await findProviderListing(explainingDb(env.DB, plans), 'babysitters', ATLANTA, {
+        ...listingQuery('distance=5&rate=15-20&badges=premium'),
         sort,
       })
     }

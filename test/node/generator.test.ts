@@ -3,7 +3,7 @@ import { SEED_CITIES } from '../../src/catalog/cities'
 import { RATING_CATEGORIES } from '../../src/catalog/enums'
 import { findService } from '../../src/catalog/services'
 import type { CityRows } from '../../scripts/seed/generate-catalog'
-import { generateCatalog, providersFor } from '../../scripts/seed/generate-catalog'
+import { generateCatalog, LARGE, providersFor } from '../../scripts/seed/generate-catalog'
 import { catalogPlaces } from '../../scripts/seed/places'
 import { insertStatements, sqlLiteral } from '../../scripts/seed/sql'
 
@@ -41,6 +41,13 @@ describe('generateCatalog', () => {
     const places = catalogPlaces(400)
     const total = places.reduce((n, p, i) => n + providersFor(p, i < 20, 1), 0)
     expect(total).toBeGreaterThanOrEqual(30_000)
+  })
+
+  it('reaches 1,000,000 providers in every US place at the large setting', () => {
+    const places = catalogPlaces(LARGE.cities)
+    const total = places.reduce((n, p, i) => n + providersFor(p, i < 20, LARGE.scale), 0)
+    expect(places.length).toBeGreaterThan(16_000)
+    expect(total).toBeGreaterThanOrEqual(1_000_000)
   })
 
   it('writes providers a family can read and rates that fit the filters', () => {

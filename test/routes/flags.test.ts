@@ -126,6 +126,24 @@ describe('every configuration key has a visible effect', () => {
     expect((await page(profile)).html).toContain('"pageType":"seoProviderProfile","pageId":1050')
   })
 
+  it('tagManagerEnabled: a rendered-once error page still gets a nonce of its own', async () => {
+    await configure({ tagManagerEnabled: true, tagManagerId: 'GTM-TEST42' })
+    const pages = await Promise.all(
+      ['/nannies/atlanta-ga?page=90', '/nannies/atlanta-ga?page=91'].map((p) => page(p)),
+    )
+    const nonces = pages.map(({ res, html }) => {
+      expect(res.status).toBe(404)
+      expect(html).toContain('"pageType":"seoSearchListing"')
+      expect(html).toContain('"city":null')
+      return /<script nonce="([^"]+)">window\.dataLayer=/.exec(html)?.[1]
+    })
+    expect(nonces[0]).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+    expect(nonces[1]).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+    expect(nonces[0]).not.toBe(nonces[1])
+    const [a, b] = pages.map(({ html }) => html.replace(/nonce="[^"]+"/g, ''))
+    expect(a).toBe(b)
+  })
+
   it('traceSampleRates: the rate error reporting uses, given to the browser script', async () => {
     const config = (html: string) =>
       JSON.parse(

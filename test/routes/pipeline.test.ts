@@ -78,6 +78,16 @@ describe('not found', () => {
     expect(d1Reads(res)).toBe(0)
     await res.body?.cancel()
   })
+
+  it('renders the page of unknown URLs once per page type', async () => {
+    const pages = await Promise.all(
+      ['/babysitters/atlantis-zz', '/babysitters/nowhere-zz'].map(
+        async (p) => (await page(p)).html,
+      ),
+    )
+    expect(pages[1]).toBe(pages[0])
+    expect(pages[0]).not.toContain('atlantis')
+  })
 })
 
 describe('document', () => {

@@ -5,6 +5,7 @@ import { Breadcrumbs } from '../shared/breadcrumbs'
 import { CallToAction } from '../shared/call-to-action'
 import type { LinkItem } from '../shared/link-list'
 import { LinkList } from '../shared/link-list'
+import { number } from '../shared/format'
 
 export interface CityHubPageProps {
   head: Head
@@ -25,7 +26,7 @@ export function CityHubPage(props: CityHubPageProps) {
       <h1>{`Care in ${props.place}`}</h1>
       <p className="lede">
         {props.providers + props.jobs > 0
-          ? `${props.providers.toLocaleString('en-US')} caregivers and ${props.jobs.toLocaleString('en-US')} open jobs in ${props.place}.`
+          ? `${number(props.providers)} caregivers and ${number(props.jobs)} open jobs in ${props.place}.`
           : `No caregivers in ${props.place} have profiles yet.`}
       </p>
       <CallToAction

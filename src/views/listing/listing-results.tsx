@@ -1,6 +1,7 @@
 import { Card } from './card'
 import type { IslandProps } from './islands'
 import { Pagination } from './pagination'
+import { number } from '../shared/format'
 
 /** The results of a listing state: what is shown, the cards, and the pages. */
 export function ListingResults({ state, live }: IslandProps) {
@@ -14,7 +15,7 @@ export function ListingResults({ state, live }: IslandProps) {
       {results.cards.length ? (
         <>
           <div className="results-head" role="status">
-            <span>{`Showing ${first}–${first + results.cards.length - 1} of ${results.total.toLocaleString('en-US')}`}</span>
+            <span>{`Showing ${first}–${first + results.cards.length - 1} of ${number(results.total)}`}</span>
             <span>{`Sorted by ${results.sortLabel}`}</span>
           </div>
           <ul className="cards">

@@ -10,13 +10,37 @@ const UNIT_LABEL: Record<PayUnit, string> = {
   session: 'session',
 }
 
-export function dollars(amount: number, cents = false): string {
-  return amount.toLocaleString('en-US', {
+// Formatters are built once: building one per call (what toLocaleString does) was the largest
+// CPU cost of a listing page.
+const NUMBER = new Intl.NumberFormat('en-US')
+const money = (digits: number) =>
+  new Intl.NumberFormat('en-US', {
     style: 'currency',
     currency: 'USD',
-    minimumFractionDigits: cents ? 2 : 0,
-    maximumFractionDigits: cents ? 2 : 0,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
   })
+const DOLLARS = money(0)
+const DOLLARS_AND_CENTS = money(2)
+const MONTH_YEAR = new Intl.DateTimeFormat('en-US', {
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+const LONG_DATE = new Intl.DateTimeFormat('en-US', {
+  month: 'long',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+
+/** "12,345" */
+export function number(n: number): string {
+  return NUMBER.format(n)
+}
+
+export function dollars(amount: number, cents = false): string {
+  return (cents ? DOLLARS_AND_CENTS : DOLLARS).format(amount)
 }
 
 /** "$15–$22/hr", or "$18/hr" when the range is one value. */
@@ -31,7 +55,7 @@ export function rateAverage(avg: number, unit: PayUnit): string {
 }
 
 export function count(n: number, one: string, many: string): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
+  return `${number(n)} ${n === 1 ? one : many}`
 }
 
 /** "Maria G.": first name and last initial, as the marketplace shows people. */
@@ -52,24 +76,12 @@ export function miles(m: number): string {
 
 /** "November 2026": the date behind figures. */
 export function monthYear(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  })
+  return MONTH_YEAR.format(new Date(iso))
 }
 
 /** "November 30, 2026" for a date or an instant, read in UTC. */
 export function longDate(isoDate: string): string {
-  return new Date(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate).toLocaleDateString(
-    'en-US',
-    {
-      month: 'long',
-      day: 'numeric',
-      year: 'numeric',
-      timeZone: 'UTC',
-    },
-  )
+  return LONG_DATE.format(new Date(isoDate.length === 10 ? `${isoDate}T00:00:00Z` : isoDate))
 }
 
 /** "Posted today", "Posted 3 days ago", "Posted 2 weeks ago". */
