@@ -8,15 +8,13 @@
 // benchmark's own routes) with `wrangler deploy --dry-run`, serves it in workerd through
 // Miniflare's API with the seeded D1 and KV and the Cache API, and loads each route with
 // autocannon from this process (workerd runs in its own). Prints tables; asserts nothing.
-import { execFile } from 'node:child_process'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Readable } from 'node:stream'
-import { parseArgs, promisify } from 'node:util'
+import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import autocannon from 'autocannon'
-import { Miniflare } from 'miniflare'
 import { explainPageReads, isScan } from '../test/support/page-reads'
+import { buildHarness, CATALOGS, cpuMs, PHONE, serve, SITE, step } from './bench/harness'
 
 const { values } = parseArgs({
   options: {
@@ -27,24 +25,11 @@ const { values } = parseArgs({
 })
 const DURATION = Number(values.duration)
 const CONNECTIONS = Number(values.connections)
-const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
-const PHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'
-const SITE = 'dist/bench/site'
-const HARNESS = 'dist/bench/harness'
-const CATALOGS = { default: '.wrangler/state/v3', large: '.wrangler/bench-large/v3' }
 /** Requests, one at a time, behind each CPU median: BATCHES batches of BATCH. */
 const BATCHES = 9
 const BATCH = 25
 
-const run = promisify(execFile)
-async function step(what: string, file: string, args: string[]): Promise<void> {
-  console.error(`bench: ${what}`)
-  await run(file, args, { env: ENV, maxBuffer: 64 * 1024 * 1024 })
-}
-
-await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
-await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'])
+await buildHarness()
 if (values.large)
   await step('large catalog (seeded once)', 'npx', [
     'tsx',
@@ -59,85 +44,6 @@ await step('production bundle', 'node_modules/.bin/wrangler', [
   '--outdir',
   SITE,
 ])
-await step('benchmark bundle', 'node_modules/.bin/wrangler', [
-  'deploy',
-  '--dry-run',
-  '--outdir',
-  HARNESS,
-  'scripts/bench/bench-worker.ts',
-])
-
-const wranglerToml = await readFile('wrangler.toml', 'utf8')
-const compatibilityDate = /compatibility_date = "([^"]+)"/.exec(wranglerToml)?.[1] ?? '2026-04-20'
-
-/**
- * The benchmark worker over one catalog: with the Cache API, without any cache, or without any
- * cache and with D1 answered by another workerd (`d1`), so that this one's CPU is the worker's.
- */
-async function serve(
-  state: string,
-  mode: 'cached' | 'uncached' | 'cpu',
-  d1?: D1Database,
-): Promise<{ mf: Miniflare; base: string; pid: number }> {
-  const before = await workerdPids()
-  const mf = new Miniflare({
-    scriptPath: join(HARNESS, 'bench-worker.js'),
-    modules: true,
-    compatibilityDate,
-    bindings: {
-      PUBLIC_ORIGIN: 'https://www.care.example',
-      ENVIRONMENT: 'bench',
-      SENTRY_BROWSER_DSN: '',
-      ...(mode === 'cached' ? {} : { BENCH_UNCACHED: '1' }),
-    },
-    d1Databases: { DB: 'DB' },
-    kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE', PURGES: 'PURGES' },
-    d1Persist: join(state, 'd1'),
-    kvPersist: join(state, 'kv'),
-    cache: mode === 'cached',
-    cachePersist: false,
-    ...(d1
-      ? {
-          serviceBindings: {
-            D1_ELSEWHERE: async (req: { json(): Promise<unknown> }) => {
-              const { sql, params } = (await req.json()) as { sql: string; params: unknown[] }
-              return Response.json(
-                await d1
-                  .prepare(sql)
-                  .bind(...params)
-                  .all(),
-              )
-            },
-          },
-        }
-      : {}),
-    // The worker's log line per request is still written (its cost counts), but not shown.
-    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
-      stdout.resume()
-      stderr.resume()
-    },
-  })
-  const url = await mf.ready
-  const [pid = 0] = (await workerdPids()).filter((p) => !before.includes(p))
-  return { mf, base: url.origin, pid }
-}
-
-async function workerdPids(): Promise<number[]> {
-  const pids: number[] = []
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    const comm = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '')
-    if (comm.trim() === 'workerd') pids.push(Number(entry))
-  }
-  return pids
-}
-
-/** CPU time workerd has used, in ms (user and system; /proc counts in clock ticks of 10 ms). */
-async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
 
 interface Load {
   route: string

@@ -7,6 +7,7 @@ import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
 import { observe } from './observability/observe'
 import { requestContext } from './request/request-context'
+import { securityHeaders } from './request/security-headers'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
 import { dataRequests } from './request/data-requests'
 import { visitorCookies } from './request/visitor-cookies'
@@ -28,10 +29,11 @@ import { robotsTxt, sitemapFile, sitemapIndex } from './routes/sitemaps'
 import { intentStep, whoNeedsCareStep } from './routes/visitor-flow'
 
 // The request pipeline, top to bottom:
-// observe (reporting, log line) → context → visitor cookies (on the way out) → normalise →
+// security headers (on the way out) → observe (reporting, log line) → context → visitor cookies (on the way out) → normalise →
 // methods → data requests → gate → flags → edge cache → route → errors.
 export const app = new Hono<AppEnv>()
 
+app.use(securityHeaders)
 app.use(observe)
 app.use(requestContext)
 app.use(visitorCookies)

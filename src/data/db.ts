@@ -20,6 +20,27 @@ const TRANSIENT =
 /** D1 failed (after retrying a transient failure): the page answers 503, or a stale copy. */
 export class StorageError extends Error {}
 
+/**
+ * A read slower than this is storage failing too: the page is served stale or answers 503
+ * rather than keep a visitor waiting. Not retried: a slow database needs less load, not more.
+ */
+export const READ_DEADLINE_MS = 2_500
+
+async function withDeadline<T>(read: Promise<T>, sql: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const what = sql.replace(/\s+/g, ' ').slice(0, 80)
+      reject(new StorageError(`D1 read over ${READ_DEADLINE_MS} ms: ${what}`))
+    }, READ_DEADLINE_MS)
+  })
+  try {
+    return await Promise.race([read, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 export function isTransient(error: unknown): boolean {
   return error instanceof Error && TRANSIENT.test(error.message)
 }
@@ -72,10 +93,13 @@ export function openDb(d1: D1Database, timing: Timing, trail?: Trail): Db {
     for (let attempt = 0; ; attempt++) {
       const start = performance.now()
       try {
-        const { results } = await d1
-          .prepare(sql)
-          .bind(...params)
-          .all<T>()
+        const { results } = await withDeadline(
+          d1
+            .prepare(sql)
+            .bind(...params)
+            .all<T>(),
+          sql,
+        )
         const ms = performance.now() - start
         timing.add('d1', ms)
         trail?.add('d1', sql.replace(/\s+/g, ' ').slice(0, 80), {
@@ -86,6 +110,7 @@ export function openDb(d1: D1Database, timing: Timing, trail?: Trail): Db {
       } catch (error) {
         timing.add('d1', performance.now() - start)
         trail?.add('d1', `failed: ${String(error).slice(0, 80)}`, { attempt })
+        if (error instanceof StorageError) throw error
         if (attempt >= READ_RETRIES || !isTransient(error)) {
           const message = `D1 read failed: ${sql.replace(/\s+/g, ' ').slice(0, 80)}`
           throw new StorageError(message, { cause: error })

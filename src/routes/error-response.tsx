@@ -53,10 +53,9 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
     const key = detail ? null : JSON.stringify([status, site.dataLayer, flags?.variant])
     const rendered = key === null ? undefined : renderedErrors.get(key)
-    if (rendered !== undefined)
-      return html(rendered.replaceAll(NONCE_MARK, site.nonce), status, headers)
+    if (rendered !== undefined) return html(rendered, status, headers)
     const res = await renderHtml(
-      <SiteContext.Provider value={{ ...site, nonce: key === null ? site.nonce : NONCE_MARK }}>
+      <SiteContext.Provider value={site}>
         <ErrorPage
           status={status}
           detail={detail}
@@ -74,7 +73,7 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     const page = await res.text()
     if (renderedErrors.size >= MAX_RENDERED_ERRORS) renderedErrors.clear()
     renderedErrors.set(key, page)
-    return html(page.replaceAll(NONCE_MARK, site.nonce), status, headers)
+    return html(page, status, headers)
   } catch {
     return new Response(title, {
       status,
@@ -84,12 +83,11 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
 }
 
 /**
- * Error pages rendered once per status, page target and flag variant, with a mark where each
- * response's nonce goes: a flood of unknown URLs renders nothing.
+ * Error pages rendered once per status, page target and flag variant: a flood of unknown URLs
+ * renders nothing. Each response still gets nonces of its own (src/request/security-headers.ts).
  */
 const renderedErrors = new Map<string, string>()
 const MAX_RENDERED_ERRORS = 256
-const NONCE_MARK = 'nonce-of-this-response'
 
 function html(body: string, status: number, headers: Record<string, string>): Response {
   return new Response(body, {

@@ -9,6 +9,7 @@ import { robotsOf, seoGateHeader } from '../seo/indexability'
 import type { ListingState } from '../views/listing/listing-state'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
+import { newNonce } from '../request/security-headers'
 import { DEFAULT_SITE, SiteContext } from '../views/site-context'
 
 export interface PageOptions {
@@ -85,7 +86,7 @@ export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): 
   return {
     on: flags ? flags.on : DEFAULT_SITE.on,
     config: flags?.config ?? DEFAULT_SITE.config,
-    nonce: nonce(),
+    nonce: newNonce(),
     browser: { dsn: c.env.SENTRY_BROWSER_DSN || null, environment: c.env.ENVIRONMENT },
     dataLayer: {
       pageType: target.pageType ?? null,
@@ -97,11 +98,6 @@ export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): 
       ...analytics,
     },
   }
-}
-
-function nonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  return btoa(String.fromCharCode(...bytes))
 }
 
 /** A promise handed to a streamed section: React reads its outcome, so an early rejection must

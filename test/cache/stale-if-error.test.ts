@@ -1,6 +1,10 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { expect, it } from 'vitest'
-import { ORIGIN, settled } from '../support/fetch-page'
+import { forgetDerivedReads, READ_DEADLINE_MS } from '../../src/data/db'
+import worker from '../../src/worker'
+import { purge } from '../support/builders'
+import { ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
 
 // In a file of its own: these tests break storage for real, and storage is per test file.
 
@@ -16,6 +20,80 @@ it('never stores a page whose streamed section failed', async () => {
   } finally {
     await env.DB.exec('ALTER TABLE job_city_stats_away RENAME TO job_city_stats')
   }
+})
+
+it('treats a D1 read over its deadline as storage failing: the stored copy, or 503', async () => {
+  const slow = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
+      return (sql: string) => ({
+        bind: (...params: unknown[]) => ({
+          all: async () => {
+            await new Promise((resolve) => setTimeout(resolve, READ_DEADLINE_MS + 300))
+            return target
+              .prepare(sql)
+              .bind(...params)
+              .all()
+          },
+        }),
+      })
+    },
+  })
+  const slowly = async (path: string) => {
+    const ctx = createExecutionContext()
+    const res = await worker.fetch(
+      new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
+      { ...env, DB: slow },
+      ctx,
+    )
+    const body = await res.text()
+    await waitOnExecutionContext(ctx)
+    return { res, body }
+  }
+  const cached = await settled('/pet-care/denver-co')
+  await purge({ urls: ['/pet-care/denver-co'] })
+  forgetDerivedReads()
+  const started = Date.now()
+  const stale = await slowly('/pet-care/denver-co')
+  expect(stale.res.headers.get('x-cache')).toBe('STALE')
+  expect(sameDocument(stale.body)).toBe(sameDocument(cached.body))
+  const none = await slowly('/pet-care/austin-tx')
+  expect(none.res.status).toBe(503)
+  expect(none.res.headers.get('retry-after')).toBe('30')
+  // Each page waited one deadline, not one per read or per retry.
+  expect(Date.now() - started).toBeLessThan(4 * READ_DEADLINE_MS)
+}, 20_000)
+
+it('answers a render error with the 500 page and stores nothing', async () => {
+  // D1 answering with a shape no code expects: an error in the page's own code, not storage.
+  const broken = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
+      return (sql: string) => ({
+        bind: (...params: unknown[]) => ({
+          all: async () =>
+            sql.includes('provider_services')
+              ? { results: [{ id: null, firstName: null }] }
+              : target
+                  .prepare(sql)
+                  .bind(...params)
+                  .all(),
+        }),
+      })
+    },
+  })
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(
+    new Request(`${ORIGIN}/housekeeping/seattle-wa`, { headers: { 'user-agent': PHONE } }),
+    { ...env, DB: broken },
+    ctx,
+  )
+  const body = await res.text()
+  await waitOnExecutionContext(ctx)
+  expect(res.status).toBe(500)
+  expect(body).toContain('500: Internal Server Error')
+  expect(res.headers.get('cache-control')).toBe('no-store')
+  expect((await settled('/housekeeping/seattle-wa')).cache).toBe('MISS')
 })
 
 it('serves the stored copy when storage fails, and 503 with Retry-After where there is none', async () => {
@@ -35,7 +113,7 @@ it('serves the stored copy when storage fails, and 503 with Retry-After where th
   const stale = await settled('/babysitters/denver-co')
   expect(stale.res.status).toBe(200)
   expect(stale.cache).toBe('STALE')
-  expect(stale.body).toBe(cached.body)
+  expect(sameDocument(stale.body)).toBe(sameDocument(cached.body))
 
   const none = await settled('/babysitters/austin-tx')
   expect(none.res.status).toBe(503)

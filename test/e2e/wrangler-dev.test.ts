@@ -24,12 +24,15 @@ it('rejects an unknown city and redirects an uppercase path', async () => {
   expect(res.headers.get('location')).toBe('/babysitters/atlanta-ga')
 })
 
-it('serves the static assets as immutable', async () => {
+it('serves the static assets as immutable, with the security headers pages have', async () => {
   const html = await (await fetch(`${base}/nannies/atlanta-ga`)).text()
   const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1] ?? ''
   const res = await fetch(base + script)
   expect(res.status).toBe(200)
   expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+  expect(res.headers.get('strict-transport-security')).toContain('max-age=63072000')
+  expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
 })
 
 it('caches a page at the edge until the purge CLI purges it, and logs the purge', async () => {

@@ -28,6 +28,11 @@ export async function settled(path: string, init: RequestInit = {}) {
   return { res, body, cache: res.headers.get('x-cache') }
 }
 
+/** A document with its nonces blanked: every response has nonces of its own. */
+export function sameDocument(html: string): string {
+  return html.replace(/ nonce="[^"]*"/g, ' nonce=""')
+}
+
 export async function page(path: string, init: RequestInit = {}) {
   const res = await fetchPage(path, init)
   return { res, html: await res.text() }

@@ -1,0 +1,101 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { policy } from '../../src/request/security-headers'
+import { fetchPage, settled } from '../support/fetch-page'
+
+const ALWAYS = {
+  'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+}
+
+const nonces = (html: string) => [...html.matchAll(/ nonce="([^"]*)"/g)].map((m) => m[1])
+const policyNonce = (res: Response) =>
+  /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1]
+
+describe('security headers', () => {
+  it('are on every response: pages, hits, 304s, errors, redirects, JSON, text and ops', async () => {
+    const page = await settled('/babysitters/atlanta-ga')
+    const etag = page.res.headers.get('etag') ?? ''
+    const responses = await Promise.all([
+      fetchPage('/babysitters/atlanta-ga'),
+      fetchPage('/babysitters/atlanta-ga', { headers: { 'if-none-match': etag } }),
+      fetchPage('/babysitters/atlantis-zz'),
+      fetchPage('/babysitters/atlanta-ga?distance=7'),
+      fetchPage('/babysitters/atlanta-ga', { method: 'DELETE' }),
+      fetchPage('/Babysitters/Atlanta-GA'),
+      fetchPage('/_data/babysitters/atlanta-ga', { headers: { 'x-data-request': '1' } }),
+      fetchPage('/robots.txt'),
+      fetchPage('/sitemap.xml'),
+      fetchPage('/__ops/purge', { method: 'POST', body: '{}' }),
+    ])
+    expect(responses.map((r) => r.status)).toEqual([
+      200, 304, 404, 400, 405, 301, 200, 200, 200, 401,
+    ])
+    for (const res of [page.res, ...responses]) {
+      for (const [name, value] of Object.entries(ALWAYS)) expect(res.headers.get(name)).toBe(value)
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+      if (!res.bodyUsed) await res.body?.cancel()
+    }
+  })
+
+  it("give each HTML response a nonce of its own, and the document's scripts that nonce", async () => {
+    const fresh = await settled('/nannies/atlanta-ga')
+    const stored = await settled('/nannies/atlanta-ga')
+    expect([fresh.cache, stored.cache]).toEqual(['MISS', 'HIT'])
+    for (const { res, body } of [fresh, stored]) {
+      const nonce = policyNonce(res)
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+      expect(nonces(body).length).toBeGreaterThan(0)
+      for (const n of nonces(body)) expect(n).toBe(nonce)
+    }
+    expect(policyNonce(fresh.res)).not.toBe(policyNonce(stored.res))
+    const json = await fetchPage('/_data/nannies/atlanta-ga', {
+      headers: { 'x-data-request': '1' },
+    })
+    expect(policyNonce(json)).toBeUndefined()
+    await json.body?.cancel()
+  })
+
+  it("allow no script but the site's own and the response's, and reports only to Sentry", () => {
+    expect(policy('abc', 'https://key@o1.ingest.sentry.io/5')).toBe(
+      [
+        "default-src 'self'",
+        "script-src 'self' 'nonce-abc' https://www.googletagmanager.com",
+        "style-src 'self'",
+        "img-src 'self' data: https:",
+        "connect-src 'self' https://o1.ingest.sentry.io",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ].join('; '),
+    )
+    expect(policy(null, '')).toContain("script-src 'self';")
+    expect(policy(null, 'not a url')).toContain("connect-src 'self';")
+  })
+
+  it('never show a secret: not the purge tokens, not the server DSN', async () => {
+    const secrets = ['test-ops-token', 'test-ci-token', env.SENTRY_DSN ?? 'unset']
+    const responses = await Promise.all(
+      [
+        '/babysitters/atlanta-ga',
+        '/babysitters/atlantis-zz',
+        '/babysitters/atlanta-ga?distance=7',
+        '/us-subscription/segment/nonmember/babysitters',
+      ].map((path) => fetchPage(path)),
+    )
+    responses.push(
+      await fetchPage('/__ops/purge', {
+        method: 'POST',
+        headers: { authorization: 'Bearer wrong' },
+        body: '{"tags":["x"]}',
+      }),
+    )
+    for (const res of responses) {
+      const text = [...res.headers].join('\n') + (await res.text())
+      for (const secret of secrets) expect(text).not.toContain(secret)
+    }
+  })
+})
