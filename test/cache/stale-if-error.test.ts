@@ -22,42 +22,52 @@ it('never stores a page whose streamed section failed', async () => {
   }
 })
 
-it('treats a D1 read over its deadline as storage failing: the stored copy, or 503', async () => {
-  const slow = new Proxy(env.DB, {
+/** The real D1, each page read answered by `answer` (which may call the real `read`). */
+function d1Answering(answer: (sql: string, read: () => Promise<unknown>) => Promise<unknown>) {
+  return new Proxy(env.DB, {
     get(target, prop) {
       if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
       return (sql: string) => ({
         bind: (...params: unknown[]) => ({
-          all: async () => {
-            await new Promise((resolve) => setTimeout(resolve, READ_DEADLINE_MS + 300))
-            return target
-              .prepare(sql)
-              .bind(...params)
-              .all()
-          },
+          all: () =>
+            answer(sql, () =>
+              target
+                .prepare(sql)
+                .bind(...params)
+                .all(),
+            ),
         }),
       })
     },
   })
-  const slowly = async (path: string) => {
-    const ctx = createExecutionContext()
-    const res = await worker.fetch(
-      new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
-      { ...env, DB: slow },
-      ctx,
-    )
-    const body = await res.text()
-    await waitOnExecutionContext(ctx)
-    return { res, body }
-  }
+}
+
+/** A request to the worker over `db`, its background work finished when it returns. */
+async function over(db: D1Database, path: string) {
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(
+    new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
+    { ...env, DB: db },
+    ctx,
+  )
+  const body = await res.text()
+  await waitOnExecutionContext(ctx)
+  return { res, body }
+}
+
+it('treats a D1 read over its deadline as storage failing: the stored copy, or 503', async () => {
+  const slow = d1Answering(async (_sql, read) => {
+    await new Promise((resolve) => setTimeout(resolve, READ_DEADLINE_MS + 300))
+    return read()
+  })
   const cached = await settled('/pet-care/denver-co')
   await purge({ urls: ['/pet-care/denver-co'] })
   forgetDerivedReads()
   const started = Date.now()
-  const stale = await slowly('/pet-care/denver-co')
+  const stale = await over(slow, '/pet-care/denver-co')
   expect(stale.res.headers.get('x-cache')).toBe('STALE')
   expect(sameDocument(stale.body)).toBe(sameDocument(cached.body))
-  const none = await slowly('/pet-care/austin-tx')
+  const none = await over(slow, '/pet-care/austin-tx')
   expect(none.res.status).toBe(503)
   expect(none.res.headers.get('retry-after')).toBe('30')
   // Each page waited one deadline, not one per read or per retry.
@@ -66,30 +76,12 @@ it('treats a D1 read over its deadline as storage failing: the stored copy, or 5
 
 it('answers a render error with the 500 page and stores nothing', async () => {
   // D1 answering with a shape no code expects: an error in the page's own code, not storage.
-  const broken = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
-      return (sql: string) => ({
-        bind: (...params: unknown[]) => ({
-          all: async () =>
-            sql.includes('provider_services')
-              ? { results: [{ id: null, firstName: null }] }
-              : target
-                  .prepare(sql)
-                  .bind(...params)
-                  .all(),
-        }),
-      })
-    },
-  })
-  const ctx = createExecutionContext()
-  const res = await worker.fetch(
-    new Request(`${ORIGIN}/housekeeping/seattle-wa`, { headers: { 'user-agent': PHONE } }),
-    { ...env, DB: broken },
-    ctx,
+  const broken = d1Answering((sql, read) =>
+    sql.includes('provider_services')
+      ? Promise.resolve({ results: [{ id: null, firstName: null }] })
+      : read(),
   )
-  const body = await res.text()
-  await waitOnExecutionContext(ctx)
+  const { res, body } = await over(broken, '/housekeeping/seattle-wa')
   expect(res.status).toBe(500)
   expect(body).toContain('500: Internal Server Error')
   expect(res.headers.get('cache-control')).toBe('no-store')

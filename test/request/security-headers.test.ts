@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { policy } from '../../src/request/security-headers'
 import { fetchPage, settled } from '../support/fetch-page'
 
@@ -76,8 +76,12 @@ describe('security headers', () => {
     expect(policy(null, 'not a url')).toContain("connect-src 'self';")
   })
 
-  it('never show a secret: not the purge tokens, not the server DSN', async () => {
+  it('never show a secret, in a response or a log line: not the purge tokens, not the DSN', async () => {
     const secrets = ['test-ops-token', 'test-ci-token', env.SENTRY_DSN ?? 'unset']
+    const logged: string[] = []
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      logged.push(args.map(String).join(' '))
+    })
     const responses = await Promise.all(
       [
         '/babysitters/atlanta-ga',
@@ -92,10 +96,18 @@ describe('security headers', () => {
         headers: { authorization: 'Bearer wrong' },
         body: '{"tags":["x"]}',
       }),
+      await fetchPage('/__ops/purge', {
+        method: 'POST',
+        headers: { authorization: 'Bearer test-ops-token' },
+        body: '{"tags":["page:robots"]}',
+      }),
     )
-    for (const res of responses) {
-      const text = [...res.headers].join('\n') + (await res.text())
+    const texts = await Promise.all(
+      responses.map(async (res) => [...res.headers].join('\n') + (await res.text())),
+    )
+    log.mockRestore()
+    expect(logged.some((line) => line.includes('"purge"'))).toBe(true)
+    for (const text of [...texts, ...logged])
       for (const secret of secrets) expect(text).not.toContain(secret)
-    }
   })
 })
