@@ -2,7 +2,7 @@
 // indexable page that names itself canonical. Used by `npm run crawl` and the e2e crawl test.
 
 /** What a listed page must be. Lengths are the ones search results show without cutting. */
-export const SANE = { title: [15, 70], description: [50, 170] } as const
+const SANE = { title: [15, 70], description: [50, 170] } as const
 
 /** Links that are not pages for search: the visitor flow (noindex by design) and assets. */
 const NOT_FOR_SEARCH = /^\/(us-subscription|assets)\//

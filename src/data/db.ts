@@ -57,7 +57,7 @@ const DERIVED_TABLES = new Set([
   'rate_experience_stats',
   'activity_stats',
 ])
-export const DERIVED_READ_TTL_MS = 60_000
+const DERIVED_READ_TTL_MS = 60_000
 const MAX_DERIVED_READS = 2_000
 const derivedReads = new Map<string, { rows: Promise<unknown[]>; until: number }>()
 

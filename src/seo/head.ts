@@ -18,7 +18,7 @@ export function absoluteUrl(origin: string, pathAndQuery: string): string {
 
 /** Longest title and description search results show without cutting them. */
 export const MAX_TITLE = 70
-export const MAX_DESCRIPTION = 160
+const MAX_DESCRIPTION = 160
 
 /** The page's title, followed by the site's name when both fit in a search result. */
 export function pageTitle(title: string): string {
