@@ -60,12 +60,9 @@ const refreshing = new Set<string>()
 export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { trail, reporter } = c.var
-    const key = cacheKey(
-      c.env.PUBLIC_ORIGIN,
-      new URL(c.req.url),
-      policy.params,
-      c.var.flags.variant,
-    )
+    const url = new URL(c.req.url)
+    const query = policy.query(url.pathname, url.searchParams, c.var.flags.on)
+    const key = cacheKey(c.env.PUBLIC_ORIGIN, url.pathname, query, c.var.flags.variant)
     const now = Date.now()
     const isRefresh = refreshes.has(c.req.raw)
     let cache: Cache | null

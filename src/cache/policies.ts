@@ -4,41 +4,19 @@
 //   staleIfError: then kept only to be served STALE when rendering fails
 // A page that states an Expires (a job's closing moment) is never served past it.
 
+import type { PageQuery } from './page-query'
+import { activitiesQuery, directoryQuery, jobListingQuery, noQuery } from './page-query'
+
 export interface Policy {
   name: string
   sMaxage: number
   swr: number
   staleIfError: number
-  /** The query parameters that change the page; every other one is left out of the key. */
-  params: readonly string[]
+  /** The query the page reads, canonical: the only part of the query in its cache key. */
+  query: PageQuery
 }
 
 const DAY = 86_400
-
-const LISTING_PARAMS = [
-  'distance',
-  'rate',
-  'experience',
-  'availability',
-  'ages',
-  'services',
-  'subjects',
-  'schedule',
-  'badges',
-  'sort',
-  'page',
-]
-const JOB_PARAMS = ['schedule', 'rate', 'jobType', 'hours', 'ages', 'sort', 'page']
-const ACTIVITY_PARAMS = [
-  'categories',
-  'subcategories',
-  'activityDates',
-  'childCareAgeGroups',
-  'activityDaysOfWeek',
-  'activityParticipationType',
-  'onlyCampActivities',
-  'page',
-]
 
 export const POLICIES = {
   directory: {
@@ -46,23 +24,23 @@ export const POLICIES = {
     sMaxage: 600,
     swr: 3600,
     staleIfError: 7 * DAY,
-    params: LISTING_PARAMS,
+    query: directoryQuery,
   },
-  hub: { name: 'hub', sMaxage: 1800, swr: DAY, staleIfError: 7 * DAY, params: [] },
-  jobs: { name: 'jobs', sMaxage: 300, swr: 1800, staleIfError: DAY, params: JOB_PARAMS },
-  profile: { name: 'profile', sMaxage: 3600, swr: DAY, staleIfError: 7 * DAY, params: [] },
-  job: { name: 'job', sMaxage: 600, swr: 3600, staleIfError: DAY, params: [] },
-  cost: { name: 'cost', sMaxage: DAY, swr: 7 * DAY, staleIfError: 7 * DAY, params: [] },
+  hub: { name: 'hub', sMaxage: 1800, swr: DAY, staleIfError: 7 * DAY, query: noQuery },
+  jobs: { name: 'jobs', sMaxage: 300, swr: 1800, staleIfError: DAY, query: jobListingQuery },
+  profile: { name: 'profile', sMaxage: 3600, swr: DAY, staleIfError: 7 * DAY, query: noQuery },
+  job: { name: 'job', sMaxage: 600, swr: 3600, staleIfError: DAY, query: noQuery },
+  cost: { name: 'cost', sMaxage: DAY, swr: 7 * DAY, staleIfError: 7 * DAY, query: noQuery },
   activities: {
     name: 'activities',
     sMaxage: 3600,
     swr: DAY,
     staleIfError: 7 * DAY,
-    params: ACTIVITY_PARAMS,
+    query: activitiesQuery,
   },
-  segment: { name: 'segment', sMaxage: DAY, swr: 7 * DAY, staleIfError: 7 * DAY, params: [] },
+  segment: { name: 'segment', sMaxage: DAY, swr: 7 * DAY, staleIfError: 7 * DAY, query: noQuery },
   // Crawlers read these: an hour fresh, then refreshed in the background.
-  sitemap: { name: 'sitemap', sMaxage: 3600, swr: DAY, staleIfError: 7 * DAY, params: [] },
+  sitemap: { name: 'sitemap', sMaxage: 3600, swr: DAY, staleIfError: 7 * DAY, query: noQuery },
 } as const satisfies Record<string, Policy>
 
 /** Not-found answers are cached briefly, so a flood of bad URLs costs one render each. */

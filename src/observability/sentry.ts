@@ -51,13 +51,22 @@ export function createSentry(o: SentryOptions): Toucan {
   })
 }
 
-/** Drops what must never leave (cookies, IP addresses) and caps stack traces. */
+/**
+ * Drops what must never leave (cookies, IP addresses, the query of the page a visitor came
+ * from) and caps stack traces.
+ */
 export function scrub<T extends Event>(event: T): T {
   if (event.request) {
     delete event.request.cookies
-    if (event.request.headers) {
-      for (const name of Object.keys(event.request.headers)) {
-        if (/cookie|authorization|ip|forwarded/i.test(name)) delete event.request.headers[name]
+    const headers = event.request.headers
+    if (headers) {
+      for (const name of Object.keys(headers)) {
+        if (/cookie|authorization|ip|forwarded/i.test(name)) delete headers[name]
+        else if (/^referer$/i.test(name)) {
+          const page = pageOf(headers[name] ?? '')
+          if (page === null) delete headers[name]
+          else headers[name] = page
+        }
       }
     }
   }
@@ -69,6 +78,19 @@ export function scrub<T extends Event>(event: T): T {
     if (exception.value) exception.value = exception.value.slice(0, MAX_LINE)
   }
   return event
+}
+
+/**
+ * The origin and path of a Referer: which page linked here, without the query or fragment
+ * (a search engine's `q=`, another site's tokens) or any credentials. Null when it is no URL.
+ */
+export function pageOf(referer: string): string | null {
+  try {
+    const url = new URL(referer)
+    return url.origin === 'null' ? null : url.origin + url.pathname
+  } catch {
+    return null
+  }
 }
 
 function capFrame(frame: StackFrame): StackFrame {

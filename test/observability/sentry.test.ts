@@ -98,6 +98,19 @@ describe('error reporting', () => {
     expect(raw).toContain('page=1')
   })
 
+  it('sends the page a visitor came from without its query: the Referer as origin and path', async () => {
+    await request('/explore/d/ballet', {
+      headers: {
+        referer: 'https://user:pass@www.google.com/search?q=nanny+for+jane+doe+555-0100#top',
+      },
+    })
+    const [event] = await received(1, '/explore/d/ballet')
+    const sent = event?.payload.request as { headers?: Record<string, string> } | undefined
+    expect(sent?.headers?.referer).toBe('https://www.google.com/search')
+    for (const secret of ['jane', '555-0100', 'pass', '#top'])
+      expect(event?.raw).not.toContain(secret)
+  })
+
   it('sends nothing for a 404, a 400 or a headless browser', async () => {
     await request('/explore/d/knitting')
     await request('/explore/d/music?activityDates=never')
@@ -208,6 +221,19 @@ describe('scrub', () => {
     expect(event.exception?.values?.[0]?.value).toHaveLength(MAX_LINE)
     expect(event.request).toEqual({ headers: { 'accept-language': 'en' } })
     expect(event.user).toEqual({ id: 'device' })
+  })
+
+  it('keeps only the origin and path of a Referer, and drops one that is no web address', () => {
+    const referer = (value: string) =>
+      scrub({ request: { headers: { referer: value } } }).request?.headers?.referer
+    expect(referer('https://www.care.example/babysitters/atlanta-ga?distance=5&email=a@b.c')).toBe(
+      'https://www.care.example/babysitters/atlanta-ga',
+    )
+    expect(referer('http://localhost:8787/p/maria-g-12#reviews')).toBe(
+      'http://localhost:8787/p/maria-g-12',
+    )
+    expect(referer('android-app://com.google.android.gm/')).toBeUndefined()
+    expect(referer('not a url ?token=1')).toBeUndefined()
   })
 })
 

@@ -1,0 +1,46 @@
+import { findJobService } from '../catalog/jobs'
+import { findService } from '../catalog/services'
+import type { FlagName } from '../flags/definitions'
+import { activitySearch, parseActivityQuery } from '../routes/activity-query'
+import { pageOfDataPath } from '../routes/data-prefix'
+import { jobSearch, parseJobQuery } from '../routes/job-query'
+import { listingSearch, parseListingQuery } from '../routes/listing-query'
+
+/**
+ * The query a page reads, as the route will read it: its canonical form ("" or "?…"), or null
+ * when the route refuses it (a 400, never stored). The cache keys on this and nothing else of
+ * the query, so a parameter the page ignores (one the service does not offer, a tracking one,
+ * a repeat, another order, a default) can never make a new entry or a new render.
+ */
+export type PageQuery = (
+  path: string,
+  params: URLSearchParams,
+  on: (name: FlagName) => boolean,
+) => string | null
+
+/** Pages that read no query parameter at all. */
+export const noQuery: PageQuery = () => ''
+
+/** `/{service}/{city}`: the parameters the service offers (src/routes/listing-query.ts). */
+export const directoryQuery: PageQuery = (path, params) => {
+  const service = findService(firstSegment(path))
+  const parsed = service ? parseListingQuery(params, service) : null
+  return parsed?.ok && service ? listingSearch(parsed.query, service) : null
+}
+
+/** `/{job-service}/{city}`: the job filters (src/routes/job-query.ts). */
+export const jobListingQuery: PageQuery = (path, params) => {
+  const jobs = findJobService(firstSegment(path))
+  const parsed = jobs ? parseJobQuery(params, jobs) : null
+  return parsed?.ok && jobs ? jobSearch(parsed.query, jobs) : null
+}
+
+/** `/explore/d/{keyword}`: the activity filters; the camps filter only when it is offered. */
+export const activitiesQuery: PageQuery = (_path, params, on) => {
+  const parsed = parseActivityQuery(params, on('campsFilter'))
+  return parsed.ok ? activitySearch(parsed.query) : null
+}
+
+function firstSegment(path: string): string {
+  return pageOfDataPath(path).split('/').filter(Boolean)[0] ?? ''
+}
