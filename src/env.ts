@@ -20,6 +20,8 @@ export interface AppEnv {
     /** care_did: the visitor's device id, from the cookie or new (set on the way out). */
     deviceId: string
     flags: Flags
+    /** This response's Content-Security-Policy nonce (src/request/security-headers.ts). */
+    nonce: string
     /** Set when a section streamed after the shell failed: the page is not stored. */
     renderFailed: boolean
   }

@@ -3,7 +3,9 @@ import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../routes/data-prefix'
 import { cacheKey, urlTag } from './cache-key'
 import { newestGeneration, readGenerations } from './generations'
+import type { HotPage } from './hot-pages'
 import { recallPage, rememberPage } from './hot-pages'
+import { cutAtNonce, joinWithNonce } from '../request/nonce'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
 
@@ -22,6 +24,8 @@ export interface EntryMeta {
   keepUntil: number
   tags: string[]
   etag: string
+  /** The nonce the stored body was rendered with: each response puts its own in its place. */
+  nonce: string
   /** The Cache-Control the page is sent with (the stored copy carries the Cache API's own). */
   cacheControl: string
   /**
@@ -66,7 +70,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     const now = Date.now()
     const isRefresh = refreshes.has(c.req.raw)
     let cache: Cache | null
-    let stored: Response | undefined
+    let stored: HotPage | undefined
     try {
       cache = caches.default
       if (!isRefresh) stored = recallPage(key) ?? (await remembered(key, await cache.match(key)))
@@ -76,8 +80,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
       cache = null
     }
     // Crawlers are never served a document that needs a script to put its sections in place.
-    const found = stored ? readMeta(stored) : null
-    const meta = found && (found.complete || !c.var.bot) ? found : null
+    const meta = stored && (stored.meta.complete || !c.get('bot')) ? stored.meta : null
     const freshness = meta
       ? assess(
           meta,
@@ -87,7 +90,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
       : 'gone'
     trail.add('cache', isRefresh ? 'refresh' : freshness)
 
-    if (stored && meta && freshness === 'fresh') return serve(c, stored, meta, 'HIT', now)
+    if (stored && meta && freshness === 'fresh') return serve(c, stored, 'HIT', now)
     if (stored && meta && freshness === 'stale') {
       if (!refreshing.has(key)) {
         refreshing.add(key)
@@ -102,36 +105,40 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
             .finally(() => refreshing.delete(key)),
         )
       }
-      return serve(c, stored, meta, 'STALE', now)
+      return serve(c, stored, 'STALE', now)
     }
 
     await next()
     // Rendering failed: a copy kept for this serves instead (stale-if-error). After next(),
     // Hono ignores a returned response, so it replaces c.res.
     if (c.res.status >= 500 && stored && meta && freshness !== 'gone')
-      replace(c, serve(c, stored, meta, 'STALE', now))
+      replace(c, serve(c, stored, 'STALE', now))
     else store(c, policy, cache, key, now)
   }
 }
 
-/** A stored page as the visitor gets it: public headers, `x-cache`, or a 304 for a matching ETag. */
+/**
+ * A stored page as the visitor gets it: public headers, `x-cache`, this response's nonce, or a
+ * 304 for a matching ETag.
+ */
 function serve(
   c: Context<AppEnv>,
-  stored: Response,
-  meta: EntryMeta,
+  stored: HotPage,
   status: 'HIT' | 'STALE',
   now: number,
 ): Response {
+  const { meta } = stored
   const headers = new Headers(stored.headers)
-  headers.delete(META)
   headers.set('cache-control', meta.cacheControl)
   headers.set('x-cache', status)
   headers.set('age', String(Math.max(0, Math.floor((now - meta.storedAt) / 1000))))
   if (c.req.header('if-none-match') === meta.etag) {
-    void stored.body?.cancel()
     return new Response(null, { status: 304, headers: notModified(headers) })
   }
-  return new Response(stored.body, { status: stored.status, headers })
+  return new Response(joinWithNonce(stored.parts, c.get('nonce')), {
+    status: stored.status,
+    headers,
+  })
 }
 
 /** A 304 keeps the validators and caching headers, and drops what described the body. */
@@ -167,6 +174,7 @@ function store(
     storedAt: now,
     ...windows,
     etag,
+    nonce: c.get('nonce'),
     tags: [
       urlTag(pageOfDataPath(c.req.path)),
       ...(res.headers
@@ -183,11 +191,11 @@ function store(
       const complete = !new TextDecoder().decode(body).includes('<template id="B:')
       const copy = new Headers(headers)
       copy.delete('server-timing')
-      copy.set(META, JSON.stringify({ ...meta, complete }))
+      const entry = { ...meta, complete }
+      rememberPage(key, hotPage(res.status, copy, entry, body))
+      copy.set(META, JSON.stringify(entry))
       copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
-      const stored = new Response(body, { status: res.status, headers: copy })
-      rememberPage(key, body.slice(0), stored)
-      await cache.put(key, stored)
+      await cache.put(key, new Response(body, { status: res.status, headers: copy }))
     })().catch((error: unknown) =>
       c.var.reporter.problem('cache: store failed', { error: String(error) }),
     ),
@@ -199,7 +207,7 @@ function lifetimes(
   policy: Policy,
   res: Response,
   now: number,
-): Omit<EntryMeta, 'storedAt' | 'tags' | 'etag' | 'complete'> | null {
+): Omit<EntryMeta, 'storedAt' | 'tags' | 'etag' | 'nonce' | 'complete'> | null {
   if (res.status === 404 || res.status === 410) {
     const ttl = (res.status === 404 ? NOT_FOUND_TTL : GONE_TTL) * 1000
     const until = now + ttl
@@ -226,15 +234,29 @@ function lifetimes(
 
 /** A copy read from the Cache API, kept in memory for the next request too. */
 async function remembered(key: string, stored: Response | undefined) {
-  if (!stored) return undefined
-  const body = await stored.arrayBuffer()
-  rememberPage(key, body.slice(0), stored)
-  return new Response(body, stored)
+  const meta = stored ? readMeta(stored) : null
+  if (!stored || !meta) return undefined
+  const page = hotPage(stored.status, stored.headers, meta, await stored.arrayBuffer())
+  rememberPage(key, page)
+  return page
 }
 
+function hotPage(status: number, headers: Headers, meta: EntryMeta, body: ArrayBuffer): HotPage {
+  const kept = [...headers].filter(([name]) => name !== META && name !== 'cache-control')
+  return {
+    status,
+    headers: kept,
+    meta,
+    parts: cutAtNonce(new Uint8Array(body), meta.nonce),
+    bytes: body.byteLength,
+  }
+}
+
+/** The stored metadata, or null for a copy this code cannot serve (another format). */
 function readMeta(stored: Response): EntryMeta | null {
   try {
-    return JSON.parse(stored.headers.get(META) ?? 'null') as EntryMeta | null
+    const meta = JSON.parse(stored.headers.get(META) ?? 'null') as Partial<EntryMeta> | null
+    return meta && typeof meta.nonce === 'string' ? (meta as EntryMeta) : null
   } catch {
     return null
   }

@@ -10,6 +10,7 @@ import { ErrorPage, errorTitle } from '../views/error-page'
 import { renderHtml } from '../views/render-html'
 import { isDataPath } from './data-prefix'
 import { OPS_PURGE } from './paths'
+import { cutAtNonce, joinWithNonce } from '../request/nonce'
 import { SiteContext } from '../views/site-context'
 import { siteOf } from './render-page'
 
@@ -53,7 +54,7 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
     const key = detail ? null : JSON.stringify([status, site.dataLayer, flags?.variant])
     const rendered = key === null ? undefined : renderedErrors.get(key)
-    if (rendered !== undefined) return html(rendered, status, headers)
+    if (rendered !== undefined) return html(joinWithNonce(rendered, site.nonce), status, headers)
     const res = await renderHtml(
       <SiteContext.Provider value={site}>
         <ErrorPage
@@ -70,9 +71,9 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
       { status, headers, waitForAll: true, onStreamError: () => undefined, nonce: site.nonce },
     )
     if (key === null) return res
-    const page = await res.text()
+    const page = new Uint8Array(await res.arrayBuffer())
     if (renderedErrors.size >= MAX_RENDERED_ERRORS) renderedErrors.clear()
-    renderedErrors.set(key, page)
+    renderedErrors.set(key, cutAtNonce(page, site.nonce))
     return html(page, status, headers)
   } catch {
     return new Response(title, {
@@ -84,12 +85,12 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
 
 /**
  * Error pages rendered once per status, page target and flag variant: a flood of unknown URLs
- * renders nothing. Each response still gets nonces of its own (src/request/security-headers.ts).
+ * renders nothing. Each response still gets a nonce of its own, put where the first one was.
  */
-const renderedErrors = new Map<string, string>()
+const renderedErrors = new Map<string, Uint8Array[]>()
 const MAX_RENDERED_ERRORS = 256
 
-function html(body: string, status: number, headers: Record<string, string>): Response {
+function html(body: Uint8Array, status: number, headers: Record<string, string>): Response {
   return new Response(body, {
     status,
     headers: { 'content-type': 'text/html; charset=utf-8', ...headers },

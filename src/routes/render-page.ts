@@ -9,7 +9,6 @@ import { robotsOf, seoGateHeader } from '../seo/indexability'
 import type { ListingState } from '../views/listing/listing-state'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
-import { newNonce } from '../request/security-headers'
 import { DEFAULT_SITE, SiteContext } from '../views/site-context'
 
 export interface PageOptions {
@@ -79,14 +78,14 @@ function pageHeaders(
   return headers
 }
 
-/** The request's flags and configuration for views, and a fresh nonce for inline scripts. */
+/** The request's flags and configuration for views, and its nonce for inline scripts. */
 export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): Site {
   const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
   const target = pageTarget(c.req.path)
   return {
     on: flags ? flags.on : DEFAULT_SITE.on,
     config: flags?.config ?? DEFAULT_SITE.config,
-    nonce: newNonce(),
+    nonce: c.get('nonce'),
     browser: { dsn: c.env.SENTRY_BROWSER_DSN || null, environment: c.env.ENVIRONMENT },
     dataLayer: {
       pageType: target.pageType ?? null,

@@ -1,0 +1,68 @@
+import { env } from 'cloudflare:workers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { forgetHotPages } from '../../src/cache/hot-pages'
+import { forgetFlags } from '../../src/flags/read-flags'
+import { cutAtNonce, joinWithNonce, newNonce } from '../../src/request/nonce'
+import { sameDocument, settled } from '../support/fetch-page'
+
+const bytes = (text: string) => new TextEncoder().encode(text)
+const text = (body: Uint8Array) => new TextDecoder().decode(body)
+
+describe('nonces', () => {
+  it('are 16 random bytes, never the same twice', () => {
+    const seen = new Set(Array.from({ length: 1000 }, newNonce))
+    expect(seen.size).toBe(1000)
+    for (const nonce of seen) expect(atob(nonce)).toHaveLength(16)
+  })
+
+  it('put a new nonce wherever the old one was, and nowhere else', () => {
+    const old = newNonce()
+    const page = `<script nonce="${old}">a()</script><p>nonce="${old.slice(1)}" ${old}</p><script nonce="${old}"></script>`
+    const parts = cutAtNonce(bytes(page), old)
+    expect(parts).toHaveLength(3)
+    expect(text(joinWithNonce(parts, 'NEW'))).toBe(page.replaceAll(`nonce="${old}"`, 'nonce="NEW"'))
+  })
+
+  it('leave a document without the nonce as it is', () => {
+    const page = '<p>nonce="elsewhere"</p>é'
+    expect(text(joinWithNonce(cutAtNonce(bytes(page), 'abc'), 'NEW'))).toBe(page)
+    expect(text(joinWithNonce(cutAtNonce(bytes(''), 'abc'), 'NEW'))).toBe('')
+  })
+
+  it('find the nonce at the very start and the very end', () => {
+    const page = 'nonce="abc"x nonce="abc"'
+    expect(text(joinWithNonce(cutAtNonce(bytes(page), 'abc'), 'Z'))).toBe('nonce="Z"x nonce="Z"')
+  })
+})
+
+const inBody = (html: string) => [...html.matchAll(/ nonce="([^"]*)"/g)].map((m) => m[1])
+const inPolicy = (res: Response) =>
+  /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1]
+
+describe('every HTML response', () => {
+  // The tag manager's inline script is on every page, error pages included.
+  beforeAll(async () => {
+    await env.FLAGS.put('flags', JSON.stringify({ config: { tagManagerEnabled: true } }))
+    forgetFlags()
+  })
+  afterAll(async () => {
+    await env.FLAGS.delete('flags')
+    forgetFlags()
+  })
+
+  it.each([
+    ['a page rendered, then served from memory, then from the Cache API', '/tutors/seattle-wa'],
+    ['an error page rendered once and served again', '/nope/atlanta-ga'],
+  ])('carries its own nonce in its policy and its scripts: %s', async (_, path) => {
+    const responses = [await settled(path), await settled(path)]
+    forgetHotPages()
+    responses.push(await settled(path))
+    for (const { res, body } of responses) {
+      const nonce = inPolicy(res)
+      expect(inBody(body).length).toBeGreaterThan(0)
+      for (const n of inBody(body)) expect(n).toBe(nonce)
+    }
+    expect(new Set(responses.map(({ res }) => inPolicy(res))).size).toBe(3)
+    expect(new Set(responses.map(({ body }) => sameDocument(body))).size).toBe(1)
+  })
+})
