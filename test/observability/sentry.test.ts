@@ -4,9 +4,13 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { inject } from 'vitest'
 import pkg from '../../package.json'
 import { forgetFlags } from '../../src/flags/read-flags'
-import { MAX_FRAMES, MAX_LINE } from '../../src/observability/event-rules'
+import { Hono } from 'hono'
+import type { AppEnv } from '../../src/env'
+import { MAX_FRAMES, MAX_LINE, RATE_LIMIT_FALLBACK_MS } from '../../src/observability/event-rules'
+import { observe } from '../../src/observability/observe'
 import { createSentry, scrub } from '../../src/observability/sentry'
 import worker from '../../src/worker'
+import { aProvider, cityId } from '../support/builders'
 import { ORIGIN, PHONE } from '../support/fetch-page'
 
 // Every test here talks to the real capture server (test/node/sentry-capture.ts) over HTTP.
@@ -24,9 +28,16 @@ async function received(project: number, path: string): Promise<Item[]> {
   return (await envelopeItems(project, path)).filter((i) => i.type === 'event')
 }
 
-/** Every envelope item (events and traces) the capture server received for a project and path. */
-async function envelopeItems(project: number, path: string): Promise<Item[]> {
-  const res = await fetch(`${capture}/envelopes`)
+/**
+ * Every envelope item (events and traces) the capture server received for a project and path,
+ * or, from `/held`, those whose sender is still waiting for an answer.
+ */
+async function envelopeItems(
+  project: number,
+  path: string,
+  list: '/envelopes' | '/held' = '/envelopes',
+): Promise<Item[]> {
+  const res = await fetch(capture + list)
   const envelopes = await res.json<{ project: string; body: string }[]>()
   return envelopes
     .filter((e) => e.project === String(project))
@@ -40,6 +51,34 @@ async function envelopeItems(project: number, path: string): Promise<Item[]> {
       const url = (item.payload.request as { url?: string } | undefined)?.url ?? ''
       return new URL(url || 'http://none/').pathname === path ? [item] : []
     })
+}
+
+/** The error events of `path` the capture server is holding without an answer (project 2). */
+async function held(path: string): Promise<Item[]> {
+  return (await envelopeItems(2, path, '/held')).filter((i) => i.type === 'event')
+}
+
+/** Asks again until `check` holds or `times` attempts have passed: the last answer. */
+async function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean, times = 100) {
+  let value = await ask()
+  for (let i = 1; i < times && !check(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    value = await ask()
+  }
+  return value
+}
+
+/** The real D1, except that `sql` answers `rows` (which a test may make throw when read). */
+function d1Answering(match: string, rows: () => unknown[]): D1Database {
+  return new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
+      return (sql: string) =>
+        sql.includes(match)
+          ? { bind: () => ({ all: () => Promise.resolve({ results: rows() }) }) }
+          : target.prepare(sql)
+    },
+  })
 }
 
 /** A request through the worker, with every background send finished before it returns. */
@@ -149,18 +188,30 @@ describe('error reporting', () => {
   })
 
   it(
-    'serves the page at once even when Sentry never answers, and gives up on the send',
+    'answers while Sentry still holds the send unanswered, and gives up on the send later',
     { timeout: 20_000 },
     async () => {
       const ctx = createExecutionContext()
       const res = await worker.fetch(
-        new Request(`${ORIGIN}/explore/d/violin`),
+        new Request(`${ORIGIN}/explore/d/violin`, { headers: { 'user-agent': PHONE } }),
         { ...env, SENTRY_DSN: dsn(2) },
         ctx,
       )
       expect(res.status).toBe(503)
       expect(await res.text()).toContain('Service Unavailable')
+      // The page is complete, and Sentry has the event without having answered: a page that
+      // waited for the send could only have finished once the send was abandoned.
+      const holding = await eventually(
+        () => held('/explore/d/violin'),
+        (items) => items.length > 0,
+      )
+      expect(holding).toHaveLength(1)
       await waitOnExecutionContext(ctx)
+      const left = await eventually(
+        () => held('/explore/d/violin'),
+        (items) => items.length === 0,
+      )
+      expect(left).toEqual([])
       expect((await received(2, '/explore/d/violin')).length).toBe(1)
     },
   )
@@ -177,6 +228,79 @@ describe('error reporting', () => {
     expect([first.res.status, second.res.status]).toEqual([503, 503])
     expect((await received(4, '/explore/d/choir')).length).toBe(1)
     expect(await received(4, '/explore/d/voice')).toEqual([])
+  })
+
+  it("waits the seed's 60 s after a 429 without Retry-After, then sends again", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const start = Date.now()
+      await request('/explore/d/swimming', {}, { SENTRY_DSN: dsn(5) })
+      vi.setSystemTime(start + RATE_LIMIT_FALLBACK_MS - 1_000)
+      await request('/explore/d/soccer', {}, { SENTRY_DSN: dsn(5) })
+      vi.setSystemTime(start + RATE_LIMIT_FALLBACK_MS + 1_000)
+      await request('/explore/d/tennis', {}, { SENTRY_DSN: dsn(5) })
+    } finally {
+      vi.useRealTimers()
+    }
+    expect((await received(5, '/explore/d/swimming')).length).toBe(1)
+    expect(await received(5, '/explore/d/soccer')).toEqual([])
+    expect((await received(5, '/explore/d/tennis')).length).toBe(1)
+  })
+
+  it("sends one event for an error in the page's own code, a 500, tagged with its route", async () => {
+    // A date no code expects, met while React renders the profile: not storage, a bug.
+    const p = await aProvider({
+      cityId: await cityId('atlanta-ga'),
+      service: 'babysitters',
+      createdAt: 'sometime last spring',
+    })
+    const { res, body } = await request(`/p/test-p-${p.id}`)
+    expect(res.status).toBe(500)
+    expect(body).toContain('500: Internal Server Error')
+    const events = await received(1, `/p/test-p-${p.id}`)
+    expect(events).toHaveLength(1)
+    expect(events[0]?.payload).toMatchObject({
+      tags: { route: '/p/:slug', pageType: 'seoProviderProfile' },
+      exception: { values: [{ type: 'RangeError' }] },
+    })
+  })
+
+  it('sends one event for a 5xx that no error explains, from the last step of the request', async () => {
+    // A route that answers 502 by itself: only observe can notice it.
+    const app = new Hono<AppEnv>()
+    app.use(observe)
+    app.get('/babysitters/:city', (c) => c.text('upstream failed', 502))
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request(`${ORIGIN}/babysitters/no-such-place-tx`, { headers: { 'user-agent': PHONE } }),
+      env,
+      ctx,
+    )
+    expect(res.status).toBe(502)
+    await waitOnExecutionContext(ctx)
+    const events = await received(1, '/babysitters/no-such-place-tx')
+    expect(events).toHaveLength(1)
+    expect(events[0]?.payload).toMatchObject({
+      tags: { route: '/babysitters/:city', pageType: 'seoSearchListing' },
+      exception: { values: [{ value: 'HTTP 502 on /babysitters/no-such-place-tx' }] },
+    })
+  })
+
+  it('sends nothing for an ignored error thrown through a route, not even as a bare 500', async () => {
+    // An aborted read surfacing in the page's code: one of the seed's ignored messages.
+    const aborted = d1Answering('FROM provider_services', () => [
+      new Proxy(
+        {},
+        {
+          get() {
+            throw new DOMException('The operation was aborted', 'AbortError')
+          },
+        },
+      ),
+    ])
+    const { res } = await request('/child-care/phoenix-az', {}, { DB: aborted })
+    expect(res.status).toBe(500)
+    expect(await received(1, '/child-care/phoenix-az')).toEqual([])
   })
 
   it('traces the sampled share of requests, but never a 404', async () => {
