@@ -1,5 +1,8 @@
 // A crawler's view of the site, from /sitemap.xml down: every listed URL must be a complete,
 // indexable page that names itself canonical. Used by `npm run crawl` and the e2e crawl test.
+import { COST_GUIDE_SERVICES } from '../src/catalog/cost-guides'
+import { JOB_SERVICES } from '../src/catalog/jobs'
+import { SERVICES } from '../src/catalog/services'
 
 /** What a listed page must be. Lengths are the ones search results show without cutting. */
 const SANE = { title: [15, 70], description: [50, 170] } as const
@@ -14,6 +17,8 @@ export interface CrawlResult {
   files: number
   urls: number
   fetched: number
+  /** Listings, hubs and guides of the same cities and states that no sitemap lists (thin). */
+  unlisted: number
   failures: string[]
   ms: number
 }
@@ -53,19 +58,31 @@ export async function crawl(
   }
   const sample = listed.filter((_, i) => i % every === 0)
   // Internal links without a query (filters and later pages are noindex by design) must lead
-  // to indexable pages: nothing links to a page that is noindex or empty.
+  // to indexable pages: nothing links to a page that is noindex or empty. Thin pages are
+  // pages for people, and their links are followed too.
   const linked = new Map<string, string>()
-  let next = 0
-  const worker = async () => {
-    while (next < sample.length) {
-      const page = sample[next++]
-      if (!page) continue
-      const { problems, links } = await checkPage(base, origin, page)
-      failures.push(...problems.map((f) => `${page.loc}: ${f}`))
-      for (const link of links) if (!linked.has(link)) linked.set(link, page.loc)
-    }
+  const link = (links: string[], from: string) => {
+    for (const l of links) if (!linked.has(l)) linked.set(l, from)
   }
-  await Promise.all(Array.from({ length: concurrency }, worker))
+  const thin = unlistedSiblings(listed.map(({ loc }) => new URL(loc).pathname)).filter(
+    (path) => !seen.has(origin + path),
+  )
+  const thinSample = thin.filter((_, i) => i % every === 0)
+  await pool(sample, concurrency, async (page) => {
+    const { problems, links } = await checkPage(base, origin, page)
+    failures.push(...problems.map((f) => `${page.loc}: ${f}`))
+    link(links, page.loc)
+  })
+  await pool(thinSample, concurrency, async (path) => {
+    const res = await fetch(base + path, { redirect: 'manual' })
+    const html = await res.text()
+    // A page's links to itself ("Clear filters") lead nowhere new.
+    if (res.status === 200)
+      link(
+        linksOf(html).filter((l) => l !== path),
+        origin + path,
+      )
+  })
   // A linked page need not be listed (a job closing within the day is left out), but it must
   // be indexable.
   for (const [link, from] of linked) {
@@ -81,6 +98,7 @@ export async function crawl(
     files: files.length,
     urls: listed.length,
     fetched: sample.length,
+    unlisted: thinSample.length,
     failures,
     ms: performance.now() - started,
   }
@@ -123,10 +141,52 @@ async function checkPage(
   const modified = res.headers.get('last-modified')
   if (page.lastmod && modified !== new Date(page.lastmod).toUTCString())
     problems.push(`last-modified ${modified}, lastmod ${page.lastmod}`)
-  const links = [...html.matchAll(/<a [^>]*href="(\/[^"?#]*)"/g)]
+  return { problems, links: linksOf(html) }
+}
+
+/** A page's internal links without a query, but for the visitor flow and assets. */
+function linksOf(html: string): string[] {
+  return [...html.matchAll(/<a [^>]*href="(\/[^"?#]*)"/g)]
     .map((m) => m[1] ?? '')
     .filter((href) => !NOT_FOR_SEARCH.test(href))
-  return { problems, links }
+}
+
+/**
+ * The listings, hubs and city guides of every city the listed URLs name, and the state pages
+ * of their states: the pages too thin for a sitemap are among them.
+ */
+export function unlistedSiblings(paths: readonly string[]): string[] {
+  const cities = new Set<string>()
+  for (const path of paths) {
+    const city = /^\/(?:cost\/)?[a-z-]+\/([a-z0-9-]+-[a-z]{2})$/.exec(path)?.[1]
+    if (city) cities.add(city)
+  }
+  const states = new Set([...cities].map((city) => city.slice(-2)))
+  return [
+    ...[...cities].flatMap((city) => [
+      `/local/${city}`,
+      ...SERVICES.map((s) => `/${s.slug}/${city}`),
+      ...JOB_SERVICES.map((j) => `/${j.slug}/${city}`),
+      ...COST_GUIDE_SERVICES.map((s) => `/cost/${s.slug}/${city}`),
+    ]),
+    ...[...states].flatMap((state) => SERVICES.map((s) => `/${s.slug}/${state}`)),
+  ]
+}
+
+/** Runs `work` over `items` with `concurrency` of them in flight. */
+async function pool<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]
+      if (item !== undefined) await work(item)
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
 }
 
 async function text(url: string): Promise<string> {

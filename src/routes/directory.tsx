@@ -10,14 +10,21 @@ import { findCity, findNearbyCities, milesBetween } from '../data/cities'
 import type { Db } from '../data/db'
 import { findProviderListing } from '../data/provider-listing'
 import { findCityJobCounts } from '../data/jobs'
-import { findCityServices, findCityStats, findNationalStats } from '../data/service-stats'
+import {
+  findCityServices,
+  findCityStats,
+  findNationalStats,
+  findStateLeaders,
+} from '../data/service-stats'
 import type { AppEnv } from '../env'
+import type { On } from '../flags/visibility'
 import { shownServices } from '../flags/visibility'
 import { absoluteUrl, pageTitle } from '../seo/head'
 import {
   decideIndexing,
   MIN_INDEXABLE_PROVIDERS,
   robotsOf,
+  stateInventory,
   worthListing,
 } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
@@ -29,6 +36,7 @@ import { count } from '../views/shared/format'
 import { rateAverage } from '../views/shared/format'
 import type { LinkItem } from '../views/shared/link-list'
 import { isFiltered, listingFilterFields, listingSearch, parseListingQuery } from './listing-query'
+import { hubDecision } from './city-hub'
 import { cityHubPath, cityPath, costPath, jobListingPath, servicePath, statePath } from './paths'
 import { renderListing, streamed } from './render-page'
 import { intentQuestion } from './visitor-flow'
@@ -44,10 +52,11 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
 
   const city = await findCity(db, c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
-  const [listing, local, national] = await Promise.all([
+  const [listing, local, national, leaders] = await Promise.all([
     findProviderListing(db, service.slug, city, query, c.var.flags.on('rankedDirectorySorting')),
     findCityStats(db, service.slug, city.id),
     findNationalStats(db, service.slug),
+    findStateLeaders(db, city.stateCode),
   ])
   // A page past the last one would be an empty listing answering 200: a soft 404.
   if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= listing.total) throw new HTTPException(404)
@@ -63,9 +72,13 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   )
   const stateLabel = stateName(city.stateCode) ?? city.stateCode
   const place = `${city.name}, ${city.stateCode}`
+  // The trail passes through the state page only when the rule lets it be linked.
+  const largest = leaders.find((r) => r.service === service.slug)?.providers ?? 0
   const crumbs = [
     { name: service.title, path: servicePath(service.slug) },
-    { name: stateLabel, path: statePath(service.slug, city.stateCode) },
+    ...(worthListing(stateInventory([largest]))
+      ? [{ name: stateLabel, path: statePath(service.slug, city.stateCode) }]
+      : []),
     { name: city.name, path: base },
   ]
   const pageSuffix = query.page > 1 ? ` – Page ${query.page}` : ''
@@ -128,7 +141,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
             : null
         }
         nearby={streamed(nearbyLinks(db, service, city))}
-        related={streamed(relatedLinks(db, service, city, shownServices(c.var.flags.on)))}
+        related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
         aside={
           intent ? null : (
             <CallToAction
@@ -161,18 +174,16 @@ async function nearbyLinks(db: Db, service: Service, city: City): Promise<LinkIt
   }))
 }
 
-/** The city's other services and the jobs of this one, where there are enough to be worth a visit. */
-async function relatedLinks(
-  db: Db,
-  service: Service,
-  city: City,
-  shown: readonly Service[],
-): Promise<LinkItem[]> {
+/**
+ * The city's other services, the jobs of this one and the city's hub, where the indexability
+ * rule lets them be linked.
+ */
+async function relatedLinks(db: Db, service: Service, city: City, on: On): Promise<LinkItem[]> {
   const [counts, jobCounts] = await Promise.all([
     findCityServices(db, city.id),
     findCityJobCounts(db, city.id),
   ])
-  const services = shown.flatMap((s) => {
+  const services = shownServices(on).flatMap((s) => {
     const n = counts.find((row) => row.service === s.slug)?.providers ?? 0
     if (s.slug === service.slug || !worthListing(n)) return []
     return [
@@ -190,5 +201,8 @@ async function relatedLinks(
       },
     ]
   })
-  return [...services, ...jobs, { href: cityHubPath(city.slug), text: `All care in ${city.name}` }]
+  const hub = hubDecision(counts, jobCounts, on).index
+    ? [{ href: cityHubPath(city.slug), text: `All care in ${city.name}` }]
+    : []
+  return [...services, ...jobs, ...hub]
 }

@@ -5,7 +5,7 @@ import { findJobService } from '../catalog/jobs'
 import { stateName } from '../catalog/states'
 import { findCity } from '../data/cities'
 import { findCityJobCounts, findJobListing } from '../data/jobs'
-import { findCityStats } from '../data/service-stats'
+import { findCityServices, findCityStats } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { absoluteUrl, pageTitle } from '../seo/head'
 import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
@@ -15,6 +15,7 @@ import { JobListingPage } from '../views/jobs/job-listing-page'
 import { listingState } from '../views/listing/listing-state'
 import { count } from '../views/shared/format'
 import { isJobQueryFiltered, jobFilterFields, jobSearch, parseJobQuery } from './job-query'
+import { hubDecision } from './city-hub'
 import { cityHubPath, cityPath, jobListingPath } from './paths'
 import { renderListing } from './render-page'
 
@@ -30,10 +31,11 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
 
   const city = await findCity(db, c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
-  const [listing, counts, providers] = await Promise.all([
+  const [listing, counts, providers, services] = await Promise.all([
     findJobListing(db, jobs.slug, city, query, now),
     findCityJobCounts(db, city.id),
     findCityStats(db, jobs.service.slug, city.id),
+    findCityServices(db, city.id),
   ])
   if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= listing.total) throw new HTTPException(404)
 
@@ -43,8 +45,10 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
   const base = jobListingPath(jobs.slug, city.slug)
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${city.name}, ${city.stateCode}`
+  // The hub is in the trail and the links only when the rule lets it be linked.
+  const hub = hubDecision(services, counts, c.var.flags.on).index
   const crumbs = [
-    { name: `Care in ${place}`, path: cityHubPath(city.slug) },
+    ...(hub ? [{ name: `Care in ${place}`, path: cityHubPath(city.slug) }] : []),
     { name: jobs.title, path: base },
   ]
   const related = [
@@ -56,7 +60,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
           },
         ]
       : []),
-    { href: cityHubPath(city.slug), text: `All care in ${city.name}` },
+    ...(hub ? [{ href: cityHubPath(city.slug), text: `All care in ${city.name}` }] : []),
   ]
   const head = {
     title: pageTitle(`${jobs.title} in ${place}${query.page > 1 ? ` – Page ${query.page}` : ''}`),

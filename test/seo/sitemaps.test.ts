@@ -29,6 +29,23 @@ async function cities(): Promise<{ id: number; slug: string }[]> {
     .results
 }
 
+/** Every page a sitemap could list but profiles and jobs: each service, state, city and guide. */
+async function candidatePaths(): Promise<string[]> {
+  const candidates = [
+    ...SERVICES.map((s) => `/${s.slug}`),
+    ...SERVICES.flatMap((s) => Object.keys(STATES).map((st) => `/${s.slug}/${st.toLowerCase()}`)),
+    ...COST_GUIDE_SERVICES.map((s) => `/cost/${s.slug}`),
+    ...ACTIVITY_KEYWORDS.map((k) => `/explore/d/${k.slug}`),
+  ]
+  for (const city of await cities()) {
+    candidates.push(`/local/${city.slug}`)
+    for (const s of SERVICES) candidates.push(`/${s.slug}/${city.slug}`)
+    for (const j of JOB_SERVICES) candidates.push(`/${j.slug}/${city.slug}`)
+    for (const s of COST_GUIDE_SERVICES) candidates.push(`/cost/${s.slug}/${city.slug}`)
+  }
+  return candidates
+}
+
 describe('robots.txt', () => {
   it('allows pages, keeps crawlers out of /_data and /__ops, and names the sitemap index', async () => {
     const { res, html } = await page('/robots.txt', { headers: { host: 'evil.example' } })
@@ -79,19 +96,7 @@ describe('sitemaps', () => {
 
   it('list exactly the pages the indexability rule lets in, with their Last-Modified', async () => {
     const urls = await sitemapUrls()
-    const candidates = [
-      ...SERVICES.map((s) => `/${s.slug}`),
-      ...SERVICES.flatMap((s) => Object.keys(STATES).map((st) => `/${s.slug}/${st.toLowerCase()}`)),
-      ...COST_GUIDE_SERVICES.map((s) => `/cost/${s.slug}`),
-      ...ACTIVITY_KEYWORDS.map((k) => `/explore/d/${k.slug}`),
-    ]
-    for (const city of await cities()) {
-      candidates.push(`/local/${city.slug}`)
-      for (const s of SERVICES) candidates.push(`/${s.slug}/${city.slug}`)
-      for (const j of JOB_SERVICES) candidates.push(`/${j.slug}/${city.slug}`)
-      for (const s of COST_GUIDE_SERVICES) candidates.push(`/cost/${s.slug}/${city.slug}`)
-    }
-    for (const path of candidates) {
+    for (const path of await candidatePaths()) {
       const { res } = await settled(path)
       const listed = urls.has(ORIGIN + path)
       const indexable = res.status === 200 && res.headers.get('x-seo-gate') === 'index'
@@ -103,7 +108,8 @@ describe('sitemaps', () => {
 
   it('and open jobs closing within the day are the only pages any page links to', async () => {
     const urls = await sitemapUrls()
-    // Every listed page, and the pages of providers and jobs in cities too small to be listed.
+    // Every listed page, the listings, hubs and guides too thin to be listed (they are pages for
+    // people, and their links are followed), and the pages of providers and jobs in such cities.
     const thin = await env.DB.prepare(
       `SELECT '/p/' || p.name_slug || '-' || p.id AS path FROM providers p
          JOIN service_city_stats s ON s.city_id = p.city_id WHERE s.providers < 5
@@ -117,17 +123,25 @@ describe('sitemaps', () => {
     // Listed profiles and jobs link alike: every tenth of them is enough.
     const listed = [...urls.keys()].map((u) => u.replace(ORIGIN, ''))
     const entity = (path: string) => /^\/(p|job)\//.test(path)
+    const unlisted = (await candidatePaths()).filter((path) => !urls.has(ORIGIN + path))
     const pages = [
       ...listed.filter((path) => !entity(path)),
+      ...unlisted,
       ...listed.filter(entity).filter((_, i) => i % 10 === 0),
       ...thin.results.map((r) => r.path),
     ]
     const linked = new Map<string, string>()
+    let thinListings = 0
     for (const path of pages) {
-      const { body } = await settled(path)
+      const { res, body } = await settled(path)
+      if (res.status !== 200) continue
+      if (res.headers.get('x-seo-gate') === 'noindex; reason=thin') thinListings++
+      // A page's links to itself ("Clear filters") lead nowhere new.
       for (const [, href] of body.matchAll(/<a [^>]*href="(\/[^"?#]*)"/g))
-        if (href && !/^\/(us-subscription|assets)\//.test(href)) linked.set(href, path)
+        if (href && href !== path && !/^\/(us-subscription|assets)\//.test(href))
+          linked.set(href, path)
     }
+    expect(thinListings).toBeGreaterThan(0)
     // Linked pages need not be listed (a job closing within the day is not), but indexable.
     const closed = []
     for (const [href, from] of linked) {
