@@ -1,0 +1,19 @@
+import { isbot } from 'isbot'
+
+/**
+ * Whether a user agent is a crawler (`isbot`'s maintained pattern). The answer for each agent
+ * is kept, as a few agents make most requests and the pattern is one large expression.
+ */
+const known = new Map<string, boolean>()
+const MAX_KNOWN = 1000
+
+export function isCrawler(userAgent: string | undefined): boolean {
+  const agent = userAgent ?? ''
+  let answer = known.get(agent)
+  if (answer === undefined) {
+    answer = isbot(agent)
+    if (known.size >= MAX_KNOWN) known.clear()
+    known.set(agent, answer)
+  }
+  return answer
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { isCrawler } from '../../src/request/crawler'
+import { GOOGLEBOT, PHONE } from '../support/fetch-page'
+
+describe('isCrawler', () => {
+  it('knows crawlers from people by user agent, and keeps its answer', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(isCrawler(GOOGLEBOT)).toBe(true)
+      expect(
+        isCrawler('Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'),
+      ).toBe(true)
+      expect(isCrawler(PHONE)).toBe(false)
+      expect(isCrawler(undefined)).toBe(false)
+    }
+  })
+
+  it('stays right past the number of agents it remembers', () => {
+    for (let i = 0; i < 2500; i++) expect(isCrawler(`${PHONE} build/${i}`)).toBe(false)
+    expect(isCrawler(GOOGLEBOT)).toBe(true)
+  })
+})
