@@ -188,6 +188,12 @@ function store(
       const body = await new Response(toCache).arrayBuffer()
       // Only error-free renders: a page with a section that failed is never stored.
       if (c.get('renderFailed')) return
+      // Nor one that read a flag its key does not name: another variant may differ.
+      const stray = c.var.flags.stray()
+      if (stray.length) {
+        c.var.reporter.problem('cache: page read flags its variant does not key on', { stray })
+        return
+      }
       const complete = !new TextDecoder().decode(body).includes('<template id="B:')
       const copy = new Headers(headers)
       copy.delete('server-timing')

@@ -1,7 +1,8 @@
 import type { PageType } from '../catalog/enums'
 import type { VerticalCode } from '../catalog/verticals'
 import type { Config, FlagName } from './definitions'
-import { FLAG_NAMES, FLAGS } from './definitions'
+import { CONFIG_IN_PAGES, FLAG_NAMES, FLAGS } from './definitions'
+import type { Surface } from './page-surface'
 import type { FlagDocument, Rule } from './schema'
 
 /** What a page is about, as far as its URL tells: what rules can target. */
@@ -71,6 +72,8 @@ function inRollout(rule: Rule, name: string, visitor: Visitor): boolean {
 
 export type Evaluations = Record<FlagName, Evaluation>
 
+const CONFIG_KEYS = Object.keys(CONFIG_IN_PAGES) as (keyof Config)[]
+
 export function evaluateAll(
   docs: Partial<Record<FlagName, FlagDocument>>,
   visitor: Visitor,
@@ -82,14 +85,36 @@ export function evaluateAll(
 }
 
 /**
- * The variant a response was rendered for: every flag value and the configuration, hashed.
- * Two visitors get the same fingerprint exactly when they would see the same page.
+ * The variant a response was rendered for: the values of the flags, and what reaches the page
+ * of the configuration keys, that shape its kind of page, hashed. Two visitors get the same
+ * fingerprint exactly when they would see the same page; a flag or key that shapes other pages
+ * only (a profile's rollout, on a directory) splits nothing and empties nothing.
  */
-export function fingerprint(evaluations: Evaluations, config: Config): string {
-  const flags = FLAG_NAMES.map((name) => `${name}=${evaluations[name].value ? 1 : 0}`).join(',')
-  return fnv1a(`${flags};${JSON.stringify(config)}`)
+export function fingerprint(evaluations: Evaluations, config: Config, surface: Surface): string {
+  const flags = FLAG_NAMES.filter((name) => shapes(name, surface)).map(
+    (name) => `${name}=${evaluations[name].value ? 1 : 0}`,
+  )
+  const shown = CONFIG_KEYS.filter((key) => shapes(key, surface)).map(
+    (key) => `${key}=${JSON.stringify(CONFIG_IN_PAGES[key].shown(config))}`,
+  )
+  return fnv1a(`${flags.join(',')};${shown.join(',')}`)
     .toString(16)
     .padStart(8, '0')
+}
+
+/** Whether a flag or configuration key is declared to shape pages of `surface`. */
+export function shapes(name: FlagName | keyof Config, surface: Surface): boolean {
+  const declared: readonly Surface[] =
+    name in FLAGS ? FLAGS[name as FlagName].shapes : CONFIG_IN_PAGES[name as keyof Config].shapes
+  return declared.includes(surface)
+}
+
+/** What a page read that its variant does not key on: it must not be stored under that key. */
+export function strayReads(
+  read: Iterable<FlagName | keyof Config>,
+  surface: Surface,
+): (FlagName | keyof Config)[] {
+  return [...read].filter((name) => !shapes(name, surface))
 }
 
 /** 32-bit FNV-1a: fast, well spread over short strings, the same everywhere. */

@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import type { Config, FlagName } from './definitions'
 import type { Evaluations } from './evaluate'
-import { evaluateAll, fingerprint } from './evaluate'
+import { evaluateAll, fingerprint, strayReads } from './evaluate'
+import { pageSurface } from './page-surface'
 import { pageTarget } from './page-target'
 import { readFlags } from './read-flags'
 
@@ -13,6 +14,12 @@ export interface Flags {
   config: Config
   /** The variant fingerprint: what a cache keys on (`x-variant`). */
   variant: string
+  /**
+   * Flags and configuration keys this request read that its variant does not key on. A page
+   * with any is not stored: a missing declaration in src/flags/definitions.ts costs a render,
+   * never another visitor's variant.
+   */
+  stray: () => (FlagName | keyof Config)[]
 }
 
 /**
@@ -30,12 +37,25 @@ export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.var.trail.add('flags', `${name}=${e.value}`, { outcome: e.outcome })
   }
   c.var.reporter.tracesSampleRate = set.config.traceSampleRates.server
-  const variant = fingerprint(evaluations, set.config)
+  const surface = pageSurface(c.req.path)
+  const variant = fingerprint(evaluations, set.config, surface)
+  // What the route and the views read, to check it against what the variant keys on.
+  const read = new Set<FlagName | keyof Config>()
+  const config = new Proxy(set.config, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && key in target) read.add(key as keyof Config)
+      return Reflect.get(target, key, receiver) as unknown
+    },
+  })
   c.set('flags', {
-    on: (name) => evaluations[name].value,
+    on: (name) => {
+      read.add(name)
+      return evaluations[name].value
+    },
     evaluations,
-    config: set.config,
+    config,
     variant,
+    stray: () => strayReads(read, surface),
   })
   await next()
   c.header('x-variant', variant)

@@ -36,6 +36,10 @@ async function storedCopy(path: string, policy: Policy): Promise<Response | unde
   return caches.default.match(await keyOf(path, policy))
 }
 
+/** Eight device ids (care_did) starting with `prefix`. */
+const devices = (prefix: string) =>
+  Array.from({ length: 8 }, (_, i) => `${prefix}-3333-4333-8333-${String(i).padStart(12, '0')}`)
+
 afterEach(async () => {
   vi.restoreAllMocks()
   await env.FLAGS.delete('flags')
@@ -112,7 +116,34 @@ describe('the edge cache', () => {
     expect(copy?.headers.get('x-edge-meta')).toBeTruthy()
   })
 
-  it('keeps each flag variant apart', async () => {
+  it('keeps each variant of the flags that shape the page apart', async () => {
+    await env.FLAGS.put(
+      'flags',
+      JSON.stringify({
+        flags: {
+          rankedDirectorySorting: {
+            state: 'ENABLED',
+            default: true,
+            rules: [{ percentage: 50, value: false }],
+          },
+        },
+      }),
+    )
+    forgetFlags()
+    const first = new Map<string, string>()
+    for (const id of devices('33333333')) {
+      const { res, cache } = await settled('/housekeeping/boston-ma', {
+        headers: { cookie: `care_did=${id}` },
+      })
+      const variant = res.headers.get('x-variant') ?? ''
+      expect(cache).toBe(first.has(variant) ? 'HIT' : 'MISS')
+      first.set(variant, id)
+    }
+    expect(first.size).toBe(2)
+  })
+
+  it('keeps one entry for everyone while only a flag of other pages is rolling out', async () => {
+    // Guest messaging shapes profiles alone: a directory is the same page in both buckets.
     await env.FLAGS.put(
       'flags',
       JSON.stringify({
@@ -122,20 +153,17 @@ describe('the edge cache', () => {
       }),
     )
     forgetFlags()
-    const devices = Array.from(
-      { length: 8 },
-      (_, i) => `33333333-3333-4333-8333-${String(i).padStart(12, '0')}`,
-    )
-    const first = new Map<string, string>()
-    for (const id of devices) {
-      const { res, cache } = await settled('/housekeeping/boston-ma', {
+    const caches: (string | null)[] = []
+    const variants = new Set<string>()
+    for (const id of devices('44444444')) {
+      const { res, cache } = await settled('/special-needs/boston-ma', {
         headers: { cookie: `care_did=${id}` },
       })
-      const variant = res.headers.get('x-variant') ?? ''
-      expect(cache).toBe(first.has(variant) ? 'HIT' : 'MISS')
-      first.set(variant, id)
+      caches.push(cache)
+      variants.add(res.headers.get('x-variant') ?? '')
     }
-    expect(first.size).toBe(2)
+    expect(variants.size).toBe(1)
+    expect(caches).toEqual(['MISS', ...Array<string>(7).fill('HIT')])
   })
 
   it('stores a 404 briefly, so a flood of unknown ids costs one render each', async () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { CONFIG_DEFAULTS, FLAGS } from '../../src/flags/definitions'
 import type { Visitor } from '../../src/flags/evaluate'
-import { bucket, evaluateAll, evaluateFlag, fingerprint } from '../../src/flags/evaluate'
+import {
+  bucket,
+  evaluateAll,
+  evaluateFlag,
+  fingerprint,
+  strayReads,
+} from '../../src/flags/evaluate'
+import { pageSurface } from '../../src/flags/page-surface'
 
 const person = (deviceId = '6f1c1a5e-52a4-4a59-8d0b-2b4c7f3d9e10'): Visitor => ({
   deviceId,
@@ -125,15 +132,92 @@ describe('evaluateFlag', () => {
 })
 
 describe('fingerprint', () => {
-  it('changes exactly when a flag value or the configuration does', () => {
-    const a = evaluateAll({}, person(), {})
-    const b = evaluateAll({ robustDaycareCards: { state: 'ENABLED' } }, person(), {})
-    expect(fingerprint(a, CONFIG_DEFAULTS)).toBe(
-      fingerprint(evaluateAll({}, person('other'), {}), CONFIG_DEFAULTS),
+  const on = (flags: Parameters<typeof evaluateAll>[0], visitor = person()) =>
+    evaluateAll(flags, visitor, {})
+
+  it('changes exactly when a flag or configuration value that shapes the page does', () => {
+    const a = on({})
+    const b = on({ robustDaycareCards: { state: 'ENABLED' } })
+    expect(fingerprint(a, CONFIG_DEFAULTS, 'directory')).toBe(
+      fingerprint(on({}, person('other')), CONFIG_DEFAULTS, 'directory'),
     )
-    expect(fingerprint(a, CONFIG_DEFAULTS)).not.toBe(fingerprint(b, CONFIG_DEFAULTS))
-    expect(fingerprint(a, CONFIG_DEFAULTS)).not.toBe(
-      fingerprint(a, { ...CONFIG_DEFAULTS, greaterCareReskin: true }),
+    expect(fingerprint(a, CONFIG_DEFAULTS, 'directory')).not.toBe(
+      fingerprint(b, CONFIG_DEFAULTS, 'directory'),
     )
+    expect(fingerprint(a, CONFIG_DEFAULTS, 'directory')).not.toBe(
+      fingerprint(a, { ...CONFIG_DEFAULTS, greaterCareReskin: true }, 'directory'),
+    )
+  })
+
+  it('ignores flags of other pages: a profile rollout splits no directory', () => {
+    const messaging = on({ embeddedGuestMessaging: { state: 'ENABLED' } })
+    expect(fingerprint(messaging, CONFIG_DEFAULTS, 'directory')).toBe(
+      fingerprint(on({}), CONFIG_DEFAULTS, 'directory'),
+    )
+    expect(fingerprint(messaging, CONFIG_DEFAULTS, 'profile')).not.toBe(
+      fingerprint(on({}), CONFIG_DEFAULTS, 'profile'),
+    )
+    const sorting = on({ rankedDirectorySorting: { state: 'ENABLED', default: false } })
+    expect(fingerprint(sorting, CONFIG_DEFAULTS, 'profile')).toBe(
+      fingerprint(on({}), CONFIG_DEFAULTS, 'profile'),
+    )
+  })
+
+  it('keys on what of the configuration reaches the page, never the rest', () => {
+    const plain = fingerprint(on({}), CONFIG_DEFAULTS, 'directory')
+    const server = { ...CONFIG_DEFAULTS, traceSampleRates: { server: 0.9, client: 0.05 } }
+    expect(fingerprint(on({}), server, 'directory')).toBe(plain)
+    const client = { ...CONFIG_DEFAULTS, traceSampleRates: { server: 0.1, client: 0.5 } }
+    expect(fingerprint(on({}), client, 'directory')).not.toBe(plain)
+    // The tag manager id is in the page only while the tag manager is on.
+    expect(
+      fingerprint(on({}), { ...CONFIG_DEFAULTS, tagManagerId: 'GTM-OTHER1' }, 'directory'),
+    ).toBe(plain)
+    const tags = { ...CONFIG_DEFAULTS, tagManagerEnabled: true }
+    expect(fingerprint(on({}), { ...tags, tagManagerId: 'GTM-OTHER1' }, 'directory')).not.toBe(
+      fingerprint(on({}), tags, 'directory'),
+    )
+    // Sitemaps are not HTML: a reskin keeps them; local cost guides change them.
+    const sitemap = fingerprint(on({}), CONFIG_DEFAULTS, 'sitemap')
+    expect(fingerprint(on({}), { ...CONFIG_DEFAULTS, greaterCareReskin: true }, 'sitemap')).toBe(
+      sitemap,
+    )
+    expect(
+      fingerprint(on({}), { ...CONFIG_DEFAULTS, costGuideLocalPage: false }, 'sitemap'),
+    ).not.toBe(sitemap)
+  })
+
+  it('names what a page read that its variant does not key on', () => {
+    expect(strayReads(['daycareDirectoryFlow', 'greaterCareReskin'], 'directory')).toEqual([])
+    expect(
+      strayReads(
+        ['embeddedGuestMessaging', 'rankedDirectorySorting', 'costGuideLocalPage'],
+        'profile',
+      ),
+    ).toEqual(['rankedDirectorySorting', 'costGuideLocalPage'])
+  })
+})
+
+describe('pageSurface', () => {
+  it.each([
+    ['/nannies', 'serviceNational'],
+    ['/nannies/ga', 'serviceState'],
+    ['/nannies/atlanta-ga', 'directory'],
+    ['/_data/nannies/atlanta-ga', 'directory'],
+    ['/babysitting-jobs/atlanta-ga', 'jobListing'],
+    ['/local/atlanta-ga', 'cityHub'],
+    ['/p/maria-g-12', 'profile'],
+    ['/job/weekend-sitter-9', 'job'],
+    ['/cost/babysitters', 'costNational'],
+    ['/cost/babysitters/atlanta-ga', 'costCity'],
+    ['/explore/d/stem', 'activities'],
+    ['/adult-care', 'segment'],
+    ['/us-subscription/segment/nonmember/babysitters', 'flow'],
+    ['/sitemap.xml', 'sitemap'],
+    ['/sitemaps/providers-1.xml', 'sitemap'],
+    ['/robots.txt', 'sitemap'],
+    ['/no/such/page', 'other'],
+  ])('%s is a %s page', (path, surface) => {
+    expect(pageSurface(path)).toBe(surface)
   })
 })

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { forgetFlags } from '../../src/flags/read-flags'
-import { cardLinks, fetchPage, GOOGLEBOT, page, robotsOf } from '../support/fetch-page'
+import { FLAG_NAMES, FLAGS } from '../../src/flags/definitions'
+import { cardLinks, fetchPage, GOOGLEBOT, page, robotsOf, settled } from '../support/fetch-page'
 
 /** Puts a flag store document in the real local KV and makes the isolate read it again. */
 async function store(doc: unknown) {
@@ -202,15 +203,23 @@ describe('targeting, rollout and variants', () => {
         embeddedGuestMessaging: { state: 'ENABLED', default: false, rules: [{ percentage: 50 }] },
       },
     })
+    const profile = await aProfile()
     const variants = new Map<string, string>()
     for (let i = 0; i < 20; i++) {
       const id = `22222222-2222-4222-8222-${String(i).padStart(12, '0')}`
-      const res = await fetchPage('/nannies', { headers: { cookie: `care_did=${id}` } })
+      const res = await fetchPage(profile, { headers: { cookie: `care_did=${id}` } })
       variants.set(id, res.headers.get('x-variant') ?? '')
-      const again = await fetchPage('/nannies', { headers: { cookie: `care_did=${id}` } })
+      const again = await fetchPage(profile, { headers: { cookie: `care_did=${id}` } })
       expect(again.headers.get('x-variant')).toBe(variants.get(id))
     }
     expect(new Set(variants.values()).size).toBe(2)
+    // The flag shapes profiles alone: on a directory, every bucket is one variant.
+    const directory = new Set<string>()
+    for (const id of [...variants.keys()].slice(0, 6)) {
+      const res = await fetchPage('/nannies/atlanta-ga', { headers: { cookie: `care_did=${id}` } })
+      directory.add(res.headers.get('x-variant') ?? '')
+    }
+    expect(directory.size).toBe(1)
   })
 
   it('follows a per-device override', async () => {
@@ -235,12 +244,66 @@ describe('targeting, rollout and variants', () => {
         embeddedGuestMessaging: { state: 'ENABLED', default: false, rules: [{ percentage: 99 }] },
       },
     })
+    const profile = await aProfile()
     const variants = new Set<string>()
     for (let i = 0; i < 5; i++) {
-      const res = await fetchPage('/nannies', { headers: { 'user-agent': GOOGLEBOT } })
+      const res = await fetchPage(profile, { headers: { 'user-agent': GOOGLEBOT } })
       variants.add(res.headers.get('x-variant') ?? '')
     }
     expect(variants.size).toBe(1)
+  })
+
+  it.each([
+    ['the documented defaults', null],
+    [
+      'every flag and key the other way',
+      {
+        flags: Object.fromEntries(
+          FLAG_NAMES.map((name) => [
+            name,
+            FLAGS[name].default
+              ? { state: 'ENABLED', rules: [{ value: false }] }
+              : { state: 'ENABLED' },
+          ]),
+        ),
+        config: {
+          tagManagerEnabled: true,
+          tagManagerId: 'GTM-WALK01',
+          traceSampleRates: { server: 1, client: 1 },
+          accessibilityWidgetEnabled: true,
+          costGuideLocalPage: false,
+          greaterCareReskin: true,
+        },
+      },
+    ],
+  ])('stores every kind of page under a variant naming all it read, with %s', async (_, doc) => {
+    if (doc) await store(doc)
+    const listing = (await settled('/babysitting-jobs/atlanta-ga')).body
+    const job = /href="(\/job\/[a-z0-9-]+)"/.exec(listing)?.[1] ?? '/job/none-1'
+    const paths = [
+      '/nannies',
+      '/nannies/ga',
+      '/nannies/atlanta-ga',
+      '/_data/nannies/atlanta-ga',
+      '/day-care/atlanta-ga',
+      '/babysitting-jobs/atlanta-ga',
+      '/local/atlanta-ga',
+      await aProfile(),
+      job,
+      '/cost/babysitters',
+      '/cost/babysitters/atlanta-ga',
+      '/explore/d/stem',
+      '/explore/d/cooking',
+      '/adult-care',
+      '/sitemap.xml',
+      '/robots.txt',
+    ]
+    const headers = { 'x-data-request': '1' }
+    for (const path of paths) {
+      await settled(path, { headers })
+      const again = await settled(path, { headers })
+      expect([path, again.cache]).toEqual([path, 'HIT'])
+    }
   })
 
   it.each([
@@ -258,6 +321,13 @@ describe('targeting, rollout and variants', () => {
     expect(res.headers.get('x-variant')).toBe(defaults)
   })
 })
+
+/** The first provider profile of a directory. */
+async function aProfile(): Promise<string> {
+  const [profile] = cardLinks((await page('/babysitters/atlanta-ga')).html)
+  if (!profile) throw new Error('no provider card')
+  return profile
+}
 
 function cardIds(html: string): string[] {
   return [...html.matchAll(/id="activity-(\d+)"/g)].map((m) => m[1] ?? '')
