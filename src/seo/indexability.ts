@@ -7,7 +7,7 @@ import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
  */
 export const MIN_INDEXABLE_PROVIDERS = 5
 
-export type IndexReason = 'thin' | 'filtered' | 'expired' | 'disabled' | 'private'
+export type IndexReason = 'thin' | 'filtered' | 'expired' | 'private'
 
 export type IndexDecision = { index: true } | { index: false; reason: IndexReason }
 
@@ -19,8 +19,6 @@ export interface PageFacts {
   filtered?: boolean
   /** A job past its closing moment. */
   expired?: boolean
-  /** False when a flag or configuration key has turned the page off. */
-  enabled?: boolean
   /** A step about one visitor (the visitor flow): never for an index. */
   private?: boolean
 }
@@ -28,10 +26,11 @@ export interface PageFacts {
 /**
  * The one rule that decides whether a page is indexable (SPEC sections 4 and 5). The page's
  * robots meta and X-Robots-Tag, its x-seo-gate header, sitemap membership and every internal
- * link module use it, so nothing links to or lists a page that is noindex or empty.
+ * link module use it, so nothing links to or lists a page that is noindex or empty. A page a
+ * flag or configuration key turns off never gets here: it is a 404 and no link module names it
+ * (src/flags/visibility.ts).
  */
 export function decideIndexing(page: PageFacts): IndexDecision {
-  if (page.enabled === false) return { index: false, reason: 'disabled' }
   if (page.private) return { index: false, reason: 'private' }
   if (page.expired) return { index: false, reason: 'expired' }
   if (page.filtered) return { index: false, reason: 'filtered' }
