@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { isDataPath } from '../routes/data-prefix'
 import { OPS_PURGE } from '../routes/paths'
 
 export const MAX_PATH_BYTES = 2048
@@ -47,6 +48,9 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
   const verdict = checkUrl(new URL(c.req.url))
   if (verdict.kind === 'bad-request') throw new HTTPException(400, { message: verdict.reason })
   if (verdict.kind === 'redirect') {
+    // A data path answers JSON only (SPEC section 8); the script asks for exact paths, so
+    // another spelling names nothing: a 404 in JSON, not a redirect.
+    if (isDataPath(c.req.path)) throw new HTTPException(404)
     return new Response(null, { status: 301, headers: { Location: verdict.location } })
   }
   await next()

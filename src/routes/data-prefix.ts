@@ -4,7 +4,9 @@
 
 export const DATA_PREFIX = '/_data'
 
-export const isDataPath = (path: string) => path.startsWith(`${DATA_PREFIX}/`)
+/** The prefix itself and everything under it: all of it answers JSON only. */
+export const isDataPath = (path: string) =>
+  path === DATA_PREFIX || path.startsWith(`${DATA_PREFIX}/`)
 
 /** The page a data path is the state of. */
 export const pageOfDataPath = (path: string) =>

@@ -114,6 +114,29 @@ describe('/_data', () => {
     }
   })
 
+  it('answers JSON only at the prefix itself and at any other spelling of a data path', async () => {
+    for (const path of [
+      '/_data',
+      '/_data?x=1',
+      '/_data/',
+      '/_data//babysitters/atlanta-ga',
+      '/_data/babysitters/atlanta-ga/',
+      '/_data/Babysitters/atlanta-ga',
+    ]) {
+      const res = await fetchPage(path, { headers: DATA })
+      const type = res.headers.get('content-type')
+      expect([path, res.status, type, await res.json()]).toEqual([
+        path,
+        404,
+        'application/json',
+        { notFound: true },
+      ])
+    }
+    const plain = await fetchPage('/_data')
+    expect(plain.headers.get('content-type')).toBe('application/json')
+    expect(plain.status).toBeGreaterThanOrEqual(400)
+  })
+
   it('answers JSON only: a malformed filter or a missing header is a 400 in JSON', async () => {
     const bad = await data('/babysitters/atlanta-ga?distance=7')
     expect(bad.res.status).toBe(400)
