@@ -6,12 +6,14 @@
 //   npm run flags -- get NAME [--remote]
 //   npm run flags -- set NAME '{"state":"ENABLED","rules":[{"percentage":20}]}' [--remote]
 //   npm run flags -- enable NAME | disable NAME | unset NAME [--remote]
+//     enable: on for everyone; disable: off for everyone (both whatever the documented default);
+//     unset: back to the documented default
 //   npm run flags -- config KEY 'json value' [--remote]
 import { execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
-import type { FlagName } from '../src/flags/definitions'
 import { CONFIG_DEFAULTS, FLAG_NAMES, FLAGS } from '../src/flags/definitions'
-import { parseFlagSet } from '../src/flags/flag-set'
+import type { FlagStore, WriteCommand } from '../src/flags/flag-commands'
+import { applyCommand, WRITE_COMMANDS } from '../src/flags/flag-commands'
 import { FLAGS_KEY } from '../src/flags/schema'
 
 const { values, positionals } = parseArgs({
@@ -34,72 +36,41 @@ function wrangler(...args: string[]): string {
   )
 }
 
-interface Store {
-  flags: Record<string, unknown>
-  config: Record<string, unknown>
-}
-
-function read(): Store {
+function read(): FlagStore {
   const text = wrangler('get', FLAGS_KEY).trim()
   if (text === '' || text === 'Value not found') return { flags: {}, config: {} }
-  const doc = JSON.parse(text) as Partial<Store>
+  const doc = JSON.parse(text) as Partial<FlagStore>
   return { flags: doc.flags ?? {}, config: doc.config ?? {} }
 }
 
-function write(store: Store): void {
-  const { problems } = parseFlagSet(store)
-  if (problems.length) {
-    console.error(`refused, nothing written:\n- ${problems.join('\n- ')}`)
-    process.exit(1)
-  }
-  wrangler('put', FLAGS_KEY, JSON.stringify(store))
+function write(next: FlagStore): void {
+  wrangler('put', FLAGS_KEY, JSON.stringify(next))
   console.log(
     `written to ${values.remote ? 'production' : 'local'} KV; pages show it within a minute`,
   )
 }
 
-function flagName(): FlagName {
-  if (!(FLAG_NAMES as string[]).includes(name)) {
-    console.error(`unknown flag "${name}"; flags: ${FLAG_NAMES.join(', ')}`)
+const store = read()
+if (command === 'list') {
+  for (const flag of FLAG_NAMES) {
+    const doc = store.flags[flag]
+    console.log(
+      `${flag.padEnd(28)} ${doc ? JSON.stringify(doc) : `(documented default: ${FLAGS[flag].default})`}`,
+    )
+  }
+  console.log(`config ${JSON.stringify({ ...CONFIG_DEFAULTS, ...store.config })}`)
+} else if (command === 'get' && (FLAG_NAMES as string[]).includes(name)) {
+  console.log(JSON.stringify(store.flags[name] ?? null, null, 2))
+} else if ((WRITE_COMMANDS as string[]).includes(command)) {
+  const result = applyCommand(store, command as WriteCommand, name, value)
+  if ('error' in result) {
+    console.error(`refused, nothing written: ${result.error}`)
     process.exit(1)
   }
-  return name as FlagName
-}
-
-const store = read()
-switch (command) {
-  case 'list':
-    for (const flag of FLAG_NAMES) {
-      const doc = store.flags[flag]
-      console.log(
-        `${flag.padEnd(28)} ${doc ? JSON.stringify(doc) : `(documented default: ${FLAGS[flag].default})`}`,
-      )
-    }
-    console.log(`config ${JSON.stringify({ ...CONFIG_DEFAULTS, ...store.config })}`)
-    break
-  case 'get':
-    console.log(JSON.stringify(store.flags[flagName()] ?? null, null, 2))
-    break
-  case 'set':
-    store.flags[flagName()] = JSON.parse(value) as unknown
-    write(store)
-    break
-  case 'enable':
-  case 'disable':
-    store.flags[flagName()] = { state: command === 'enable' ? 'ENABLED' : 'DISABLED' }
-    write(store)
-    break
-  case 'unset':
-    delete store.flags[flagName()]
-    write(store)
-    break
-  case 'config':
-    store.config[name] = JSON.parse(value) as unknown
-    write(store)
-    break
-  default:
-    console.error(
-      'commands: list, get NAME, set NAME JSON, enable NAME, disable NAME, unset NAME, config KEY JSON',
-    )
-    process.exit(1)
+  write(result.store)
+} else {
+  console.error(
+    'commands: list, get NAME, set NAME JSON, enable NAME, disable NAME, unset NAME, config KEY JSON',
+  )
+  process.exit(1)
 }
