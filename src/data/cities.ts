@@ -28,7 +28,7 @@ interface Nearby {
 }
 
 /** The latitude band and longitude range around `city` that hold every place within `miles`. */
-function box(city: City, miles: number): number[] {
+export function box(city: Pick<City, 'lat' | 'lng'>, miles: number): number[] {
   const dLat = miles / MILES_PER_DEGREE
   const dLng = dLat / Math.max(Math.cos((city.lat * Math.PI) / 180), 0.01)
   return [city.lat - dLat, city.lat + dLat, city.lng - dLng, city.lng + dLng]

@@ -3,6 +3,7 @@ import { PAGE_SIZE } from '../catalog/filters'
 import type { JobSchedule, JobType } from '../catalog/jobs'
 import type { JobQuery } from '../routes/job-query'
 import type { City } from './cities'
+import { box, MILES_PER_DEGREE } from './cities'
 import type { Db, Param } from './db'
 
 /** What a job card shows. */
@@ -33,6 +34,9 @@ export interface Job extends JobCard {
   validThrough: string
   cityId: number
   citySlug: string
+  /** Where the job is. */
+  lat: number
+  lng: number
 }
 
 const CARD_COLUMNS = `j.id, j.title_slug AS titleSlug, j.title, j.employer, j.job_type AS jobType,
@@ -51,7 +55,7 @@ export function instant(now: Date): string {
 export function findJob(db: Db, id: number): Promise<Job | null> {
   return db.first<Job>(
     `SELECT ${CARD_COLUMNS}, j.service, j.description, j.children, j.ages, j.requirements,
-            j.valid_through AS validThrough, j.city_id AS cityId, c.slug AS citySlug
+            j.valid_through AS validThrough, j.city_id AS cityId, c.slug AS citySlug, j.lat, j.lng
        FROM jobs j JOIN cities c ON c.id = j.city_id WHERE j.id = ?`,
     id,
   )
@@ -137,6 +141,68 @@ export function findOpenJobs(
     cityId,
     instant(now),
     excludeId,
+    limit,
+  )
+}
+
+/** Open jobs of any of `services` in one city, newest first, other than `excludeId`. */
+export function findCityOpenJobs(
+  db: Db,
+  services: readonly string[],
+  cityId: number,
+  now: Date,
+  { excludeId = 0, limit = 4 } = {},
+): Promise<JobCard[]> {
+  if (!services.length) return Promise.resolve([])
+  return db.all<JobCard>(
+    `SELECT ${CARD_COLUMNS} FROM jobs j INDEXED BY jobs_newest JOIN cities c ON c.id = j.city_id
+      WHERE j.service IN (${services.map(() => '?').join(', ')}) AND j.city_id = ?
+        AND j.valid_through > ? AND j.id != ?
+      ORDER BY j.posted_at DESC, j.id LIMIT ?`,
+    ...services,
+    cityId,
+    instant(now),
+    excludeId,
+    limit,
+  )
+}
+
+/**
+ * Open jobs of any of `services` in the other cities within `radiusMiles` of `city`, nearest
+ * city first, then newest: the cities' latitude band, then each city's jobs by the (service,
+ * city) index. Distances are equirectangular, which at this range is within a fraction of a mile.
+ */
+export function findNearbyOpenJobs(
+  db: Db,
+  city: Pick<City, 'id' | 'lat' | 'lng'>,
+  services: readonly string[],
+  now: Date,
+  { radiusMiles = 60, limit = 4 } = {},
+): Promise<JobCard[]> {
+  if (!services.length) return Promise.resolve([])
+  const milesPerLng = MILES_PER_DEGREE * Math.cos((city.lat * Math.PI) / 180)
+  return db.all<JobCard>(
+    `SELECT ${CARD_COLUMNS} FROM (
+       SELECT id, name, state_code,
+              ((lat - ?) * ?) * ((lat - ?) * ?) + ((lng - ?) * ?) * ((lng - ?) * ?) AS d2
+         FROM cities WHERE lat BETWEEN ? AND ? AND lng BETWEEN ? AND ? AND id != ?) c
+       CROSS JOIN jobs j INDEXED BY jobs_newest
+         ON j.service IN (${services.map(() => '?').join(', ')}) AND j.city_id = c.id
+      WHERE c.d2 <= ? AND j.valid_through > ?
+      ORDER BY c.d2, j.posted_at DESC, j.id LIMIT ?`,
+    city.lat,
+    MILES_PER_DEGREE,
+    city.lat,
+    MILES_PER_DEGREE,
+    city.lng,
+    milesPerLng,
+    city.lng,
+    milesPerLng,
+    ...box(city, radiusMiles),
+    city.id,
+    ...services,
+    radiusMiles * radiusMiles,
+    instant(now),
     limit,
   )
 }

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import { PAGE_IDS } from '../catalog/enums'
 import { JOB_REQUIREMENTS, findJobService } from '../catalog/jobs'
 import { findCityJobCounts, findJob, findOpenJobs, isExpired } from '../data/jobs'
+import { findOpenJobsNear } from '../data/open-jobs-near'
 import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { jobPosting } from '../seo/entity-json-ld'
@@ -39,7 +40,9 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const now = new Date()
   const expired = isExpired(job, now)
   const [similar, services, jobCounts] = await Promise.all([
-    findOpenJobs(db, job.service, job.cityId, now, { excludeId: job.id, limit: expired ? 6 : 4 }),
+    expired
+      ? findOpenJobsNear(db, job, now, 6)
+      : findOpenJobs(db, job.service, job.cityId, now, { excludeId: job.id, limit: 4 }),
     findCityServices(db, job.cityId),
     findCityJobCounts(db, job.cityId),
   ])

@@ -209,6 +209,65 @@ describe('job details', () => {
     expect(stillOpen.length).toBe(nearby.length)
   })
 
+  /** The jobs a closed job's page links to, as rows, and the page's status. */
+  async function pointedTo(job: JobRow): Promise<{ status: number; linked: JobRow[] }> {
+    await purge({ tags: [`job:${job.id}`] })
+    const { res, html } = await page(`/job/${job.title_slug}-${job.id}`)
+    const ids = jobLinks(html)
+    const rows = ids.length ? await jobs(`id IN (${ids.join(',')})`) : []
+    return { status: res.status, linked: ids.map((id) => rows.find((r) => r.id === id) as JobRow) }
+  }
+
+  async function closeAll(where: string, ...params: (string | number)[]) {
+    const past = instant(new Date(Date.now() - 60_000))
+    await env.DB.prepare(`UPDATE jobs SET valid_through = ? WHERE valid_through > ? AND ${where}`)
+      .bind(past, instant(new Date()), ...params)
+      .run()
+  }
+
+  it('point a closed job whose city has no other open job of its family to that family nearby', async () => {
+    const now = instant(new Date())
+    // A closed job in a place near Atlanta whose family Atlanta still has open jobs of.
+    const [job] = await jobs(
+      `valid_through <= ? AND city_id IN (SELECT id FROM cities WHERE state_code = 'GA' AND slug != 'atlanta-ga')
+         AND service IN (SELECT service FROM jobs WHERE city_id = ? AND valid_through > ?)
+       ORDER BY id LIMIT 1`,
+      now,
+      await atlanta(),
+      now,
+    )
+    if (!job) throw new Error('no closed job near Atlanta')
+    await closeAll('service = ? AND city_id = ?', job.service, job.city_id)
+    const { status, linked } = await pointedTo(job)
+    expect(status).toBe(410)
+    expect(linked.length).toBeGreaterThan(0)
+    expect(linked[0]?.service).toBe(job.service)
+    for (const other of linked) {
+      expect(other.valid_through > instant(new Date())).toBe(true)
+      expect(other.city_id).not.toBe(job.city_id)
+    }
+  })
+
+  it('and with none of its family open near either, to the open jobs of other families', async () => {
+    const now = instant(new Date())
+    const [job] = await jobs(
+      `valid_through <= ? AND city_id = ? AND service != 'babysitting-jobs' ORDER BY id LIMIT 1`,
+      now,
+      await atlanta(),
+    )
+    if (!job) throw new Error('no closed job in Atlanta')
+    await closeAll('service = ?', job.service)
+    const { status, linked } = await pointedTo(job)
+    expect(status).toBe(410)
+    expect(linked.length).toBe(6)
+    for (const other of linked) {
+      expect(other.valid_through > instant(new Date())).toBe(true)
+      expect(other.service).not.toBe(job.service)
+      // The city's own jobs of other families come before those of the cities around.
+      expect(other.city_id).toBe(job.city_id)
+    }
+  })
+
   it('answer a stale name with 301 and an unknown id with 404', async () => {
     const job = await openJob()
     const res = await fetchPage(`/job/old-title-${job.id}`)

@@ -4,7 +4,14 @@ import { findService } from '../../src/catalog/services'
 import type { City } from '../../src/data/cities'
 import { findCity, findNearbyCities, findNearbyHubs } from '../../src/data/cities'
 import type { Db, Param } from '../../src/data/db'
-import { findCityJobCounts, findJob, findJobListing, findOpenJobs } from '../../src/data/jobs'
+import {
+  findCityJobCounts,
+  findCityOpenJobs,
+  findJob,
+  findJobListing,
+  findNearbyOpenJobs,
+  findOpenJobs,
+} from '../../src/data/jobs'
 import {
   findProviderListing,
   findSimilarProviders,
@@ -115,6 +122,9 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
     await findJobListing(db, jobs.slug, ATLANTA, parsed.query, new Date())
   }
   await findOpenJobs(db, jobs.slug, ATLANTA.id, new Date())
+  // A closed job's page, when its own listing has too few: the family around, the city's others.
+  await findNearbyOpenJobs(db, ATLANTA, [jobs.slug], new Date())
+  await findCityOpenJobs(db, ['nanny-jobs', 'tutoring-jobs'], ATLANTA.id, new Date())
   await findCityJobCounts(db, ATLANTA.id)
   await findExperienceRates(db, 'babysitters', ATLANTA.id)
   await findCityRates(db, 'babysitters', SEED_CITIES)
