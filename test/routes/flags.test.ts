@@ -1,8 +1,19 @@
 import { env } from 'cloudflare:workers'
-import { afterEach, describe, expect, it } from 'vitest'
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { forgetFlags } from '../../src/flags/read-flags'
 import { FLAG_NAMES, FLAGS } from '../../src/flags/definitions'
-import { cardLinks, fetchPage, GOOGLEBOT, page, robotsOf, settled } from '../support/fetch-page'
+import worker from '../../src/worker'
+import {
+  cardLinks,
+  fetchPage,
+  GOOGLEBOT,
+  ORIGIN,
+  page,
+  PHONE,
+  robotsOf,
+  settled,
+} from '../support/fetch-page'
 
 /** Puts a flag store document in the real local KV and makes the isolate read it again. */
 async function store(doc: unknown) {
@@ -20,6 +31,24 @@ afterEach(async () => {
 })
 
 const DEVICE_A = '11111111-1111-4111-8111-111111111111'
+
+/** A store in which every flag and configuration key has the value opposite its default. */
+const EVERYTHING_FLIPPED = {
+  flags: Object.fromEntries(
+    FLAG_NAMES.map((name) => [
+      name,
+      FLAGS[name].default ? { state: 'ENABLED', rules: [{ value: false }] } : { state: 'ENABLED' },
+    ]),
+  ),
+  config: {
+    tagManagerEnabled: true,
+    tagManagerId: 'GTM-WALK01',
+    traceSampleRates: { server: 1, client: 1 },
+    accessibilityWidgetEnabled: true,
+    costGuideLocalPage: false,
+    greaterCareReskin: true,
+  },
+}
 
 describe('every flag has a visible effect', () => {
   it('daycareDirectoryFlow: the day-care directory and its links exist, or 404', async () => {
@@ -255,27 +284,7 @@ describe('targeting, rollout and variants', () => {
 
   it.each([
     ['the documented defaults', null],
-    [
-      'every flag and key the other way',
-      {
-        flags: Object.fromEntries(
-          FLAG_NAMES.map((name) => [
-            name,
-            FLAGS[name].default
-              ? { state: 'ENABLED', rules: [{ value: false }] }
-              : { state: 'ENABLED' },
-          ]),
-        ),
-        config: {
-          tagManagerEnabled: true,
-          tagManagerId: 'GTM-WALK01',
-          traceSampleRates: { server: 1, client: 1 },
-          accessibilityWidgetEnabled: true,
-          costGuideLocalPage: false,
-          greaterCareReskin: true,
-        },
-      },
-    ],
+    ['every flag and key the other way', EVERYTHING_FLIPPED],
   ])('stores every kind of page under a variant naming all it read, with %s', async (_, doc) => {
     if (doc) await store(doc)
     const listing = (await settled('/babysitting-jobs/atlanta-ga')).body
@@ -311,16 +320,88 @@ describe('targeting, rollout and variants', () => {
     ['malformed', '{"flags": {'],
     [
       'full of unknown fields',
-      { flags: { campsFilter: { state: 'ENABLED', when: 'always' } }, config: { theme: 'dark' } },
+      {
+        flags: { providerSignUpBanner: { state: 'ENABLED', when: 'always' } },
+        config: { theme: 'dark' },
+      },
+    ],
+    [
+      'naming a flag INVALID',
+      { flags: { providerSignUpBanner: { state: 'INVALID', default: true, rules: [{}] } } },
     ],
   ])('serves the documented defaults when the store is %s', async (_, doc) => {
-    const defaults = (await fetchPage('/nannies')).headers.get('x-variant')
+    // Valid, either document would turn the sign-up banner on (its default is off).
+    const defaults = (await fetchPage('/explore/d/robotics')).headers.get('x-variant')
     if (doc !== null) await store(doc)
-    const res = await fetchPage('/nannies')
+    const { res, html } = await page('/explore/d/robotics')
     expect(res.status).toBe(200)
     expect(res.headers.get('x-variant')).toBe(defaults)
+    expect(html).not.toContain('List your activities')
   })
 })
+
+describe('when the flag store cannot be read', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    forgetFlags()
+  })
+
+  it('shows every flag and configuration key at its documented default', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    // Readable, this store would turn everything the other way.
+    await store(EVERYTHING_FLIPPED)
+    const flags = failing(env.FLAGS)
+    const get = async (path: string) => {
+      const { res, body } = await over({ FLAGS: flags }, path)
+      expect([path, res.status]).toEqual([path, 200])
+      return body
+    }
+    expect(await get('/day-care/atlanta-ga')).not.toContain('Schedules: ')
+    expect(await get('/babysitters')).toContain('Top cities for babysitters')
+    expect(await get('/explore/d/robotics')).not.toContain('List your activities')
+    const directory = await get('/babysitters/atlanta-ga')
+    expect(directory).toContain('"traceSampleRate":0.05')
+    expect(cardLinks(directory)).not.toEqual(
+      cardLinks(await get('/babysitters/atlanta-ga?sort=newest')),
+    )
+    expect(await get('/explore/d/stem')).toContain('name="onlyCampActivities"')
+    const [profile = ''] = cardLinks(directory)
+    expect(await get(profile)).not.toContain('cta secondary')
+    expect(await get('/adult-care')).toContain(
+      'class="cta" href="/us-subscription/segment/nonmember/adult-care"',
+    )
+    expect(await get('/explore/d/cooking')).toContain('<h1')
+    const nannies = await get('/nannies')
+    expect(nannies).toContain('<a href="/day-care">Daycare centers</a>')
+    expect(nannies).toContain('<html lang="en">')
+    expect(nannies).not.toContain('googletagmanager')
+    expect(nannies).not.toContain('a11y-widget')
+    expect(await get('/cost/babysitters/atlanta-ga')).toContain('<h1')
+  })
+})
+
+/** A KV binding whose every call fails, as when KV is unreachable. */
+function failing(kv: KVNamespace): KVNamespace {
+  return new Proxy(kv, {
+    get: (target, prop) => {
+      const value = Reflect.get(target, prop) as unknown
+      return typeof value === 'function' ? () => Promise.reject(new Error('KV unavailable')) : value
+    },
+  })
+}
+
+/** A request through the worker with some bindings replaced, its background work finished. */
+async function over(bindings: Partial<Env>, path: string) {
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(
+    new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
+    { ...env, ...bindings },
+    ctx,
+  )
+  const body = await res.text()
+  await waitOnExecutionContext(ctx)
+  return { res, body }
+}
 
 /** The first provider profile of a directory. */
 async function aProfile(): Promise<string> {
