@@ -1,37 +1,80 @@
 import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
+import { POLICIES } from './policies'
 
 /**
- * Purges are generations: purging a tag records the moment in one KV document, which reaches
- * every data centre, and a cached page stored before the newest generation of any of its tags
- * is no longer served as fresh. Nothing is deleted, so a purged page can still be served STALE
- * if rendering fails.
+ * Purges are generations: a cached page stored before the newest purge of any of its tags is
+ * no longer served as fresh. Nothing is deleted, so a purged page can still be served STALE if
+ * rendering fails.
+ *
+ * Each purge is its own KV key (`purge/…`), its time and tags in the key's metadata, written
+ * once and never rewritten: KV is last-write-wins and eventually consistent, so a shared
+ * document read, changed and written back by two purges at once would lose one of them. Keys
+ * expire on their own once no page stored before them can still be in the cache.
  */
-export const GENERATIONS_KEY = 'generations'
+export const PURGE_PREFIX = 'purge/'
 
-/** A page lives at most this long in the cache; older generations can be forgotten. */
-export const MAX_ENTRY_LIFETIME_MS = 8 * 86_400_000
+/** The longest a page stays in the cache: fresh, then kept for stale-if-error. */
+const LONGEST_KEEP_S = Math.max(...Object.values(POLICIES).map((p) => p.sMaxage + p.staleIfError))
+/** A purge is remembered a day longer than any page it could concern. */
+export const PURGE_TTL_S = LONGEST_KEEP_S + 86_400
+
+/** KV metadata is at most 1,024 bytes: a purge of more tags is written as several keys. */
+const MAX_METADATA_BYTES = 1024
+/** A tag too long to share a key's metadata with anything is refused by the purge endpoint. */
+export const MAX_TAG_BYTES = 900
 
 /** How long an isolate trusts its copy: with KV's own edge cache, a purge shows within a minute. */
 const MAX_AGE_MS = 10_000
 
 export type Generations = Record<string, number>
 
-let cached: { generations: Generations; until: number } | null = null
+interface PurgeMeta {
+  at: number
+  tags: string[]
+}
 
-export async function readGenerations(
+/** How long this isolate adds its own purges to what KV lists (KV shows them within a minute). */
+const OWN_PURGES_MS = 120_000
+
+let cached: { generations: Generations; until: number } | null = null
+let loading: Promise<Generations> | null = null
+let own: PurgeMeta[] = []
+
+/** The newest purge time of every tag purged within PURGE_TTL_S, read every 10 s per isolate. */
+export function readGenerations(
   kv: KVNamespace,
   report: Report = logProblem,
 ): Promise<Generations> {
-  if (cached && Date.now() < cached.until) return cached.generations
+  if (cached && Date.now() < cached.until) return Promise.resolve(cached.generations)
+  loading ??= load(kv, report).finally(() => {
+    loading = null
+  })
+  return loading
+}
+
+async function load(kv: KVNamespace, report: Report): Promise<Generations> {
   let generations: Generations = {}
   try {
-    generations = (await kv.get<Generations>(GENERATIONS_KEY, 'json')) ?? {}
+    let cursor: string | undefined
+    do {
+      const page: KVNamespaceListResult<PurgeMeta> = await kv.list<PurgeMeta>({
+        prefix: PURGE_PREFIX,
+        cursor,
+      })
+      for (const key of page.keys) if (isPurge(key.metadata)) merge(generations, key.metadata)
+      cursor = page.list_complete ? undefined : page.cursor
+    } while (cursor)
   } catch (error) {
-    // Unreadable: no purge is known, pages are served by age alone until the next read.
+    // Unreadable: the purges known so far stand, pages are served by age until the next read.
     report('cache: purge generations unreadable', { error: String(error) })
+    generations = { ...cached?.generations }
   }
-  cached = { generations, until: Date.now() + MAX_AGE_MS }
+  // This isolate's own purges count at once: KV's list may take a minute to show them.
+  const now = Date.now()
+  own = own.filter((p) => now - p.at < OWN_PURGES_MS)
+  for (const purge of own) merge(generations, purge)
+  cached = { generations, until: now + MAX_AGE_MS }
   return generations
 }
 
@@ -40,22 +83,57 @@ export function newestGeneration(generations: Generations, tags: readonly string
   return tags.reduce((max, tag) => Math.max(max, generations[tag] ?? 0), 0)
 }
 
-/** Records a purge of `tags` at `at`, forgetting generations older than any cached page. */
-export async function bumpGenerations(
+/** Records a purge of `tags` at `at`: new keys only, so no purge can overwrite another. */
+export async function recordPurge(
   kv: KVNamespace,
   tags: readonly string[],
   at: number,
 ): Promise<void> {
-  const current = (await kv.get<Generations>(GENERATIONS_KEY, 'json')) ?? {}
-  const next: Generations = {}
-  for (const [tag, gen] of Object.entries(current))
-    if (at - gen < MAX_ENTRY_LIFETIME_MS) next[tag] = gen
-  for (const tag of tags) next[tag] = at
-  await kv.put(GENERATIONS_KEY, JSON.stringify(next))
+  const id = crypto.randomUUID()
+  const writes = purgeRecords(tags, at).map((meta, i) =>
+    kv.put(`${PURGE_PREFIX}${at.toString(36).padStart(9, '0')}-${id}-${i}`, '', {
+      metadata: meta,
+      expirationTtl: PURGE_TTL_S,
+    }),
+  )
+  await Promise.all(writes)
   // This isolate sees its own purge at once.
-  cached = { generations: next, until: Date.now() + MAX_AGE_MS }
+  const purge = { at, tags: [...tags] }
+  own.push(purge)
+  if (cached) merge(cached.generations, purge)
 }
 
+/** The metadata of a purge's keys: its tags, packed so each fits KV's metadata limit. */
+export function purgeRecords(tags: readonly string[], at: number): PurgeMeta[] {
+  const records: PurgeMeta[] = []
+  let current: PurgeMeta = { at, tags: [] }
+  for (const tag of tags) {
+    const grown = { at, tags: [...current.tags, tag] }
+    if (current.tags.length && bytes(grown) > MAX_METADATA_BYTES) {
+      records.push(current)
+      current = { at, tags: [tag] }
+    } else current = grown
+  }
+  if (current.tags.length) records.push(current)
+  return records
+}
+
+function merge(generations: Generations, { at, tags }: PurgeMeta): void {
+  for (const tag of tags) generations[tag] = Math.max(generations[tag] ?? 0, at)
+}
+
+function isPurge(meta: unknown): meta is PurgeMeta {
+  if (typeof meta !== 'object' || meta === null) return false
+  const { at, tags } = meta as Partial<PurgeMeta>
+  return typeof at === 'number' && Array.isArray(tags) && tags.every((t) => typeof t === 'string')
+}
+
+function bytes(meta: PurgeMeta): number {
+  return new TextEncoder().encode(JSON.stringify(meta)).byteLength
+}
+
+/** Forgets this isolate's copy and its own purges (tests; a fresh isolate starts empty). */
 export function forgetGenerations(): void {
   cached = null
+  own = []
 }

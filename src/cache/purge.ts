@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { urlTag } from './cache-key'
+import { MAX_TAG_BYTES } from './generations'
 
 /** The largest purge request body read; anything longer is refused unread. */
 export const MAX_BODY_BYTES = 16 * 1024
@@ -67,6 +68,8 @@ export function purgeTags(
   for (const url of request.urls) {
     const path = purgePath(url, origin)
     if (!path) return { error: `not a URL of this site: ${url.slice(0, 100)}` }
+    if (new TextEncoder().encode(urlTag(path)).byteLength > MAX_TAG_BYTES)
+      return { error: `no page has a path this long: ${url.slice(0, 100)}` }
     paths.push(path)
   }
   return { tags: [...new Set([...paths.map(urlTag), ...request.tags])], paths }

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { bumpGenerations } from '../cache/generations'
+import { recordPurge } from '../cache/generations'
 import {
   FAILURE_WINDOW_MS,
   isLockedOut,
@@ -46,7 +46,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
   const purge = purgeTags(parsed.data, c.env.PUBLIC_ORIGIN)
   if ('error' in purge) return c.json({ error: purge.error }, 400, headers)
 
-  await bumpGenerations(c.env.PURGES, purge.tags, now)
+  await recordPurge(c.env.PURGES, purge.tags, now)
   const at = new Date(now).toISOString()
   await c.env.DB.prepare(
     'INSERT INTO purge_log (at, token_name, urls, tags, purged) VALUES (?, ?, ?, ?, ?)',

@@ -1,6 +1,7 @@
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cacheKey } from '../../src/cache/cache-key'
+import { forgetGenerations, PURGE_PREFIX } from '../../src/cache/generations'
 import { forgetHotPages } from '../../src/cache/hot-pages'
 import type { EntryMeta } from '../../src/cache/edge-cache'
 import type { Policy } from '../../src/cache/policies'
@@ -262,6 +263,34 @@ describe('purge', () => {
       "SELECT token_name, tags, purged FROM purge_log WHERE tags LIKE '%seattle%'",
     ).first()
     expect(log).toEqual({ token_name: 'ci', tags: '["city:seattle-wa"]', purged: 1 })
+  })
+
+  it('loses no purge when many arrive at once, and a fresh isolate reads every one', async () => {
+    const cities = ['atlanta-ga', 'austin-tx', 'boston-ma', 'denver-co']
+    for (const city of cities) await settled(`/personal-assistants/${city}`)
+    const answers = await Promise.all(cities.map((city) => purge({ tags: [`city:${city}`] })))
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200])
+    // Another isolate knows only what KV lists.
+    forgetGenerations()
+    forgetHotPages()
+    for (const city of cities)
+      expect([city, (await settled(`/personal-assistants/${city}`)).cache]).toEqual([city, 'MISS'])
+  })
+
+  it('writes each purge as keys of its own that expire after the longest a page is kept', async () => {
+    const tags = Array.from({ length: 60 }, (_, i) => `provider:${'9'.repeat(40)}${i}`)
+    const before = Math.floor(Date.now() / 1000)
+    expect((await purge({ tags })).status).toBe(200)
+    const { keys } = await env.PURGES.list<{ at: number; tags: string[] }>({ prefix: PURGE_PREFIX })
+    const mine = keys.filter((k) => k.metadata?.tags.some((t) => tags.includes(t)))
+    // More tags than one key's metadata holds: several keys, together naming every tag.
+    expect(mine.length).toBeGreaterThan(1)
+    expect(mine.flatMap((k) => k.metadata?.tags ?? []).sort()).toEqual([...tags].sort())
+    for (const key of mine) {
+      expect(JSON.stringify(key.metadata).length).toBeLessThanOrEqual(1024)
+      // Cost guides are kept longest: a day fresh, then seven for stale-if-error.
+      expect(key.expiration ?? 0).toBeGreaterThanOrEqual(before + 8 * 86_400)
+    }
   })
 
   it.each([
