@@ -105,3 +105,22 @@ export function findRatingAverages(db: Db, providerId: number): Promise<RatingAv
     providerId,
   )
 }
+
+/**
+ * How many people offer any of `services` in a city: a provider with several services is one
+ * caregiver. Read from the (service, city) index alone.
+ */
+export async function countCityProviders(
+  db: Db,
+  cityId: number,
+  services: readonly string[],
+): Promise<number> {
+  if (!services.length) return 0
+  const row = await db.first<{ n: number }>(
+    `SELECT COUNT(DISTINCT provider_id) AS n FROM provider_services INDEXED BY provider_services_recommended
+      WHERE service IN (${services.map(() => '?').join(', ')}) AND city_id = ?`,
+    ...services,
+    cityId,
+  )
+  return row?.n ?? 0
+}

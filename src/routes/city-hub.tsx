@@ -4,6 +4,7 @@ import { JOB_SERVICES } from '../catalog/jobs'
 import { findCity, findNearbyHubs } from '../data/cities'
 import type { JobCount } from '../data/jobs'
 import { findCityJobCounts } from '../data/jobs'
+import { countCityProviders } from '../data/providers'
 import type { ServiceCount } from '../data/service-stats'
 import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
@@ -29,14 +30,20 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const { db } = c.var
   const city = await findCity(db, c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
-  const [services, jobs, nearby] = await Promise.all([
+  const shown = shownServices(c.var.flags.on)
+  const [services, jobs, nearby, providers] = await Promise.all([
     findCityServices(db, city.id),
     findCityJobCounts(db, city.id),
     findNearbyHubs(db, city, { minProviders: MIN_INDEXABLE_PROVIDERS }),
+    countCityProviders(
+      db,
+      city.id,
+      shown.map((s) => s.slug),
+    ),
   ])
   const worth = <T extends { n: number }>(rows: T[]) => rows.filter((r) => worthListing(r.n))
   const serviceLinks = worth(
-    shownServices(c.var.flags.on).map((s) => ({
+    shown.map((s) => ({
       s,
       n: services.find((r) => r.service === s.slug)?.providers ?? 0,
     })),
@@ -52,7 +59,6 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     text: j.title,
     count: number(n),
   }))
-  const providers = services.reduce((n, r) => n + r.providers, 0)
   const open = jobs.reduce((n, r) => n + r.jobs, 0)
   const decision = hubDecision(services, jobs, c.var.flags.on)
   const path = cityHubPath(city.slug)
@@ -64,7 +70,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     <CityHubPage
       head={{
         title: pageTitle(`Care in ${place}: caregivers and jobs`),
-        description: `Child care, senior care, pet care, housekeeping and tutoring in ${place}: ${providers} caregivers and ${open} open jobs.`,
+        description: `Child care, senior care, pet care, housekeeping and tutoring in ${place}: ${number(providers)} caregivers and ${number(open)} open jobs.`,
         canonical: absoluteUrl(origin, path),
         robots: robotsOf(decision),
         jsonLd: [breadcrumbList(origin, crumbs)],

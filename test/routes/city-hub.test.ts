@@ -2,8 +2,9 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { SERVICES } from '../../src/catalog/services'
+import { forgetFlags } from '../../src/flags/read-flags'
 import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
-import { d1Reads, fetchPage, page, robotsOf } from '../support/fetch-page'
+import { d1Reads, fetchPage, page, robotsOf, textOf } from '../support/fetch-page'
 
 describe('city hubs (ALL_SERVICES_CITY)', () => {
   it('list every service and job family of the city with counts, linking only to pages worth a visit', async () => {
@@ -31,6 +32,47 @@ describe('city hubs (ALL_SERVICES_CITY)', () => {
     for (const j of JOB_SERVICES) {
       const n = jobs.find((r) => r.service === j.slug)?.jobs ?? 0
       expect(html.includes(`href="/${j.slug}/atlanta-ga"`)).toBe(n >= 5)
+    }
+  })
+
+  it('count each caregiver once, however many services they offer', async () => {
+    const counts = await env.DB.prepare(
+      `SELECT COUNT(*) AS listings, COUNT(DISTINCT provider_id) AS people
+         FROM provider_services WHERE city_id = ?`,
+    )
+      .bind(await cityId('atlanta-ga'))
+      .first<{ listings: number; people: number }>()
+    const people = counts?.people ?? 0
+    // Some providers offer more than one service: a sum of listings would say more.
+    expect(counts?.listings).toBeGreaterThan(people)
+    const { html } = await page('/local/atlanta-ga')
+    expect(textOf(html)).toContain(`${people.toLocaleString('en-US')} caregivers and`)
+    expect(html).toMatch(
+      new RegExp(
+        `<meta name="description" content="[^"]*: ${people.toLocaleString('en-US')} caregivers`,
+      ),
+    )
+  })
+
+  it('count only the caregivers of services that have pages for the visitor', async () => {
+    const shown = await env.DB.prepare(
+      `SELECT COUNT(DISTINCT provider_id) AS n FROM provider_services
+        WHERE city_id = ? AND service != 'day-care'`,
+    )
+      .bind(await cityId('atlanta-ga'))
+      .first<{ n: number }>()
+    await env.FLAGS.put(
+      'flags',
+      JSON.stringify({ flags: { daycareDirectoryFlow: { state: 'DISABLED', default: false } } }),
+    )
+    forgetFlags()
+    try {
+      const { html } = await page('/local/atlanta-ga')
+      expect(html).not.toContain('href="/day-care/atlanta-ga"')
+      expect(textOf(html)).toContain(`${(shown?.n ?? 0).toLocaleString('en-US')} caregivers and`)
+    } finally {
+      await env.FLAGS.delete('flags')
+      forgetFlags()
     }
   })
 

@@ -18,6 +18,7 @@ import {
   findTopProviders,
 } from '../../src/data/provider-listing'
 import {
+  countCityProviders,
   findProvider,
   findProviderServices,
   findRatingAverages,
@@ -104,6 +105,7 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
   await findCityServices(db, ATLANTA.id)
   await findStateLeaders(db, 'GA')
   await findNearbyHubs(db, ATLANTA)
+  await countCityProviders(db, ATLANTA.id, ['babysitters', 'tutors', 'day-care'])
   await findProvider(db, 1)
   await findProviderServices(db, 1)
   await findReviews(db, 1)
