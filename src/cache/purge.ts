@@ -23,8 +23,9 @@ export type PurgeRequest = z.infer<typeof purgeRequestSchema>
 
 /**
  * The name of the token presented, or null. PURGE_TOKEN holds one token (named "ops") or named
- * ones, `alice=…,ci=…`. Every configured token is compared, in constant time, on SHA-256
- * digests of equal length, so neither timing nor length tells how close a guess was.
+ * ones, `alice=…,ci=…` (see `namedTokens`). Every configured token is compared, in constant
+ * time, on SHA-256 digests of equal length, so neither timing nor length tells how close a
+ * guess was.
  */
 export async function tokenName(
   authorization: string | undefined,
@@ -32,19 +33,35 @@ export async function tokenName(
 ): Promise<string | null> {
   const presented = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1]
   if (!presented || !configured) return null
-  const tokens = configured
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => (entry.includes('=') ? entry.split('=', 2) : ['ops', entry]))
   const digest = async (text: string) =>
     crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
   const mine = await digest(presented)
   let name: string | null = null
-  for (const [candidate = '', token = ''] of tokens) {
-    if (token && crypto.subtle.timingSafeEqual(mine, await digest(token))) name ??= candidate
+  for (const [candidate, token] of namedTokens(configured)) {
+    if (crypto.subtle.timingSafeEqual(mine, await digest(token))) name ??= candidate
   }
   return name
+}
+
+/** A token's name: lowercase, as the audit log shows it. */
+const NAMED = /^([a-z][a-z0-9_-]*)=(?!=)(.+)$/
+
+/**
+ * The tokens of PURGE_TOKEN, comma-separated, each `name=token` or a bare token (named "ops").
+ * A token may contain `=` (base64 padding: `abc==`, `ci=abc==`): only a lowercase name followed
+ * by one `=` and something other than more `=` is a name, and the token is everything after
+ * that first `=`. A bare token that itself looks like `name=rest` must be given a name
+ * (`ops=name=rest`). Tokens cannot contain commas.
+ */
+export function namedTokens(configured: string): [name: string, token: string][] {
+  return configured
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const m = NAMED.exec(entry)
+      return m ? [m[1] ?? '', m[2] ?? ''] : ['ops', entry]
+    })
 }
 
 /** The path of a URL to purge, if it is one of this site's: an absolute URL on the public origin, or a path. */
