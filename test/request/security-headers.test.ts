@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, inject, it, vi } from 'vitest'
 import { policy } from '../../src/request/security-headers'
-import { fetchPage, settled } from '../support/fetch-page'
+import { aProvider, cityId } from '../support/builders'
+import { fetchPage, ORIGIN, settled } from '../support/fetch-page'
 
 const ALWAYS = {
   'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
@@ -10,14 +11,25 @@ const ALWAYS = {
   'x-frame-options': 'DENY',
 }
 
+/** A profile whose own code fails while it renders (a date no code expects): a 500. */
+async function brokenProfile(): Promise<string> {
+  const p = await aProvider({
+    cityId: await cityId('atlanta-ga'),
+    service: 'babysitters',
+    createdAt: 'sometime last spring',
+  })
+  return `/p/test-p-${p.id}`
+}
+
 const nonces = (html: string) => [...html.matchAll(/ nonce="([^"]*)"/g)].map((m) => m[1])
 const policyNonce = (res: Response) =>
   /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1]
 
 describe('security headers', () => {
-  it('are on every response: pages, hits, 304s, errors, redirects, JSON, text and ops', async () => {
+  it('are on every response: pages, hits, 304s, errors, 5xx, redirects, JSON, text and ops', async () => {
     const page = await settled('/babysitters/atlanta-ga')
     const etag = page.res.headers.get('etag') ?? ''
+    const failing = await brokenProfile()
     const responses = await Promise.all([
       fetchPage('/babysitters/atlanta-ga'),
       fetchPage('/babysitters/atlanta-ga', { headers: { 'if-none-match': etag } }),
@@ -29,9 +41,10 @@ describe('security headers', () => {
       fetchPage('/robots.txt'),
       fetchPage('/sitemap.xml'),
       fetchPage('/__ops/purge', { method: 'POST', body: '{}' }),
+      fetchPage(failing),
     ])
     expect(responses.map((r) => r.status)).toEqual([
-      200, 304, 404, 400, 405, 301, 200, 200, 200, 401,
+      200, 304, 404, 400, 405, 301, 200, 200, 200, 401, 500,
     ])
     for (const res of [page.res, ...responses]) {
       for (const [name, value] of Object.entries(ALWAYS)) expect(res.headers.get(name)).toBe(value)
@@ -76,12 +89,23 @@ describe('security headers', () => {
     expect(policy(null, 'not a url')).toContain("connect-src 'self';")
   })
 
-  it('never show a secret, in a response or a log line: not the purge tokens, not the DSN', async () => {
+  it('never show a secret, in a response, a log line or an error report: not the purge tokens, not the DSN', async () => {
     const secrets = ['test-ops-token', 'test-ci-token', env.SENTRY_DSN ?? 'unset']
     const logged: string[] = []
-    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(' '))
+    const keep = (...args: unknown[]) => void logged.push(args.map(String).join(' '))
+    const log = vi.spyOn(console, 'log').mockImplementation(keep)
+    const error = vi.spyOn(console, 'error').mockImplementation(keep)
+    // A 500, reported to Sentry, from a client that sends the secrets back in every place a
+    // report could pick them up: the query, a cookie, the authorization and the referer.
+    const failing = await brokenProfile()
+    const reported = await settled(`${failing}?token=test-ops-token&page=1`, {
+      headers: {
+        authorization: 'Bearer test-ops-token',
+        cookie: 'token=test-ci-token',
+        referer: `${ORIGIN}/__ops/purge?token=test-ops-token`,
+      },
     })
+    expect(reported.res.status).toBe(500)
     const responses = await Promise.all(
       [
         '/babysitters/atlanta-ga',
@@ -105,9 +129,15 @@ describe('security headers', () => {
     const texts = await Promise.all(
       responses.map(async (res) => [...res.headers].join('\n') + (await res.text())),
     )
+    texts.push([...reported.res.headers].join('\n') + reported.body)
     log.mockRestore()
+    error.mockRestore()
     expect(logged.some((line) => line.includes('"purge"'))).toBe(true)
-    for (const text of [...texts, ...logged])
+    expect(logged.some((line) => line.includes('"request failed"'))).toBe(true)
+    // Everything the capture server received, from every test file so far: this one's included.
+    const envelopes = await (await fetch(`${inject('sentryOrigin')}/envelopes`)).text()
+    expect(envelopes).toContain(failing)
+    for (const text of [...texts, ...logged, envelopes])
       for (const secret of secrets) expect(text).not.toContain(secret)
   })
 })

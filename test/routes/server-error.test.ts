@@ -1,8 +1,91 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { expect, it } from 'vitest'
-import { page } from '../support/fetch-page'
+import type { Event as SentryEvent } from '@sentry/types'
+import { expect, inject, it } from 'vitest'
+import worker from '../../src/worker'
+import { aProvider, cityId } from '../support/builders'
+import { ORIGIN, page, PHONE, settled } from '../support/fetch-page'
 
-// In a file of its own: storage is isolated per test file, and this test breaks the catalog.
+// In a file of its own: storage is isolated per test file, and these tests break the catalog.
+
+/** The function names in the stack of the error the capture server received for `path`. */
+async function reportedFrames(path: string): Promise<string[]> {
+  const res = await fetch(`${inject('sentryOrigin')}/envelopes`)
+  const envelopes = await res.json<{ body: string }[]>()
+  const event = envelopes
+    .map((e) => JSON.parse(e.body.split('\n')[2] ?? '{}') as SentryEvent)
+    .find((e) => e.request?.url?.endsWith(path) && e.exception)
+  return (event?.exception?.values ?? []).flatMap((v) =>
+    (v.stacktrace?.frames ?? []).map((f) => f.function ?? ''),
+  )
+}
+
+it('answers a render error inside the React shell with the 500 page, and stores nothing', async () => {
+  // A date no code expects, met by the profile's own component while React renders the shell:
+  // every read has succeeded and the stream has started when it throws.
+  const p = await aProvider({
+    cityId: await cityId('atlanta-ga'),
+    service: 'babysitters',
+    createdAt: 'sometime last spring',
+  })
+  const broken = await settled(`/p/test-p-${p.id}`)
+  expect(broken.res.status).toBe(500)
+  expect(broken.body).toContain('500: Internal Server Error')
+  expect(broken.body).not.toContain('Member since')
+  expect(broken.res.headers.get('cache-control')).toBe('no-store')
+  // Thrown by the component, inside React's render (as the error report's stack shows).
+  expect(await reportedFrames(`/p/test-p-${p.id}`)).toEqual(
+    expect.arrayContaining(['renderWithHooks', 'ProfilePage', 'monthYear']),
+  )
+
+  await env.DB.prepare('UPDATE providers SET created_at = ? WHERE id = ?')
+    .bind('2026-01-01T00:00:00Z', p.id)
+    .run()
+  const fixed = await settled(`/p/test-p-${p.id}`)
+  expect([fixed.res.status, fixed.cache]).toEqual([200, 'MISS'])
+  expect((await settled(`/p/test-p-${p.id}`)).cache).toBe('HIT')
+})
+
+/** The real D1, except that the similar-providers read answers, a moment later, rows no card can show. */
+const similarUnreadable = new Proxy(env.DB, {
+  get(target, prop) {
+    if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
+    return (sql: string) =>
+      sql.includes('ps.provider_id != ?')
+        ? {
+            bind: () => ({
+              all: () =>
+                new Promise((resolve) =>
+                  setTimeout(() => resolve({ results: [{ id: null, firstName: null }] }), 50),
+                ),
+            }),
+          }
+        : target.prepare(sql)
+  },
+})
+
+it('keeps the fallback of a section that fails after the shell has streamed, and stores nothing', async () => {
+  const p = await aProvider({ cityId: await cityId('atlanta-ga'), service: 'nannies' })
+  const path = `/p/test-p-${p.id}`
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(
+    new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
+    { ...env, DB: similarUnreadable },
+    ctx,
+  )
+  // Status and headers were sent with the shell, before the section failed.
+  expect(res.status).toBe(200)
+  const body = await res.text()
+  await waitOnExecutionContext(ctx)
+  expect(body).toContain('<h1>Test P.</h1>')
+  expect(body).toContain('<p class="loading">Loading similar providers…</p>')
+  expect(body).not.toContain('id="similar-title"')
+  expect(body).toContain('</html>')
+  // Never stored: the next visitor gets a fresh render, with the section.
+  const next = await settled(path)
+  expect(next.cache).toBe('MISS')
+})
+
 it('answers 503 with Retry-After and no-store when storage fails and no copy is cached', async () => {
   await env.DB.exec('DROP TABLE service_city_stats')
   const { res, html } = await page('/babysitters/atlanta-ga')
