@@ -92,18 +92,40 @@ export function purgeTags(
   return { tags: [...new Set([...paths.map(urlTag), ...request.tags])], paths }
 }
 
-// Failed authentications by address, in this isolate.
+// Failed authentications by address, in this isolate only: each isolate counts its own, so the
+// limit is per isolate, not global. Oldest window first (an address is moved to the end when its
+// window restarts), so expired entries are pruned from the front.
 const failures = new Map<string, { count: number; since: number }>()
+/** Addresses tracked at most: past this, the oldest are forgotten first. */
+export const MAX_TRACKED_ADDRESSES = 10_000
 
 /** Whether `address` has failed too often lately; each failure is counted by `recordFailure`. */
 export function isLockedOut(address: string, now: number): boolean {
+  prune(now)
   const f = failures.get(address)
-  if (!f || now - f.since > FAILURE_WINDOW_MS) return false
-  return f.count >= MAX_FAILURES
+  return f !== undefined && f.count >= MAX_FAILURES
 }
 
 export function recordFailure(address: string, now: number): void {
+  prune(now)
   const f = failures.get(address)
-  if (!f || now - f.since > FAILURE_WINDOW_MS) failures.set(address, { count: 1, since: now })
-  else f.count += 1
+  if (f) f.count += 1
+  else failures.set(address, { count: 1, since: now })
+  for (const [oldest] of failures) {
+    if (failures.size <= MAX_TRACKED_ADDRESSES) break
+    failures.delete(oldest)
+  }
+}
+
+/** How many addresses this isolate is tracking (tests). */
+export function trackedAddresses(): number {
+  return failures.size
+}
+
+/** Forgets the failures whose window has passed. */
+function prune(now: number): void {
+  for (const [address, f] of failures) {
+    if (now - f.since <= FAILURE_WINDOW_MS) break
+    failures.delete(address)
+  }
 }

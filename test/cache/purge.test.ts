@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { namedTokens, tokenName } from '../../src/cache/purge'
+import {
+  FAILURE_WINDOW_MS,
+  isLockedOut,
+  MAX_FAILURES,
+  MAX_TRACKED_ADDRESSES,
+  namedTokens,
+  recordFailure,
+  tokenName,
+  trackedAddresses,
+} from '../../src/cache/purge'
 
 describe('PURGE_TOKEN', () => {
   it('takes a bare token with base64 padding whole, named ops', async () => {
@@ -23,5 +32,32 @@ describe('PURGE_TOKEN', () => {
     expect(namedTokens('9ci=secret')).toEqual([['ops', '9ci=secret']])
     expect(namedTokens('ops=ab=cd')).toEqual([['ops', 'ab=cd']])
     expect(namedTokens(' , ')).toEqual([])
+  })
+})
+
+describe('failed authentications, per isolate', () => {
+  const T0 = 1_000_000_000
+
+  it('lock an address out after too many in a window, and let it in after the window', () => {
+    for (let i = 0; i < MAX_FAILURES; i++) recordFailure('192.0.2.1', T0 + i)
+    expect(isLockedOut('192.0.2.1', T0 + MAX_FAILURES)).toBe(true)
+    expect(isLockedOut('192.0.2.2', T0 + MAX_FAILURES)).toBe(false)
+    expect(isLockedOut('192.0.2.1', T0 + FAILURE_WINDOW_MS + 1)).toBe(false)
+  })
+
+  it('are forgotten once their window has passed, so the isolate holds only recent ones', () => {
+    const t = T0 + 10 * FAILURE_WINDOW_MS
+    for (let i = 0; i < 500; i++) recordFailure(`198.51.100.${i}`, t)
+    expect(trackedAddresses()).toBe(500)
+    recordFailure('203.0.113.7', t + FAILURE_WINDOW_MS + 1)
+    expect(trackedAddresses()).toBe(1)
+  })
+
+  it('are held for a bounded number of addresses, the oldest forgotten first', () => {
+    const t = T0 + 100 * FAILURE_WINDOW_MS
+    for (let i = 0; i <= MAX_TRACKED_ADDRESSES; i++) recordFailure(`a${i}`, t)
+    expect(trackedAddresses()).toBe(MAX_TRACKED_ADDRESSES)
+    for (let i = 0; i < MAX_FAILURES; i++) recordFailure('a1', t)
+    expect(isLockedOut('a1', t)).toBe(true)
   })
 })
