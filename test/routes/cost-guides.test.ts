@@ -13,6 +13,7 @@ import {
   ORIGIN,
   page,
   robotsOf,
+  settled,
   textOf,
 } from '../support/fetch-page'
 
@@ -84,6 +85,30 @@ describe('cost guides', () => {
       )
     })
   })
+
+  it('say more experienced caregivers charge more only where every band with rates does', async () => {
+    const guides = []
+    for (const service of COST_GUIDE_SERVICES)
+      for (const city of SEED_CITIES) {
+        const cents = (await byExperience(service.slug, city)).flatMap((r) =>
+          r === null ? [] : [Math.round(r * 100)],
+        )
+        const rising = cents.length > 1 && cents.every((c, i) => i === 0 || c > (cents[i - 1] ?? 0))
+        guides.push({ service, city, rising })
+      }
+    // Every guide where rates do not rise, and as many where they do.
+    const other = guides.filter((g) => !g.rising)
+    const rising = guides.filter((g) => g.rising).slice(0, Math.max(other.length, 5))
+    expect(other.length).toBeGreaterThan(0)
+    for (const { service, city, rising: expected } of [...other, ...rising]) {
+      const { body } = await settled(`/cost/${service.slug}/${city}`)
+      const claim = textOf(body).includes(`more experienced ${service.nouns} charge more`)
+      expect({ path: `/cost/${service.slug}/${city}`, claim }).toEqual({
+        path: `/cost/${service.slug}/${city}`,
+        claim: expected,
+      })
+    }
+  }, 30_000)
 
   it('say so honestly, and stay out of the index, when the sample is small', async () => {
     const thin = await env.DB.prepare(

@@ -10,6 +10,7 @@ import type { LinkItem } from '../shared/link-list'
 import { LinkList } from '../shared/link-list'
 import type { Bar } from './bar-chart'
 import { BarChart } from './bar-chart'
+import { experienceTrend } from './experience-trend'
 
 export interface CostFigures {
   average: number
@@ -57,6 +58,12 @@ export function CostGuidePage(props: CostGuidePageProps) {
       : f.direction === null
         ? `about the same as the national average of ${rate(f.national)}`
         : `${f.percent}% ${f.direction === 'HIGHER' ? 'higher' : 'lower'} than the national average of ${rate(f.national)}`
+  const trend = experienceTrend(
+    props.experience.map((row) => ({ label: row.label, value: row.local })),
+    service.nouns,
+    where,
+    rate,
+  )
   return (
     <Document head={props.head}>
       <Breadcrumbs crumbs={props.crumbs} />
@@ -114,10 +121,11 @@ export function CostGuidePage(props: CostGuidePageProps) {
         columns={['Place', 'Average rate']}
       />
       <h2>Rates by experience</h2>
+      <p>{trend}</p>
       <BarChart
         id="experience"
         title={`Average ${service.title.toLowerCase()} rate by years of experience in ${where}`}
-        description={`More experienced ${service.nouns} charge more.`}
+        description={trend}
         bars={props.experience.flatMap((row) =>
           row.local === null ? [] : [{ label: row.label, value: row.local, highlight: true }],
         )}
