@@ -39,6 +39,7 @@ interface Row {
   review_count: number
   address: string | null
   capacity: number | null
+  opening_hours: string | null
 }
 
 async function provider(where: string): Promise<Row> {
@@ -176,6 +177,23 @@ describe('provider profiles', () => {
       aggregateRating: { ratingValue: p.rating.toFixed(1), reviewCount: p.review_count },
     })
     expect(text).toContain(`★ ${p.rating.toFixed(1)} (${p.review_count} review`)
+  })
+
+  it('give a daycare centre’s hours on the days its own availability says', async () => {
+    const p = await provider("business_type = 'SMB' AND opening_hours IS NOT NULL")
+    const path = `/p/${p.name_slug}-${p.id}`
+    for (const [mask, days] of [
+      [0b0011111, 'Monday to Friday'],
+      [0b0010101, 'Monday, Wednesday and Friday'],
+      [0b1111111, 'every day'],
+    ] as const) {
+      await env.DB.prepare('UPDATE providers SET availability = ? WHERE id = ?')
+        .bind(mask, p.id)
+        .run()
+      await purge({ tags: [`provider:${p.id}`] })
+      const text = textOf((await page(path)).html)
+      expect(text).toContain(`Hours ${p.opening_hours}, ${days} `)
+    }
   })
 
   it('link similar providers of the same service in the same city', async () => {

@@ -12,6 +12,7 @@ import { Document } from '../document'
 import { Breadcrumbs } from '../shared/breadcrumbs'
 import { CallToAction } from '../shared/call-to-action'
 import { count, monthYear, rateRange } from '../shared/format'
+import { weekDays } from '../shared/week-days'
 import { flowPath } from '../../routes/paths'
 
 // A centre shows two traits, worded for a centre (the seed: "Daycare smoker and car checkboxes
@@ -104,7 +105,10 @@ export function ProfilePage(props: ProfilePageProps) {
           <dl className="facts">
             {p.address ? <Fact term="Address" value={`${p.address}, ${props.place}`} /> : null}
             {p.openingHours ? (
-              <Fact term="Hours" value={`${p.openingHours}, Monday to Friday`} />
+              <Fact
+                term="Hours"
+                value={[p.openingHours, weekDays(p.availability)].filter(Boolean).join(', ')}
+              />
             ) : null}
             {p.capacity ? <Fact term="Capacity" value={`${p.capacity} children`} /> : null}
           </dl>
