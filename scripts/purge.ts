@@ -2,6 +2,7 @@
 //
 //   npm run purge -- --url /babysitters/atlanta-ga --tag city:atlanta-ga [--origin URL]
 //   npm run purge -- --log [--limit 20] [--remote | --persist-to DIR]
+//     every request: purged, refused (401, 429, a bad body) or failed, and by whom
 //
 // The token comes from PURGE_TOKEN in the environment; against `npm start` (the default origin,
 // http://localhost:8787) the development token of package.json's start script is used.
@@ -55,7 +56,7 @@ function showLog(): void {
     console.error('--limit must be a positive integer')
     process.exit(1)
   }
-  const sql = `SELECT at, token_name AS who, urls, tags, purged FROM purge_log ORDER BY at DESC LIMIT ${limit}`
+  const sql = `SELECT at, token_name AS who, outcome, urls, tags, purged FROM purge_log ORDER BY at DESC LIMIT ${limit}`
   const out = execFileSync(
     'node_modules/.bin/wrangler',
     [
@@ -77,6 +78,8 @@ function showLog(): void {
   const [{ results }] = JSON.parse(out) as [{ results: Record<string, string | number>[] }]
   if (!results.length) console.log('no purges yet')
   for (const row of results) {
-    console.log(`${row.at}  ${row.who}  ${row.purged} purged  urls=${row.urls}  tags=${row.tags}`)
+    console.log(
+      `${row.at}  ${row.who}  ${row.outcome}  ${row.purged} purged  urls=${row.urls}  tags=${row.tags}`,
+    )
   }
 }

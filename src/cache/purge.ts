@@ -106,15 +106,17 @@ export function isLockedOut(address: string, now: number): boolean {
   return f !== undefined && f.count >= MAX_FAILURES
 }
 
-export function recordFailure(address: string, now: number): void {
+/** Counts a failure of `address` (a refusal while locked out too); returns its count in the window. */
+export function recordFailure(address: string, now: number): number {
   prune(now)
-  const f = failures.get(address)
-  if (f) f.count += 1
-  else failures.set(address, { count: 1, since: now })
+  const f = failures.get(address) ?? { count: 0, since: now }
+  f.count += 1
+  failures.set(address, f)
   for (const [oldest] of failures) {
     if (failures.size <= MAX_TRACKED_ADDRESSES) break
     failures.delete(oldest)
   }
+  return f.count
 }
 
 /** How many addresses this isolate is tracking (tests). */

@@ -1,13 +1,14 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { afterEach, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { forgetGenerations } from '../../src/cache/generations'
 import { forgetHotPages } from '../../src/cache/hot-pages'
 import { forgetGate } from '../../src/gate/gate-store'
 import worker from '../../src/worker'
 import { ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
 
-// The gate's and the purges' KV namespaces failing, through the real worker: pages are served.
+// The gate's and the purges' KV namespaces failing, through the real worker: pages are served;
+// and purges when KV or the audit log's D1 fails: what happened is still told and logged.
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -46,6 +47,65 @@ it('serves stored pages when the purges KV fails, by their age alone', async () 
   ).toBe(true)
 })
 
+describe('a purge', () => {
+  const request = (tags: string[]): RequestInit => ({
+    method: 'POST',
+    headers: { authorization: 'Bearer test-ops-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ tags }),
+  })
+
+  it('that KV cannot record answers 503, purges nothing and is logged as failed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    await settled('/tutors/austin-tx')
+    const res = await over(
+      { PURGES: failing(env.PURGES) },
+      '/__ops/purge',
+      request(['city:austin-tx']),
+    )
+    expect(res.res.status).toBe(503)
+    expect(JSON.parse(res.body)).toMatchObject({ logged: true })
+    expect((await settled('/tutors/austin-tx')).cache).toBe('HIT')
+    const row = await env.DB.prepare(
+      'SELECT token_name, purged, outcome FROM purge_log WHERE tags = \'["city:austin-tx"]\'',
+    ).first<{ token_name: string; purged: number; outcome: string }>()
+    expect(row).toMatchObject({ token_name: 'ops', purged: 0 })
+    expect(row?.outcome).toMatch(/^failed: .*KV unavailable/)
+  })
+
+  it('still purges when the audit row cannot be written, and says so in the answer and the log', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const lines = vi.spyOn(console, 'log')
+    await settled('/tutors/denver-co')
+    const res = await over(
+      { DB: auditFailing(env.DB) },
+      '/__ops/purge',
+      request(['city:denver-co']),
+    )
+    expect(res.res.status).toBe(200)
+    expect(JSON.parse(res.body)).toMatchObject({ by: 'ops', logged: false })
+    expect((await settled('/tutors/denver-co')).cache).toBe('MISS')
+    const logged = lines.mock.calls.map(([line]) => String(line))
+    expect(
+      logged.some((l) => l.includes('"message":"purge"') && l.includes('city:denver-co')),
+    ).toBe(true)
+  })
+})
+
+/** The real D1, except that writing the purge log fails. */
+function auditFailing(db: D1Database): D1Database {
+  return new Proxy(db, {
+    get: (target, prop) =>
+      prop === 'prepare'
+        ? (sql: string) =>
+            sql.startsWith('INSERT INTO purge_log')
+              ? {
+                  bind: () => ({ run: () => Promise.reject(new Error('D1 unavailable')) }),
+                }
+              : target.prepare(sql)
+        : (Reflect.get(target, prop) as unknown),
+  })
+}
+
 /** A KV binding whose every call fails, as when KV is unreachable. */
 function failing(kv: KVNamespace): KVNamespace {
   return new Proxy(kv, {
@@ -57,10 +117,12 @@ function failing(kv: KVNamespace): KVNamespace {
 }
 
 /** A request through the worker with some bindings replaced, its background work finished. */
-async function over(bindings: Partial<Env>, path: string) {
+async function over(bindings: Partial<Env>, path: string, init: RequestInit = {}) {
   const ctx = createExecutionContext()
+  const headers = new Headers(init.headers)
+  headers.set('user-agent', PHONE)
   const res = await worker.fetch(
-    new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
+    new Request(ORIGIN + path, { ...init, headers }),
     { ...env, ...bindings },
     ctx,
   )
