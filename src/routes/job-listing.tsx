@@ -40,7 +40,12 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
   if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= listing.total) throw new HTTPException(404)
 
   const filtered = isJobQueryFiltered(query)
-  const open = counts.find((row) => row.service === jobs.slug)?.jobs ?? 0
+  // Jobs close by the second and the stats only at the cron's next run: the plain listing's own
+  // count is the live one. A filtered listing counts its matches, so it keeps the stats' figure
+  // (it is noindex whatever the count).
+  const open = filtered
+    ? (counts.find((row) => row.service === jobs.slug)?.jobs ?? 0)
+    : listing.total
   const decision = decideIndexing({ inventory: open, filtered })
   const base = jobListingPath(jobs.slug, city.slug)
   const origin = c.env.PUBLIC_ORIGIN

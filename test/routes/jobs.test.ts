@@ -119,6 +119,45 @@ describe('job listings (JOBS)', () => {
     },
   )
 
+  it('count the open jobs live, in the description and for the thin rule, before the stats catch up', async () => {
+    const now = instant(new Date())
+    // A listing the stats call indexable, all of whose counted jobs are still open.
+    const listing = await env.DB.prepare(
+      `SELECT s.service, s.city_id AS cityId, c.slug, s.jobs FROM job_city_stats s
+         JOIN cities c ON c.id = s.city_id
+        WHERE s.jobs >= 5 AND c.slug != 'atlanta-ga'
+          AND s.jobs = (SELECT COUNT(*) FROM jobs j
+                         WHERE j.service = s.service AND j.city_id = s.city_id AND j.valid_through > ?)
+        ORDER BY s.jobs, c.slug LIMIT 1`,
+    )
+      .bind(now)
+      .first<{ service: string; cityId: number; slug: string; jobs: number }>()
+    if (!listing) throw new Error('no listing of five open jobs or more')
+    const path = `/${listing.service}/${listing.slug}`
+    expect(robotsOf((await page(path)).html)).toBe('index,follow')
+    // All but four close now; the stats still count them until the cron runs.
+    await env.DB.prepare(
+      `UPDATE jobs SET valid_through = ? WHERE id IN (
+         SELECT id FROM jobs WHERE service = ? AND city_id = ? AND valid_through > ?
+          ORDER BY id LIMIT ?)`,
+    )
+      .bind(
+        instant(new Date(Date.now() - 60_000)),
+        listing.service,
+        listing.cityId,
+        now,
+        listing.jobs - 4,
+      )
+      .run()
+    await purge({ urls: [path] })
+    const { res, html } = await page(path)
+    expect(jobLinks(html).length).toBe(4)
+    expect(textOf(html)).toContain('4 open jobs near you')
+    expect(html).toMatch(/<meta name="description" content="4 open /)
+    expect(robotsOf(html)).toBe('noindex,follow')
+    expect(res.headers.get('x-seo-gate')).toBe('noindex; reason=thin')
+  })
+
   it('answer an unknown city with 404 and zero D1 reads', async () => {
     const res = await fetchPage('/nanny-jobs/atlantis-ga')
     expect(res.status).toBe(404)
