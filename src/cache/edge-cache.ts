@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../routes/data-prefix'
 import { cacheKey, urlTag } from './cache-key'
+import { ifNoneMatchHits } from './etag'
 import { newestGeneration, readGenerations } from './generations'
 import type { HotPage } from './hot-pages'
 import { recallPage, rememberPage } from './hot-pages'
@@ -132,7 +133,7 @@ function serve(
   headers.set('cache-control', meta.cacheControl)
   headers.set('x-cache', status)
   headers.set('age', String(Math.max(0, Math.floor((now - meta.storedAt) / 1000))))
-  if (c.req.header('if-none-match') === meta.etag) {
+  if (ifNoneMatchHits(c.req.header('if-none-match'), meta.etag)) {
     return new Response(null, { status: 304, headers: notModified(headers) })
   }
   return new Response(joinWithNonce(stored.parts, c.get('nonce')), {

@@ -64,13 +64,21 @@ describe('the edge cache', () => {
     expect(second.res.headers.get('last-modified')).toMatch(/GMT$/)
   })
 
-  it('answers a matching If-None-Match with 304, and HEAD from the GET entry', async () => {
+  it('answers a matching If-None-Match (a list, weakly compared, or *) with 304, and HEAD from the GET entry', async () => {
     const { res } = await settled('/tutors/austin-tx')
     const etag = res.headers.get('etag') ?? ''
     const revalidated = await fetchPage('/tutors/austin-tx', { headers: { 'if-none-match': etag } })
     expect(revalidated.status).toBe(304)
     expect(revalidated.headers.get('etag')).toBe(etag)
     expect(await revalidated.text()).toBe('')
+    for (const header of [`"older", ${etag}`, etag.replace(/^W\//, ''), '*']) {
+      const listed = await fetchPage('/tutors/austin-tx', { headers: { 'if-none-match': header } })
+      expect([header, listed.status]).toEqual([header, 304])
+    }
+    const other = await fetchPage('/tutors/austin-tx', {
+      headers: { 'if-none-match': 'W/"x", "y"' },
+    })
+    expect(other.status).toBe(200)
     const head = await fetchPage('/tutors/austin-tx', { method: 'HEAD' })
     expect(head.headers.get('x-cache')).toBe('HIT')
     expect(await head.text()).toBe('')
