@@ -2,7 +2,8 @@
 //   tsx scripts/seed.ts [--scale 1] [--cities 400] [--seed 1] [--persist-to DIR] [--force]
 //   tsx scripts/seed.ts --large --persist-to DIR     every US place (16,442), 1,002,628 providers
 // Nothing happens when the catalog already matches the migrations, the generator and the
-// options; a change to any of them reseeds.
+// options and was seeded within the last few days; a change to any of them, or an older
+// catalog (its jobs closing, its activities ending), reseeds.
 import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -11,6 +12,7 @@ import { getPlatformProxy } from 'wrangler'
 import { refreshStats } from '../src/data/refresh-stats'
 import { buildGate } from '../src/gate/build-gate'
 import { readGate, saveGate } from '../src/gate/gate-store'
+import { seedVerdict } from './seed/freshness'
 import { generateCatalog, LARGE, TABLES } from './seed/generate-catalog'
 import { applyMigrations } from './seed/migrate'
 import { catalogPlaces } from './seed/places'
@@ -43,13 +45,21 @@ try {
   if (migrated.length) console.log(`migrations applied: ${migrated.join(', ')}`)
 
   const version = await seedVersion(options)
-  const current = await env.DB.prepare(
-    "SELECT value FROM catalog_meta WHERE key = 'seed_version'",
-  ).first<{ value: string }>()
-  if (current?.value === version && !args.force) {
+  const meta = await env.DB.prepare(
+    "SELECT key, value FROM catalog_meta WHERE key IN ('seed_version', 'seeded_at')",
+  ).all<{ key: string; value: string }>()
+  const stored = (key: string) => meta.results.find((r) => r.key === key)?.value ?? null
+  const verdict = seedVerdict(
+    { version: stored('seed_version'), seededAt: stored('seeded_at') },
+    version,
+    new Date(),
+    args.force,
+  )
+  if (!verdict.seed) {
     console.log('catalog: up to date')
     if (!(await readGate(env.GATE))) await rebuildGate(env)
   } else {
+    console.log(`catalog: seeding (${verdict.reason})`)
     await seed(env, options, version)
   }
 } finally {

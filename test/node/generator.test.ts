@@ -4,6 +4,7 @@ import { RATING_CATEGORIES } from '../../src/catalog/enums'
 import { findService } from '../../src/catalog/services'
 import type { CityRows } from '../../scripts/seed/generate-catalog'
 import { generateCatalog, LARGE, providersFor } from '../../scripts/seed/generate-catalog'
+import { MAX_SEED_AGE_DAYS, seedVerdict } from '../../scripts/seed/freshness'
 import { catalogPlaces } from '../../scripts/seed/places'
 import { insertStatements, sqlLiteral } from '../../scripts/seed/sql'
 
@@ -111,5 +112,35 @@ describe('sql', () => {
     const statements = [...insertStatements('t', rows)]
     expect(statements.length).toBeGreaterThan(1)
     for (const s of statements) expect(s.length).toBeLessThan(100_000)
+  })
+})
+
+describe('seedVerdict', () => {
+  const seededAt = '2026-11-01T00:00:00.000Z'
+  const after = (days: number) => new Date(Date.parse(seededAt) + days * 86_400_000)
+
+  it('keeps a catalog of the same version seeded within the last few days', () => {
+    expect(seedVerdict({ version: 'v1', seededAt }, 'v1', after(0.5))).toEqual({ seed: false })
+    expect(seedVerdict({ version: 'v1', seededAt }, 'v1', after(MAX_SEED_AGE_DAYS))).toEqual({
+      seed: false,
+    })
+  })
+
+  it('seeds again a catalog older than that, whose jobs are closing', () => {
+    expect(seedVerdict({ version: 'v1', seededAt }, 'v1', after(21))).toEqual({
+      seed: true,
+      reason: 'seeded 21 days ago, its jobs and activities are closing',
+    })
+    expect(
+      seedVerdict({ version: 'v1', seededAt }, 'v1', after(MAX_SEED_AGE_DAYS + 0.1)).seed,
+    ).toBe(true)
+  })
+
+  it('seeds when forced, when there is no catalog or no date, and when anything that shapes it changed', () => {
+    const now = after(0)
+    expect(seedVerdict({ version: 'v1', seededAt }, 'v1', now, true).seed).toBe(true)
+    expect(seedVerdict({ version: null, seededAt: null }, 'v1', now).seed).toBe(true)
+    expect(seedVerdict({ version: 'v1', seededAt: null }, 'v1', now).seed).toBe(true)
+    expect(seedVerdict({ version: 'v0', seededAt }, 'v1', now).seed).toBe(true)
   })
 })
