@@ -12,16 +12,24 @@ const ENTITY_TABLES: Record<EntityKind, string> = { provider: 'providers', job: 
 export async function buildGate(d1: D1Database, now = new Date()): Promise<GateFilter> {
   const count = async (table: string) =>
     (await d1.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())?.n ?? 0
-  const watermark = async (table: string) =>
-    (await d1.prepare(`SELECT MAX(id) AS n FROM ${table}`).first<{ n: number | null }>())?.n ?? 0
+  const watermark = async (table: string, column = 'id') =>
+    (await d1.prepare(`SELECT MAX(${column}) AS n FROM ${table}`).first<{ n: number | null }>())
+      ?.n ?? 0
 
+  // Read before the cities: a city added while the build runs is past it, and looked up later.
+  const cityAdditions = await watermark('city_additions', 'seq')
   let items = await count('cities')
   const watermarks = {} as Record<EntityKind, number>
   for (const kind of ENTITY_KINDS) {
     items += await count(ENTITY_TABLES[kind])
     watermarks[kind] = await watermark(ENTITY_TABLES[kind])
   }
-  const gate = GateFilter.create(items, { version: 1, builtAt: now.toISOString(), watermarks })
+  const gate = GateFilter.create(items, {
+    version: 1,
+    builtAt: now.toISOString(),
+    watermarks,
+    cityAdditions,
+  })
 
   for (let after = ''; ;) {
     const results = await d1

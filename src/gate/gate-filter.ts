@@ -29,6 +29,11 @@ export interface GateMeta {
   hashes: number
   seed: number
   watermarks: Record<EntityKind, number>
+  /**
+   * The last number of the city log (migrations/0006_city_additions.sql) when the build began:
+   * cities past it are newer than the filter (src/gate/new-cities.ts). Absent in older builds.
+   */
+  cityAdditions?: number
 }
 
 /** The filter of every valid slug and id, as built by build-gate.ts and kept in KV. */

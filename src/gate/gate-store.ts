@@ -2,6 +2,7 @@ import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
 import { GateFilter } from './gate-filter'
 import type { GateMeta } from './gate-filter'
+import { forgetNewCities } from './new-cities'
 
 /** KV key of the gate: the filter's bits as the value, its GateMeta as the KV metadata. */
 export const GATE_KEY = 'gate/v1'
@@ -62,4 +63,5 @@ function refresh(kv: KVNamespace, report: Report): Promise<void> {
 /** Forgets this isolate's copy (tests, and the cron right after it saves a new build). */
 export function forgetGate(): void {
   current = null
+  forgetNewCities()
 }

@@ -4,6 +4,7 @@ import type { AppEnv } from '../env'
 import { entityId } from '../routes/paths'
 import type { GateKind } from './gate-filter'
 import { loadGate } from './gate-store'
+import { citiesAddedAfter } from './new-cities'
 
 /**
  * Rejects a URL whose catalog slugs are certainly unknown, before any storage read: a 404
@@ -11,16 +12,20 @@ import { loadGate } from './gate-store'
  */
 export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const filter = await loadGate(
-      c.env.GATE,
-      (p) => c.executionCtx.waitUntil(p),
-      c.var.reporter.problem,
-    )
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
+    const report = c.var.reporter.problem
+    const filter = await loadGate(c.env.GATE, waitUntil, report)
     for (const [name, kind] of Object.entries(params)) {
       const value = c.req.param(name) ?? ''
       // Entity URLs end in the id: /p/{name-slug}-{id}, /job/{title-slug}-{id}.
       const key = kind === 'city' ? value : (entityId(value) ?? 0)
-      const known = filter?.has(kind, key) ?? true
+      let known = filter?.has(kind, key) ?? true
+      // A city slug is no increasing id: one added after the build is known from memory, which
+      // every city check keeps fresh (in the background, once a minute).
+      if (filter && kind === 'city') {
+        const added = citiesAddedAfter(filter.meta, c.env.DB, waitUntil, report)
+        known ||= added.has(value)
+      }
       c.var.trail.add('gate', `${kind} ${known ? 'may exist' : 'rejected'}`)
       if (!known) throw new HTTPException(404)
     }

@@ -4,13 +4,55 @@ import {
   waitOnExecutionContext,
 } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import worker from '../../src/worker'
 import { buildGate } from '../../src/gate/build-gate'
 import { GateFilter } from '../../src/gate/gate-filter'
 import { forgetGate, GATE_KEY, readGate } from '../../src/gate/gate-store'
+import { findCitiesAddedAfter, NEW_CITIES_MAX_AGE_MS } from '../../src/gate/new-cities'
 import { aProvider, cityId } from '../support/builders'
-import { d1Reads, fetchPage } from '../support/fetch-page'
+import { d1Reads, fetchPage, settled } from '../support/fetch-page'
+
+/** The real D1, each read of a statement containing `match` answered by `answer`. */
+function d1Around(
+  match: string,
+  answer: (read: () => Promise<unknown>, sql: string) => Promise<unknown>,
+): D1Database {
+  return new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
+      return (sql: string) =>
+        sql.includes(match)
+          ? {
+              bind: (...params: unknown[]) => ({
+                all: () =>
+                  answer(
+                    () =>
+                      target
+                        .prepare(sql)
+                        .bind(...params)
+                        .all(),
+                    sql,
+                  ),
+              }),
+            }
+          : target.prepare(sql)
+    },
+  })
+}
+
+/** A request to the worker over `db`, its background work finished when it returns. */
+async function over(db: D1Database, path: string): Promise<Response> {
+  const ctx = createExecutionContext()
+  const res = await worker.fetch(
+    new Request(`https://www.care.example${path}`),
+    { ...env, DB: db },
+    ctx,
+  )
+  await res.body?.cancel()
+  await waitOnExecutionContext(ctx)
+  return res
+}
 
 describe('the gate', () => {
   it('never rejects a slug or id that is in the catalog', async () => {
@@ -44,13 +86,29 @@ describe('the gate', () => {
     expect(rebuilt.has('provider', provider.id)).toBe(true)
   })
 
-  it('serves a city added after the build once the cron has rebuilt the gate', async () => {
+  it('serves a city added after the build from the next check of new cities, and from the rebuilt gate', async () => {
     await env.DB.prepare(
       "INSERT INTO cities (id, slug, name, state_code, lat, lng, population) VALUES (1, 'newtown-ga', 'Newtown', 'GA', 33.9, -84.3, 5000)",
     ).run()
     await aProvider({ cityId: 1, service: 'babysitters' })
+    expect((await readGate(env.GATE))?.has('city', 'newtown-ga')).toBe(false)
+    // A fresh isolate has not heard of new cities yet: its first city check asks, afterwards.
     forgetGate()
-    expect((await fetchPage('/babysitters/newtown-ga')).status).toBe(404)
+    const first = await settled('/babysitters/newtown-ga')
+    expect(first.res.status).toBe(404)
+    expect(d1Reads(first.res)).toBe(0)
+    expect((await settled('/babysitters/newtown-ga')).res.status).toBe(200)
+
+    // A new slug for a city, once this isolate checks again (a minute on, any city's request).
+    await env.DB.prepare("UPDATE cities SET slug = 'newtown-north-ga' WHERE id = 1").run()
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(Date.now() + NEW_CITIES_MAX_AGE_MS)
+      await settled('/nannies/denver-co')
+      expect((await settled('/babysitters/newtown-north-ga')).res.status).toBe(200)
+    } finally {
+      vi.useRealTimers()
+    }
 
     const ctx = createExecutionContext()
     worker.scheduled(
@@ -59,8 +117,71 @@ describe('the gate', () => {
       ctx,
     )
     await waitOnExecutionContext(ctx)
+    const rebuilt = await readGate(env.GATE)
+    expect(rebuilt?.has('city', 'newtown-north-ga')).toBe(true)
+    expect(rebuilt?.meta.cityAdditions).toBeGreaterThan(0)
     forgetGate()
-    expect((await fetchPage('/babysitters/newtown-ga')).status).toBe(200)
+    expect((await settled('/babysitters/newtown-north-ga')).res.status).toBe(200)
+  })
+
+  it('never waits for D1 on the request: a rejected slug is answered while the check of new cities is held', async () => {
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let asked = 0
+    const db = d1Around('city_additions', async (read) => {
+      asked++
+      await held
+      return read()
+    })
+    forgetGate()
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const ctx = createExecutionContext()
+      const res = await worker.fetch(
+        new Request('https://www.care.example/babysitters/atlantis-ga'),
+        { ...env, DB: db },
+        ctx,
+      )
+      // Answered, while the one read of new cities is still waiting for D1.
+      expect([res.status, d1Reads(res), asked]).toEqual([404, 0, 1])
+      await res.body?.cancel()
+      release()
+      await waitOnExecutionContext(ctx)
+
+      // At most once a minute, whatever the traffic.
+      for (const path of ['/babysitters/nowhere-tx', '/nannies/denver-co', '/local/atlantis-ga'])
+        await over(db, path)
+      expect(asked).toBe(1)
+      vi.setSystemTime(Date.now() + NEW_CITIES_MAX_AGE_MS)
+      expect((await over(db, '/babysitters/nowhere-tx')).status).toBe(404)
+      expect(asked).toBe(2)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('keeps answering when new cities cannot be read, and says so once a minute', async () => {
+    const db = d1Around('city_additions', () => Promise.reject(new Error('D1_ERROR: overloaded')))
+    const lines: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)))
+    forgetGate()
+    expect((await over(db, '/babysitters/atlantis-ga')).status).toBe(404)
+    expect((await over(db, '/babysitters/nowhere-tx')).status).toBe(404)
+    expect((await over(db, '/nannies/denver-co')).status).toBe(200)
+    vi.restoreAllMocks()
+    expect(lines.filter((l) => l.includes('gate: new cities could not be read'))).toHaveLength(1)
+  })
+
+  it("reads new cities as one range of the city log's key", async () => {
+    const asked: string[] = []
+    const recording = d1Around('city_additions', (read, sql) => (asked.push(sql), read()))
+    expect(await findCitiesAddedAfter(recording, Number.MAX_SAFE_INTEGER)).toEqual([])
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${asked[0] ?? ''}`)
+      .bind(0, 1)
+      .all<{ detail: string }>()
+    expect(results.map((r) => r.detail)).toEqual([
+      'SEARCH city_additions USING INTEGER PRIMARY KEY (rowid>?)',
+    ])
   })
 
   it('answers a rejected slug with zero D1 reads', async () => {
