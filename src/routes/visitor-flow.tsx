@@ -108,13 +108,25 @@ export async function intentStep(c: Context<AppEnv>): Promise<Response> {
   )
 }
 
-/** `/us-subscription/segment/nonmember/in-facility/who-needs-care`: the in-facility step. */
+/**
+ * Where a visitor who answers the in-facility step without a step 1 behind them starts: the
+ * intent question of adult care, the umbrella of every segment that leads to this step.
+ */
+const FIRST_STEP = flowPath('adult-care')
+
+/**
+ * `/us-subscription/segment/nonmember/in-facility/who-needs-care`: the in-facility step. Its
+ * answer completes the choice of step 1 in `csc`; without one (no cookie, or one that does not
+ * hold), nothing is stored and the visitor is asked step 1 first, rather than given an intent
+ * they never chose.
+ */
 export async function whoNeedsCareStep(c: Context<AppEnv>): Promise<Response> {
   const who = answer(c, 'who', WHO_NEEDS_CARE)
   const choice = readChoice(c)
   if (who) {
-    writeChoice(c, { s: choice?.s ?? 'senior-care', i: choice?.i ?? 'justBrowsing', w: who })
-    return c.redirect(servicePath(choice?.s ?? 'senior-care'), 303)
+    if (!choice) return c.redirect(FIRST_STEP, 303)
+    writeChoice(c, { ...choice, w: who })
+    return c.redirect(servicePath(choice.s), 303)
   }
   return renderPage(
     c,

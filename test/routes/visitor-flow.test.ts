@@ -64,6 +64,25 @@ describe('the visitor flow', () => {
   })
 
   it.each([
+    ['no csc cookie', ''],
+    ['a csc without an intent', `csc=${encodeURIComponent('s=adult-care')}`],
+    ['a csc with an unknown intent', `csc=${encodeURIComponent('s=adult-care&i=someday')}`],
+    ['a csc of an unknown segment', `csc=${encodeURIComponent('s=dragons&i=rightNow')}`],
+  ])(
+    'sends an answer of who needs care with %s back to step 1, inventing no intent',
+    async (_, cookie) => {
+      const res = await fetchPage(`${FLOW}/in-facility/who-needs-care?who=parent`, {
+        headers: cookie ? { cookie } : {},
+      })
+      expect(res.status).toBe(303)
+      expect(res.headers.get('location')).toBe(`${FLOW}/adult-care`)
+      expect(cookies(res).has('csc')).toBe(false)
+      const step1 = await page(`${FLOW}/adult-care`)
+      expect(step1.html).toContain('name="intent" value="rightNow"')
+    },
+  )
+
+  it.each([
     `${FLOW}/babysitters?intent=tomorrow`,
     `${FLOW}/babysitters?intent=`,
     `${FLOW}/in-facility/who-needs-care?who=neighbour`,
