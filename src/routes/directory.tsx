@@ -156,7 +156,12 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
     {
       decision,
       analytics: { pageKind: 'PROVIDERS' },
-      tags: [`service:${service.slug}`, `city:${city.slug}`],
+      // A provider's purge reaches every listing its card is on.
+      tags: [
+        `service:${service.slug}`,
+        `city:${city.slug}`,
+        ...listing.cards.map((p) => `provider:${p.id}`),
+      ],
       lastModified: local?.updatedAt,
     },
   )

@@ -108,7 +108,13 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
       decision,
       status: expired ? 410 : 200,
       analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
-      tags: [`job:${job.id}`, `city:${job.citySlug}`, `service:${job.service}`],
+      // The job service's tag and its provider service's, as on the job listing.
+      tags: [
+        `job:${job.id}`,
+        `city:${job.citySlug}`,
+        `service:${job.service}`,
+        `service:${jobs.service.slug}`,
+      ],
       lastModified: job.postedAt,
       // An open job is served from cache no longer than until it closes (then: 410).
       headers: expired ? {} : { expires: new Date(job.validThrough).toUTCString() },

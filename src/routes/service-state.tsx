@@ -74,7 +74,11 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
     {
       decision,
       analytics: { pageKind: 'SEGMENTATION_STATE' },
-      tags: [`service:${service.slug}`, `state:${code.toLowerCase()}`],
+      tags: [
+        `service:${service.slug}`,
+        `state:${code.toLowerCase()}`,
+        ...top.map((p) => `provider:${p.id}`),
+      ],
     },
   )
 }

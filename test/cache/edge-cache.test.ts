@@ -8,7 +8,15 @@ import type { Policy } from '../../src/cache/policies'
 import { POLICIES } from '../../src/cache/policies'
 import { FLAGS } from '../../src/flags/definitions'
 import { forgetFlags } from '../../src/flags/read-flags'
-import { fetchPage, GOOGLEBOT, ORIGIN, page, settled, sameDocument } from '../support/fetch-page'
+import {
+  cardLinks,
+  fetchPage,
+  GOOGLEBOT,
+  ORIGIN,
+  page,
+  settled,
+  sameDocument,
+} from '../support/fetch-page'
 
 async function purge(
   body: unknown,
@@ -58,8 +66,10 @@ describe('the edge cache', () => {
     expect(second.res.headers.get('cache-control')).toBe(
       'public, max-age=0, s-maxage=600, stale-while-revalidate=3600, stale-if-error=604800',
     )
+    const providers = cardLinks(first.body).map((href) => `provider:${/(\d+)$/.exec(href)?.[1]}`)
+    expect(providers.length).toBeGreaterThan(0)
     expect(second.res.headers.get('cache-tag')).toBe(
-      'page:seoSearchListing,service:nannies,city:austin-tx',
+      ['page:seoSearchListing', 'service:nannies', 'city:austin-tx', ...providers].join(','),
     )
     expect(second.res.headers.get('last-modified')).toMatch(/GMT$/)
   })
@@ -271,6 +281,27 @@ describe('purge', () => {
       "SELECT token_name, tags, purged FROM purge_log WHERE tags LIKE '%seattle%'",
     ).first()
     expect(log).toEqual({ token_name: 'ci', tags: '["city:seattle-wa"]', purged: 1 })
+  })
+
+  it('by provider refreshes every listing that shows its card, and no other', async () => {
+    const listing = await settled('/child-care/denver-co')
+    const [profile = ''] = cardLinks(listing.body)
+    const id = /(\d+)$/.exec(profile)?.[1] ?? ''
+    await settled('/child-care/atlanta-ga')
+    expect((await settled('/child-care/denver-co')).cache).toBe('HIT')
+    await purge({ tags: [`provider:${id}`] })
+    expect((await settled('/child-care/denver-co')).cache).toBe('MISS')
+    expect((await settled('/child-care/atlanta-ga')).cache).toBe('HIT')
+  })
+
+  it('by the provider service reaches its job listings and job pages', async () => {
+    const listing = await settled('/babysitting-jobs/denver-co')
+    const job = /href="(\/job\/[a-z0-9-]+)"/.exec(listing.body)?.[1] ?? ''
+    const detail = await settled(job)
+    for (const page of [listing, detail])
+      expect(page.res.headers.get('cache-tag')?.split(',')).toEqual(
+        expect.arrayContaining(['service:babysitting-jobs', 'service:babysitters']),
+      )
   })
 
   it('loses no purge when many arrive at once, and a fresh isolate reads every one', async () => {
