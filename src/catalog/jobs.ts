@@ -55,12 +55,15 @@ export const JOB_TYPES: readonly Labelled<JobType>[] = [
   { code: 'SMB_JOB', slug: 'business', label: 'Posted by a business' },
 ]
 
-/** Hours per week. */
+/**
+ * Hours per week, as half-open bands: from `from` up to but not including `below` (none: no
+ * upper end), so a job of 20 hours a week is in 20–30 only and every job is in exactly one band.
+ */
 export const HOURS_BANDS = [
-  { value: 'under-10', label: 'Under 10 hours a week', low: 0, high: 9 },
-  { value: '10-20', label: '10–20 hours a week', low: 10, high: 20 },
-  { value: '20-30', label: '20–30 hours a week', low: 20, high: 30 },
-  { value: '30-plus', label: '30+ hours a week', low: 30, high: 168 },
+  { value: 'under-10', label: 'Under 10 hours a week', from: 0, below: 10 },
+  { value: '10-20', label: '10–20 hours a week', from: 10, below: 20 },
+  { value: '20-30', label: '20–30 hours a week', from: 20, below: 30 },
+  { value: '30-plus', label: '30+ hours a week', from: 30, below: null },
 ] as const
 
 export const JOB_REQUIREMENTS: readonly Labelled[] = [

@@ -88,8 +88,12 @@ export function jobWhere(
     params.push(q.rate.high, q.rate.low)
   }
   if (q.hours) {
-    where.push('j.hours_per_week BETWEEN ? AND ?')
-    params.push(q.hours.low, q.hours.high)
+    where.push('j.hours_per_week >= ?')
+    params.push(q.hours.from)
+    if (q.hours.below !== null) {
+      where.push('j.hours_per_week < ?')
+      params.push(q.hours.below)
+    }
   }
   if (q.ages) {
     where.push('(j.ages & ?) = ?')

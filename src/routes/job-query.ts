@@ -13,7 +13,8 @@ export interface JobQuery {
   schedule: JobSchedule | null
   rate: { low: number; high: number } | null
   jobType: JobType | null
-  hours: { value: string; low: number; high: number } | null
+  /** Half-open: `from` hours a week up to but not including `below` (null: no upper end). */
+  hours: { value: string; from: number; below: number | null } | null
   /** Bitmask over the ages of the job's service; 0 means any. */
   ages: number
   sort: Sort
@@ -28,7 +29,7 @@ export function parseJobQuery(params: URLSearchParams, jobs: JobService): ParseR
       schedule: r.pick('schedule', JOB_SCHEDULES, (s) => s.slug)?.code ?? null,
       rate: rate && { low: rate.low, high: rate.high },
       jobType: r.pick('jobType', JOB_TYPES, (t) => t.slug.toLowerCase())?.code ?? null,
-      hours: hours && { value: hours.value, low: hours.low, high: hours.high },
+      hours: hours && { value: hours.value, from: hours.from, below: hours.below },
       ages: jobs.service.ages.length ? r.mask('ages', jobs.service.ages) : 0,
       sort: r.sort(),
       page: r.page(),

@@ -92,7 +92,7 @@ describe('job listings (JOBS)', () => {
     ['jobType=family', (j: JobRow) => j.job_type === 'SEEKER_JOB'],
     [
       'hours=10-20',
-      (j: JobRow) => j.hours_per_week !== null && j.hours_per_week >= 10 && j.hours_per_week <= 20,
+      (j: JobRow) => j.hours_per_week !== null && j.hours_per_week >= 10 && j.hours_per_week < 20,
     ],
     ['rate=15-20', (j: JobRow) => j.pay_unit === 'hr' && j.pay_min <= 20 && j.pay_max >= 15],
     ['ages=toddler', (j: JobRow) => (j.ages & 2) === 2],
@@ -110,6 +110,44 @@ describe('job listings (JOBS)', () => {
     const ids = new Set(expected.map((j) => j.id))
     for (const id of jobLinks(html)) expect(ids.has(id)).toBe(true)
     expect(jobLinks(html).length).toBe(Math.min(20, expected.length))
+  })
+
+  it('put a job in exactly one hours band: from the lower figure up to but not including the upper', async () => {
+    const city = await atlanta()
+    const now = instant(new Date())
+    // Jobs of exactly 10, 20 and 30 hours a week: each on the edge of two bands.
+    const edges = await jobs(
+      "service = 'nanny-jobs' AND city_id = ? AND valid_through > ? AND hours_per_week IS NOT NULL ORDER BY id LIMIT 3",
+      city,
+      now,
+    )
+    expect(edges.length).toBe(3)
+    for (const [i, job] of edges.entries())
+      await env.DB.prepare('UPDATE jobs SET hours_per_week = ? WHERE id = ?')
+        .bind((i + 1) * 10, job.id)
+        .run()
+    await purge({ urls: ['/nanny-jobs/atlanta-ga'] })
+    const open = await jobs(
+      "service = 'nanny-jobs' AND city_id = ? AND valid_through > ? AND hours_per_week IS NOT NULL",
+      city,
+      now,
+    )
+    const counts: number[] = []
+    for (const [band, from, below] of [
+      ['under-10', 0, 10],
+      ['10-20', 10, 20],
+      ['20-30', 20, 30],
+      ['30-plus', 30, Infinity],
+    ] as const) {
+      const expected = open.filter(
+        (j) => (j.hours_per_week ?? -1) >= from && (j.hours_per_week ?? -1) < below,
+      ).length
+      const text = textOf((await page(`/nanny-jobs/atlanta-ga?hours=${band}`)).html)
+      const shown = /(\d+) open jobs? match your filters/.exec(text)?.[1] ?? '0'
+      expect({ band, shown: Number(shown) }).toEqual({ band, shown: expected })
+      counts.push(expected)
+    }
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(open.length)
   })
 
   it.each(['schedule=sometimes', 'jobType=robot', 'hours=100', 'rate=1-2', 'sort=oldest'])(
