@@ -24,7 +24,7 @@ import { caregiverProfile, childCareBusiness } from '../seo/entity-json-ld'
 import { absoluteUrl, MAX_TITLE, pageTitle } from '../seo/head'
 import { decideIndexing, robotsOf, stateInventory, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
-import { displayName, rateRange } from '../views/shared/format'
+import { count, displayName, rateRange } from '../views/shared/format'
 import type { ProfileService } from '../views/profile/profile-page'
 import { ProfilePage } from '../views/profile/profile-page'
 import { cityPath, entityId, providerPath, servicePath, statePath } from './paths'
@@ -70,11 +70,12 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   // through the state and city pages that are worth a link.
   const trail =
     primary && isServiceShown(primary.service.slug, c.var.flags.on) ? primary.service : null
-  const count = (rows: ServiceCount[]) => rows.find((r) => r.service === trail?.slug)?.providers
+  const providersOf = (rows: ServiceCount[]) =>
+    rows.find((r) => r.service === trail?.slug)?.providers
   const crumbs = trail
     ? [
         { name: trail.title, path: servicePath(trail.slug) },
-        ...(worthListing(stateInventory([count(stateLeaders) ?? 0]))
+        ...(worthListing(stateInventory([providersOf(stateLeaders) ?? 0]))
           ? [
               {
                 name: stateName(provider.stateCode) ?? provider.stateCode,
@@ -82,7 +83,7 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
               },
             ]
           : []),
-        ...(worthListing(count(cityCounts) ?? 0)
+        ...(worthListing(providersOf(cityCounts) ?? 0)
           ? [{ name: provider.cityName, path: cityPath(trail.slug, provider.citySlug) }]
           : []),
         { name, path },
@@ -126,7 +127,7 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
     <ProfilePage
       head={{
         title: pageTitle(title.length <= MAX_TITLE ? title : `${name} in ${place}`),
-        description: `${provider.headline}. ${price ? `${price}. ` : ''}${provider.yearsExperience} years ${smb ? 'in business' : 'of experience'} in ${place}.`,
+        description: `${provider.headline}. ${price ? `${price}. ` : ''}${count(provider.yearsExperience, 'year', 'years')} ${smb ? 'in business' : 'of experience'} in ${place}.`,
         canonical: url,
         robots: robotsOf(decision),
         ogType: smb ? 'website' : 'profile',

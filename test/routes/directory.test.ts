@@ -77,9 +77,37 @@ describe('cards', () => {
     expect(card).toContain(`${top.first_name} ${top.last_name.charAt(0)}.`)
     expect(card).not.toContain(top.last_name)
     expect(card).toContain(`$${top.rate_min}–$${top.rate_max}/hr`)
-    expect(card).toContain(`${top.years_experience} years experience`)
+    expect(card).toContain(
+      `${top.years_experience} ${top.years_experience === 1 ? 'year' : 'years'} experience`,
+    )
     if (top.rating !== null)
       expect(card).toContain(`★ ${top.rating.toFixed(1)} (${top.review_count} review`)
+  })
+})
+
+describe('one year of experience', () => {
+  it('reads "1 year" on the card and the profile, never "1 years"', async () => {
+    const p = await aProvider({
+      cityId: await cityId('marietta-ga'),
+      service: 'housekeeping',
+      years: 1,
+      rankScore: 1e6,
+    })
+    try {
+      await purge({ urls: ['/housekeeping/marietta-ga'] })
+      const card = textOf((await page('/housekeeping/marietta-ga')).html)
+      expect(card).toContain('New · 1 year experience')
+      const { html } = await page(`/p/test-p-${p.id}`)
+      expect(textOf(html)).toContain('1 year experience')
+      expect(html).toContain('1 year of experience in Marietta, GA.')
+      expect(html).not.toMatch(/\b1 years\b/)
+    } finally {
+      await env.DB.batch([
+        env.DB.prepare('DELETE FROM provider_services WHERE provider_id = ?').bind(p.id),
+        env.DB.prepare('DELETE FROM providers WHERE id = ?').bind(p.id),
+      ])
+      await purge({ urls: ['/housekeeping/marietta-ga'] })
+    }
   })
 })
 

@@ -5,7 +5,7 @@ import type { ProviderCard } from '../../data/provider-listing'
 import { providerPath } from '../../routes/paths'
 import { Card } from '../listing/card'
 import type { CardLine, CardModel } from '../listing/listing-state'
-import { count, displayName, initials, miles, rateRange } from '../shared/format'
+import { count, displayName, initials, miles, rateRange, yearsOf } from '../shared/format'
 import { useSite } from '../site-context'
 
 export function cardName(p: ProviderCard): string {
@@ -35,9 +35,7 @@ export function providerCard(p: ProviderCard, distance: number | null, robust: b
     p.rating !== null
       ? `★ ${p.rating.toFixed(1)} (${count(p.reviewCount, 'review', 'reviews')})`
       : 'New',
-    p.businessName
-      ? `${p.yearsExperience} years in business`
-      : `${p.yearsExperience} years experience`,
+    yearsOf(p.yearsExperience, p.businessName !== null),
     distance !== null ? miles(distance) : null,
   ].filter((f) => f !== null)
   const text = (className: string | null, value: string): CardLine => ({

@@ -11,7 +11,7 @@ import { Avatar } from '../shared/avatar'
 import { Document } from '../document'
 import { Breadcrumbs } from '../shared/breadcrumbs'
 import { CallToAction } from '../shared/call-to-action'
-import { count, monthYear, rateRange } from '../shared/format'
+import { count, monthYear, rateRange, yearsOf } from '../shared/format'
 import { weekDays } from '../shared/week-days'
 import { flowPath } from '../../routes/paths'
 
@@ -66,9 +66,7 @@ export function ProfilePage(props: ProfilePageProps) {
           <p className="meta">
             {[
               props.place,
-              smb
-                ? `${p.yearsExperience} years in business`
-                : `${p.yearsExperience} years experience`,
+              yearsOf(p.yearsExperience, smb),
               p.rating !== null
                 ? `★ ${p.rating.toFixed(1)} (${count(p.reviewCount, 'review', 'reviews')})`
                 : 'No reviews yet',

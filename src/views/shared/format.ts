@@ -58,6 +58,11 @@ export function count(n: number, one: string, many: string): string {
   return `${number(n)} ${n === 1 ? one : many}`
 }
 
+/** "1 year experience", "6 years in business": how long a provider has done the work. */
+export function yearsOf(years: number, business: boolean): string {
+  return `${count(years, 'year', 'years')} ${business ? 'in business' : 'experience'}`
+}
+
 /** "Maria G.": first name and last initial, as the marketplace shows people. */
 export function displayName(p: { firstName: string; lastName: string }): string {
   return `${p.firstName} ${p.lastName.charAt(0)}.`
