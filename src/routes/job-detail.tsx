@@ -100,7 +100,16 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
       ages={jobs.service.ages}
       requirements={JOB_REQUIREMENTS}
       similar={similar}
-      listing={listed ? { href: listing, text: `${jobs.title} in ${job.cityName}` } : null}
+      listing={
+        listed
+          ? {
+              href: listing,
+              text: `${jobs.title} in ${job.cityName}`,
+              family: jobs.title.toLowerCase(),
+              city: job.cityName,
+            }
+          : null
+      }
       now={now}
       expired={expired}
     />,

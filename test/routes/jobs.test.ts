@@ -254,6 +254,8 @@ describe('job details', () => {
       })
     expect(text).toContain(`Posted ${date(job.posted_at)}`)
     expect(text).toContain(`Apply by ${date(job.valid_through)}`)
+    const family = JOB_SERVICES.find((j) => j.slug === job.service)?.title.toLowerCase() ?? ''
+    expect(html).toContain(`>See all ${family} in Atlanta</a>`)
   })
 
   it('answer 410 from the moment the job closes, with open jobs nearby and no JSON-LD', async () => {

@@ -18,8 +18,11 @@ export interface JobDetailPageProps {
   ages: readonly Labelled[]
   requirements: readonly Labelled[]
   similar: readonly JobCard[]
-  /** The job listing of the service and city, when it is worth a link. */
-  listing: { href: string; text: string } | null
+  /**
+   * The job listing of the service and city, when it is worth a link: "Pet care jobs in
+   * Atlanta", and the family's name in a sentence ("pet care jobs").
+   */
+  listing: { href: string; text: string; family: string; city: string } | null
   now: Date
   /** From the moment validThrough passes the page is a 410 that points to open jobs. */
   expired: boolean
@@ -102,7 +105,9 @@ export function JobDetailPage(props: JobDetailPageProps) {
           </ul>
           {props.listing ? (
             <p>
-              <a href={props.listing.href}>{`See all ${props.listing.text.toLowerCase()}`}</a>
+              <a href={props.listing.href}>
+                {`See all ${props.listing.family} in ${props.listing.city}`}
+              </a>
             </p>
           ) : null}
         </section>
