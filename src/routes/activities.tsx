@@ -112,7 +112,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
     filtered,
     total,
     page: query.page,
-    sortLabel: 'date',
+    sortLabel: 'Sorted by: Date',
     cards: items.map(activityCard),
     pageHref: (page) => path + activitySearch({ ...query, page }),
     empty: filtered

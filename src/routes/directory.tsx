@@ -35,7 +35,13 @@ import { CallToAction } from '../views/shared/call-to-action'
 import { count } from '../views/shared/format'
 import { rateAverage } from '../views/shared/format'
 import type { LinkItem } from '../views/shared/link-list'
-import { isFiltered, listingFilterFields, listingSearch, parseListingQuery } from './listing-query'
+import {
+  isFiltered,
+  listingFilterFields,
+  listingSearch,
+  parseListingQuery,
+  sortedBy,
+} from './listing-query'
 import { hubDecision } from './city-hub'
 import { cityHubPath, cityPath, costPath, jobListingPath, servicePath, statePath } from './paths'
 import { renderListing, streamed } from './render-page'
@@ -52,8 +58,9 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
 
   const city = await findCity(db, c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
+  const ranked = c.var.flags.on('rankedDirectorySorting')
   const [listing, local, national, leaders] = await Promise.all([
-    findProviderListing(db, service.slug, city, query, c.var.flags.on('rankedDirectorySorting')),
+    findProviderListing(db, service.slug, city, query, ranked),
     findCityStats(db, service.slug, city.id),
     findNationalStats(db, service.slug),
     findStateLeaders(db, city.stateCode),
@@ -112,7 +119,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
     filtered,
     total: listing.total,
     page: query.page,
-    sortLabel: query.sort,
+    sortLabel: sortedBy(query.sort, ranked),
     cards: listing.cards.map((p) => providerCard(p, milesBetween(city, p), daycareCards)),
     pageHref: (page) => base + listingSearch({ ...query, page }, service),
     empty: filtered

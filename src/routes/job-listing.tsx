@@ -16,6 +16,7 @@ import { listingState } from '../views/listing/listing-state'
 import { count } from '../views/shared/format'
 import { isJobQueryFiltered, jobFilterFields, jobSearch, parseJobQuery } from './job-query'
 import { hubDecision } from './city-hub'
+import { sortedBy } from './listing-query'
 import { cityHubPath, cityPath, jobListingPath } from './paths'
 import { renderListing } from './render-page'
 
@@ -94,7 +95,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     filtered,
     total: listing.total,
     page: query.page,
-    sortLabel: query.sort,
+    sortLabel: sortedBy(query.sort),
     cards: listing.cards.map((job) => jobCard(job, now)),
     pageHref: (page) => base + jobSearch({ ...query, page }, jobs),
     empty: filtered

@@ -168,6 +168,14 @@ export function listingFilterFields(service: Service, q: ListingQuery): FilterFi
   return fields
 }
 
+/**
+ * What the results say about their order, in the words of the sort field: RECOMMENDED reads
+ * "Newest" where the listing is not ranked (flag rankedDirectorySorting off orders by recency).
+ */
+export function sortedBy(sort: Sort, ranked = true): string {
+  return `Sorted by: ${sort === 'recommended' && ranked ? 'Recommended' : 'Newest'}`
+}
+
 export function sortField(sort: Sort): FilterField {
   return {
     kind: 'select',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { SERVICES } from '../../src/catalog/services'
 import { milesBetween } from '../../src/data/cities'
+import { forgetFlags } from '../../src/flags/read-flags'
 import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
 import {
   canonicalOf,
@@ -189,6 +190,27 @@ describe('filters', () => {
     expect(idsOf(html)).toEqual(
       (await listingIds('', 'ps.created_at DESC, provider_id')).slice(0, 20),
     )
+  })
+
+  it('says how the cards are sorted in words, and newest where ranking is off', async () => {
+    expect(textOf((await page(ATLANTA)).html)).toContain('Sorted by: Recommended')
+    expect(textOf((await page(`${ATLANTA}?sort=newest`)).html)).toContain('Sorted by: Newest')
+    expect(textOf((await page('/babysitting-jobs/atlanta-ga')).html)).toContain(
+      'Sorted by: Recommended',
+    )
+    await env.FLAGS.put(
+      'flags',
+      JSON.stringify({ flags: { rankedDirectorySorting: { state: 'DISABLED', default: false } } }),
+    )
+    forgetFlags()
+    try {
+      const text = textOf((await page(ATLANTA)).html)
+      expect(text).toContain('Sorted by: Newest')
+      expect(text).not.toContain('Sorted by: Recommended')
+    } finally {
+      await env.FLAGS.delete('flags')
+      forgetFlags()
+    }
   })
 
   it('says so, with a way back, when nothing matches', async () => {

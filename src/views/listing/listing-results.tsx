@@ -16,7 +16,7 @@ export function ListingResults({ state, live }: IslandProps) {
         <>
           <div className="results-head" role="status">
             <span>{`Showing ${first}–${first + results.cards.length - 1} of ${number(results.total)}`}</span>
-            <span>{`Sorted by ${results.sortLabel}`}</span>
+            <span>{results.sortLabel}</span>
           </div>
           <ul className="cards">
             {results.cards.map((card) => (

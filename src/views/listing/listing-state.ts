@@ -70,6 +70,7 @@ export interface ListingInput {
   filtered: boolean
   total: number
   page: number
+  /** "Sorted by: Recommended": what the order of the cards is. */
   sortLabel: string
   cards: readonly CardModel[]
   pageHref: (page: number) => string
