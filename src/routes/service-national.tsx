@@ -48,11 +48,14 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
         text: `${city.name}, ${city.stateCode}`,
         count: number(city.providers),
       }))}
-      states={states.map((s) => ({
-        href: statePath(service.slug, s.stateCode),
-        text: stateName(s.stateCode) ?? s.stateCode,
-        count: number(s.providers),
-      }))}
+      // By name, as people look for their state: Alabama before Alaska.
+      states={states
+        .map((s) => ({
+          href: statePath(service.slug, s.stateCode),
+          text: stateName(s.stateCode) ?? s.stateCode,
+          count: number(s.providers),
+        }))
+        .sort((a, b) => a.text.localeCompare(b.text, 'en-US'))}
       pillar={pillar}
       guide={
         service.costGuide

@@ -75,4 +75,15 @@ describe('national pages', () => {
     expect(html).not.toContain('<a href="/nannies/wy">')
     expect(html).toContain('<a href="/senior-care">Senior care</a>')
   })
+
+  it('list the states by name, as people look for theirs, not by code', async () => {
+    const { html } = await page('/babysitters')
+    const states = [...html.matchAll(/<a href="\/babysitters\/([a-z]{2})">([^<]+)<\/a>/g)]
+    const names = states.map((m) => m[2] ?? '')
+    expect(names.length).toBeGreaterThan(5)
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en-US')))
+    // Ordered by code, these states would read in another order.
+    const codes = states.map((m) => m[1] ?? '')
+    expect(codes).not.toEqual([...codes].sort())
+  })
 })
