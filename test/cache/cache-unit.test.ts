@@ -4,7 +4,18 @@ import type { EntryMeta } from '../../src/cache/edge-cache'
 import { assess } from '../../src/cache/edge-cache'
 import type { HotPage } from '../../src/cache/hot-pages'
 import { forgetHotPages, recallPage, rememberPage } from '../../src/cache/hot-pages'
-import { purgePath, tokenName } from '../../src/cache/purge'
+import { ifNoneMatchHits } from '../../src/cache/etag'
+import {
+  FAILURE_WINDOW_MS,
+  isLockedOut,
+  MAX_FAILURES,
+  MAX_TRACKED_ADDRESSES,
+  namedTokens,
+  purgePath,
+  recordFailure,
+  tokenName,
+  trackedAddresses,
+} from '../../src/cache/purge'
 import type { Policy } from '../../src/cache/policies'
 import { POLICIES } from '../../src/cache/policies'
 import { BUILD } from '../../src/views/assets'
@@ -149,5 +160,88 @@ describe('hot pages', () => {
     expect(recallPage('big')).toBeUndefined()
     expect(recallPage('q')?.headers).toEqual([['x-test', '1']])
     forgetHotPages()
+  })
+})
+
+describe('PURGE_TOKEN', () => {
+  it('takes a bare token with base64 padding whole, named ops', async () => {
+    expect(namedTokens('abc==')).toEqual([['ops', 'abc==']])
+    expect(await tokenName('Bearer abc==', 'abc==')).toBe('ops')
+    expect(await tokenName('Bearer abc', 'abc==')).toBeNull()
+  })
+
+  it('splits a named token at its first "=" only, so a padded token is never truncated', async () => {
+    expect(namedTokens('ci=abc==, alice=x/y+z=')).toEqual([
+      ['ci', 'abc=='],
+      ['alice', 'x/y+z='],
+    ])
+    expect(await tokenName('Bearer abc==', 'ci=abc==')).toBe('ci')
+    expect(await tokenName('Bearer abc', 'ci=abc==')).toBeNull()
+    expect(await tokenName('Bearer x/y+z=', 'ci=abc==, alice=x/y+z=')).toBe('alice')
+  })
+
+  it('names only a lowercase name; anything else is part of a bare token', () => {
+    expect(namedTokens('CI=secret')).toEqual([['ops', 'CI=secret']])
+    expect(namedTokens('9ci=secret')).toEqual([['ops', '9ci=secret']])
+    expect(namedTokens('ops=ab=cd')).toEqual([['ops', 'ab=cd']])
+    expect(namedTokens(' , ')).toEqual([])
+  })
+})
+
+describe('failed authentications, per isolate', () => {
+  const T0 = 1_000_000_000
+
+  it('lock an address out after too many in a window, and let it in after the window', () => {
+    for (let i = 0; i < MAX_FAILURES; i++) recordFailure('192.0.2.1', T0 + i)
+    expect(isLockedOut('192.0.2.1', T0 + MAX_FAILURES)).toBe(true)
+    expect(isLockedOut('192.0.2.2', T0 + MAX_FAILURES)).toBe(false)
+    expect(isLockedOut('192.0.2.1', T0 + FAILURE_WINDOW_MS + 1)).toBe(false)
+  })
+
+  it('are forgotten once their window has passed, so the isolate holds only recent ones', () => {
+    const t = T0 + 10 * FAILURE_WINDOW_MS
+    for (let i = 0; i < 500; i++) recordFailure(`198.51.100.${i}`, t)
+    expect(trackedAddresses()).toBe(500)
+    recordFailure('203.0.113.7', t + FAILURE_WINDOW_MS + 1)
+    expect(trackedAddresses()).toBe(1)
+  })
+
+  it('are held for a bounded number of addresses, the oldest forgotten first', () => {
+    const t = T0 + 100 * FAILURE_WINDOW_MS
+    for (let i = 0; i <= MAX_TRACKED_ADDRESSES; i++) recordFailure(`a${i}`, t)
+    expect(trackedAddresses()).toBe(MAX_TRACKED_ADDRESSES)
+    for (let i = 0; i < MAX_FAILURES; i++) recordFailure('a1', t)
+    expect(isLockedOut('a1', t)).toBe(true)
+  })
+})
+
+const ETAG = 'W/"0badcafe.m1x2y3"'
+
+describe('If-None-Match', () => {
+  it.each([
+    ['the same weak tag', 'W/"0badcafe.m1x2y3"'],
+    ['the same tag marked strong (weak comparison)', '"0badcafe.m1x2y3"'],
+    ['a list holding it', '"older.1", W/"0badcafe.m1x2y3", "other"'],
+    ['a list without spaces', 'W/"a",W/"0badcafe.m1x2y3"'],
+    ['a star', '*'],
+    ['a star with spaces', ' * '],
+  ])('matches %s', (_, header) => {
+    expect(ifNoneMatchHits(header, ETAG)).toBe(true)
+  })
+
+  it.each([
+    ['no header', undefined],
+    ['another tag', 'W/"0badcafe.m1x2y4"'],
+    ['a list without it', '"a", W/"b"'],
+    ['the tag unquoted', '0badcafe.m1x2y3'],
+    ['a prefix of it', 'W/"0badcafe"'],
+    ['an empty header', ''],
+  ])('does not match %s', (_, header) => {
+    expect(ifNoneMatchHits(header, ETAG)).toBe(false)
+  })
+
+  it('reads a quoted tag whole even when it holds a comma', () => {
+    expect(ifNoneMatchHits('"a,b"', '"a,b"')).toBe(true)
+    expect(ifNoneMatchHits('"a,b"', '"b"')).toBe(false)
   })
 })
