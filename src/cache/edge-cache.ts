@@ -64,10 +64,11 @@ const refreshing = new Set<string>()
  */
 export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { trail, reporter } = c.var
+    const trail = c.get('trail')
+    const reporter = c.get('reporter')
     const url = new URL(c.req.url)
-    const query = policy.query(url.pathname, url.searchParams, c.var.flags.on)
-    const key = cacheKey(c.env.PUBLIC_ORIGIN, url.pathname, query, c.var.flags.variant)
+    const query = policy.query(url.pathname, url.searchParams, c.get('flags').on)
+    const key = cacheKey(c.env.PUBLIC_ORIGIN, url.pathname, query, c.get('flags').variant)
     const now = Date.now()
     const isRefresh = refreshes.has(c.req.raw)
     let cache: Cache | null
@@ -158,7 +159,7 @@ function store(
 ): void {
   const res = c.res
   const windows = lifetimes(policy, res, now)
-  const etag = `W/"${c.var.flags.variant}.${now.toString(36)}"`
+  const etag = `W/"${c.get('flags').variant}.${now.toString(36)}"`
   const headers = new Headers(res.headers)
   headers.set('etag', etag)
   const storable =
@@ -190,9 +191,9 @@ function store(
       // Only error-free renders: a page with a section that failed is never stored.
       if (c.get('renderFailed')) return
       // Nor one that read a flag its key does not name: another variant may differ.
-      const stray = c.var.flags.stray()
+      const stray = c.get('flags').stray()
       if (stray.length) {
-        c.var.reporter.problem('cache: page read flags its variant does not key on', { stray })
+        c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
         return
       }
       const complete = !new TextDecoder().decode(body).includes('<template id="B:')
@@ -204,7 +205,7 @@ function store(
       copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
       await cache.put(key, new Response(body, { status: res.status, headers: copy }))
     })().catch((error: unknown) =>
-      c.var.reporter.problem('cache: store failed', { error: String(error) }),
+      c.get('reporter').problem('cache: store failed', { error: String(error) }),
     ),
   )
 }

@@ -27,16 +27,16 @@ export interface Flags {
  * the route runs: the response then knows exactly which values shaped it.
  */
 export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const set = await readFlags(c.env.FLAGS, c.var.reporter.problem)
+  const set = await readFlags(c.env.FLAGS, c.get('reporter').problem)
   const evaluations = evaluateAll(
     set.flags,
-    { deviceId: c.var.deviceId, bot: c.var.bot },
+    { deviceId: c.get('deviceId'), bot: c.get('bot') },
     pageTarget(c.req.path),
   )
   for (const [name, e] of Object.entries(evaluations)) {
-    c.var.trail.add('flags', `${name}=${e.value}`, { outcome: e.outcome })
+    c.get('trail').add('flags', `${name}=${e.value}`, { outcome: e.outcome })
   }
-  c.var.reporter.tracesSampleRate = set.config.traceSampleRates.server
+  c.get('reporter').tracesSampleRate = set.config.traceSampleRates.server
   const surface = pageSurface(c.req.path)
   const variant = fingerprint(evaluations, set.config, surface)
   // What the route and the views read, to check it against what the variant keys on.
