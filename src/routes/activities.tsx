@@ -9,7 +9,7 @@ import { activityEvent } from '../seo/entity-json-ld'
 import { absoluteUrl, pageTitle } from '../seo/head'
 import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
-import { activityCard } from '../views/activities/activity-card'
+import { activityCard, pricedPer } from '../views/activities/activity-card'
 import { ActivitiesPage } from '../views/activities/activities-page'
 import { listingState } from '../views/listing/listing-state'
 import { count } from '../views/shared/format'
@@ -76,6 +76,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
                 : null,
             organizer: a.organizer,
             price: a.price,
+            priceUnit: pricedPer(a.priceUnit),
           }),
         ]
       : [],

@@ -148,7 +148,10 @@ export function jobPosting(j: {
 /**
  * An Event for a dated activity (Google: name, startDate and location required; description,
  * endDate, eventAttendanceMode, eventStatus, organizer and offers recommended). An online
- * activity's location is a VirtualLocation: the activity on this page.
+ * activity's location is a VirtualLocation: the activity on this page. An offer's `price` is
+ * what a ticket costs (Google's Event docs: "the lowest available price"), so only a one-off
+ * price is stated as one; a price per session, week or month is a UnitPriceSpecification with
+ * its unit, as the page shows it ("$130 per month"), never a bare "130".
  */
 export function activityEvent(a: {
   url: string
@@ -161,6 +164,8 @@ export function activityEvent(a: {
   place: Place | null
   organizer: string
   price: number
+  /** "month", "week", "session"; null for a one-off price. */
+  priceUnit: string | null
 }): object {
   return {
     '@context': CONTEXT,
@@ -178,6 +183,19 @@ export function activityEvent(a: {
         ? { '@type': 'VirtualLocation', url: a.url }
         : { '@type': 'Place', name: a.venue, address: postalAddress(a.place) },
     organizer: { '@type': 'Organization', name: a.organizer },
-    offers: { '@type': 'Offer', price: String(a.price), priceCurrency: 'USD', url: a.url },
+    offers:
+      a.priceUnit === null
+        ? { '@type': 'Offer', price: String(a.price), priceCurrency: 'USD', url: a.url }
+        : {
+            '@type': 'Offer',
+            priceCurrency: 'USD',
+            url: a.url,
+            priceSpecification: {
+              '@type': 'UnitPriceSpecification',
+              price: String(a.price),
+              priceCurrency: 'USD',
+              unitText: a.priceUnit,
+            },
+          },
   }
 }

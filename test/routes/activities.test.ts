@@ -24,6 +24,7 @@ interface Row {
   end_date: string | null
   is_camp: number
   price: number
+  price_unit: string
   venue: string | null
 }
 
@@ -130,11 +131,42 @@ describe('camps and activities', () => {
         eventStatus: 'https://schema.org/EventScheduled',
         location: { '@type': 'Place', name: row.venue },
         organizer: { '@type': 'Organization', name: row.organizer },
-        offers: { '@type': 'Offer', price: String(row.price), priceCurrency: 'USD' },
+        offers: {
+          '@type': 'Offer',
+          priceCurrency: 'USD',
+          priceSpecification: {
+            '@type': 'UnitPriceSpecification',
+            price: String(row.price),
+            priceCurrency: 'USD',
+            unitText: 'week',
+          },
+        },
       })
+      // A price per week is no ticket price: the offer states none of its own.
+      expect(event.offers).not.toHaveProperty('price')
       for (const value of [row.name, row.organizer, `$${row.price} per week`])
         expect(text).toContain(value)
     }
+  })
+
+  it('state every price per session, week or month with its unit, never as a ticket price', async () => {
+    const units = new Set<string>()
+    for (const path of [
+      '/explore/d/stem',
+      '/explore/d/art',
+      '/explore/d/art?onlyCampActivities=true',
+    ]) {
+      const { html } = await page(path)
+      const text = textOf(html)
+      for (const event of jsonLd(html).filter((d) => d['@type'] === 'Event')) {
+        const offers = event.offers as Record<string, unknown>
+        const spec = offers.priceSpecification as { price: string; unitText: string }
+        expect(offers).not.toHaveProperty('price')
+        expect(text).toContain(`$${spec.price} per ${spec.unitText}`)
+        units.add(spec.unitText)
+      }
+    }
+    expect([...units].sort()).toEqual(['month', 'session', 'week'])
   })
 
   it('answer an unknown keyword with 404 before any storage read', async () => {

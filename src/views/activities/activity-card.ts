@@ -12,6 +12,11 @@ const UNIT: Record<Activity['priceUnit'], string> = {
   flat: 'program',
 }
 
+/** The unit a price is per, as the card says it; null for a one-off price (the whole program). */
+export function pricedPer(unit: Activity['priceUnit']): string | null {
+  return unit === 'flat' ? null : UNIT[unit]
+}
+
 function when(a: Pick<Activity, 'startDate' | 'endDate'>): string {
   return a.startDate && a.endDate
     ? `${longDate(a.startDate)} to ${longDate(a.endDate)}`
