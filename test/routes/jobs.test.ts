@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { instant } from '../../src/data/jobs'
-import { purge } from '../support/builders'
+import { purge, rebuildGate } from '../support/builders'
 import {
   canonicalOf,
   d1Reads,
@@ -355,5 +355,18 @@ describe('job details', () => {
     const unknown = await fetchPage('/job/nothing-0')
     expect(unknown.status).toBe(404)
     expect(d1Reads(unknown)).toBe(0)
+  })
+
+  it('answer a removed job with 404 from the gate alone once it is rebuilt', async () => {
+    const [job] = await jobs('id > 1 AND id < (SELECT MAX(id) FROM jobs) ORDER BY id LIMIT 1')
+    if (!job) throw new Error('no job between the first and the last')
+    await env.DB.prepare('DELETE FROM jobs WHERE id = ?').bind(job.id).run()
+    await purge({ tags: [`job:${job.id}`] })
+    // Positive and below the highest id: neither the shortcut for ids under 1 nor the
+    // watermark decides, the bloom filter does.
+    await rebuildGate()
+    const res = await fetchPage(`/job/${job.title_slug}-${job.id}`)
+    expect(res.status).toBe(404)
+    expect(d1Reads(res)).toBe(0)
   })
 })

@@ -1,5 +1,7 @@
 import { env, exports } from 'cloudflare:workers'
 import { refreshStats } from '../../src/data/refresh-stats'
+import { buildGate } from '../../src/gate/build-gate'
+import { forgetGate, saveGate } from '../../src/gate/gate-store'
 
 export interface ProviderFixture {
   id: number
@@ -108,4 +110,10 @@ export async function cityId(slug: string): Promise<number> {
     .first<{ id: number }>()
   if (!row) throw new Error(`no city ${slug} in the test catalog`)
   return row.id
+}
+
+/** Builds the gate again from D1, as the cron does, and has this isolate load it at once. */
+export async function rebuildGate(): Promise<void> {
+  await saveGate(env.GATE, await buildGate(env.DB))
+  forgetGate()
 }
