@@ -36,10 +36,14 @@ export interface GateMeta {
   cityAdditions?: number
 }
 
+const MAX_ANSWERS = 10_000
+
 /** The filter of every valid slug and id, as built by build-gate.ts and kept in KV. */
 export class GateFilter {
   readonly #bloom: BloomFilter
   readonly meta: GateMeta
+  /** Answers worked out already: hashing is the cost of a check, and a few slugs make most. */
+  readonly #answers = new Map<string, boolean>()
 
   constructor(bloom: BloomFilter, meta: GateMeta) {
     this.#bloom = bloom
@@ -73,6 +77,7 @@ export class GateFilter {
 
   add(kind: GateKind, value: string | number): void {
     this.#bloom.add(`${kind}:${value}`)
+    this.#answers.clear()
   }
 
   /** False only when `value` is certainly not in the catalog. */
@@ -81,9 +86,19 @@ export class GateFilter {
       const id = Number(value)
       if (!Number.isSafeInteger(id) || id <= 0) return false
       if (id > this.meta.watermarks[kind]) return true
-      return this.#bloom.has(`${kind}:${id}`)
+      return this.#check(`${kind}:${id}`)
     }
-    return this.#bloom.has(`${kind}:${value}`)
+    return this.#check(`${kind}:${value}`)
+  }
+
+  #check(key: string): boolean {
+    let answer = this.#answers.get(key)
+    if (answer === undefined) {
+      answer = this.#bloom.has(key)
+      if (this.#answers.size >= MAX_ANSWERS) this.#answers.clear()
+      this.#answers.set(key, answer)
+    }
+    return answer
   }
 }
 

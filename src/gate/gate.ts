@@ -13,7 +13,7 @@ import { citiesAddedAfter } from './new-cities'
 export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
-    const report = c.var.reporter.problem
+    const report = c.get('reporter').problem
     const filter = await loadGate(c.env.GATE, waitUntil, report)
     for (const [name, kind] of Object.entries(params)) {
       const value = c.req.param(name) ?? ''
@@ -26,7 +26,7 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
         const added = citiesAddedAfter(filter.meta, c.env.DB, waitUntil, report)
         known ||= added.has(value)
       }
-      c.var.trail.add('gate', `${kind} ${known ? 'may exist' : 'rejected'}`)
+      c.get('trail').add('gate', `${kind} ${known ? 'may exist' : 'rejected'}`)
       if (!known) throw new HTTPException(404)
     }
     await next()

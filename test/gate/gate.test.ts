@@ -212,4 +212,16 @@ describe('the gate', () => {
     expect(copy.has('city', 'a-ga')).toBe(true)
     expect(copy.has('provider', 11)).toBe(true)
   })
+
+  it('keeps its answers right as it is built: a slug checked, then added, is known', () => {
+    const gate = GateFilter.create(100, {
+      version: 1,
+      builtAt: 'now',
+      watermarks: { provider: 10, job: 10 },
+    })
+    for (let i = 0; i < 3; i++) expect(gate.has('city', 'late-ga')).toBe(false)
+    gate.add('city', 'late-ga')
+    expect(gate.has('city', 'late-ga')).toBe(true)
+    expect(gate.has('provider', 0)).toBe(false)
+  })
 })
