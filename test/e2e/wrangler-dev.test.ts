@@ -51,6 +51,8 @@ it('caches a page at the edge until the purge CLI purges it, and logs the purge'
   await expect(purge('wrong', '--origin', base, '--url', '/x')).rejects.toThrow(/401/)
   const log = await purge(E2E_PURGE_TOKEN, '--log', '--persist-to', inject('persistDir'))
   expect(log.stdout).toMatch(
-    /\d{4}-\d\d-\d\dT\S+ {2}ops {2}2 purged {2}urls=\["\/nannies\/atlanta-ga"\] {2}tags=\["city:x"\]/,
+    /\d{4}-\d\d-\d\dT\S+ {2}ops {2}purged {2}2 purged {2}urls=\["\/nannies\/atlanta-ga"\] {2}tags=\["city:x"\]/,
   )
+  // Refusals are logged too, naming no one.
+  expect(log.stdout).toMatch(/\d{4}-\d\d-\d\dT\S+ {2}unknown {2}refused: unauthorized \(401\)/)
 })
