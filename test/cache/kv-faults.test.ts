@@ -1,11 +1,9 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { forgetGenerations } from '../../src/cache/generations'
 import { forgetHotPages } from '../../src/cache/hot-pages'
 import { forgetGate } from '../../src/gate/gate-store'
-import worker from '../../src/worker'
-import { ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
+import { sameDocument, settled } from '../support/fetch-page'
 
 // The gate's and the purges' KV namespaces failing, through the real worker: pages are served;
 // and purges when KV or the audit log's D1 fails: what happened is still told and logged.
@@ -20,10 +18,10 @@ it('opens the gate when its KV fails: pages are served, unknown slugs still 404 
   const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
   forgetGate()
   const gate = failing(env.GATE)
-  const known = await over({ GATE: gate }, '/nannies/atlanta-ga')
+  const known = await settled('/nannies/atlanta-ga', {}, { GATE: gate })
   expect(known.res.status).toBe(200)
   expect(known.body).toContain('Nannies in Atlanta, GA')
-  expect((await over({ GATE: gate }, '/nannies/nowhere-at-all-ga')).res.status).toBe(404)
+  expect((await settled('/nannies/nowhere-at-all-ga', {}, { GATE: gate })).res.status).toBe(404)
   expect(errors.mock.calls.some(([line]) => String(line).includes('the gate is open'))).toBe(true)
 })
 
@@ -34,12 +32,12 @@ it('serves stored pages when the purges KV fails, by their age alone', async () 
   forgetGenerations()
   forgetHotPages()
   const purges = failing(env.PURGES)
-  const hit = await over({ PURGES: purges }, '/babysitters/austin-tx')
+  const hit = await settled('/babysitters/austin-tx', {}, { PURGES: purges })
   expect(hit.res.status).toBe(200)
   expect(hit.res.headers.get('x-cache')).toBe('HIT')
   expect(sameDocument(hit.body)).toBe(sameDocument(stored.body))
   // A page never stored renders as usual.
-  const fresh = await over({ PURGES: purges }, '/nannies/austin-tx')
+  const fresh = await settled('/nannies/austin-tx', {}, { PURGES: purges })
   expect(fresh.res.status).toBe(200)
   expect(fresh.res.headers.get('x-cache')).toBe('MISS')
   expect(
@@ -57,11 +55,9 @@ describe('a purge', () => {
   it('that KV cannot record answers 503, purges nothing and is logged as failed', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     await settled('/tutors/austin-tx')
-    const res = await over(
-      { PURGES: failing(env.PURGES) },
-      '/__ops/purge',
-      request(['city:austin-tx']),
-    )
+    const res = await settled('/__ops/purge', request(['city:austin-tx']), {
+      PURGES: failing(env.PURGES),
+    })
     expect(res.res.status).toBe(503)
     expect(JSON.parse(res.body)).toMatchObject({ logged: true })
     expect((await settled('/tutors/austin-tx')).cache).toBe('HIT')
@@ -76,11 +72,9 @@ describe('a purge', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const lines = vi.spyOn(console, 'log')
     await settled('/tutors/denver-co')
-    const res = await over(
-      { DB: auditFailing(env.DB) },
-      '/__ops/purge',
-      request(['city:denver-co']),
-    )
+    const res = await settled('/__ops/purge', request(['city:denver-co']), {
+      DB: auditFailing(env.DB),
+    })
     expect(res.res.status).toBe(200)
     expect(JSON.parse(res.body)).toMatchObject({ by: 'ops', logged: false })
     expect((await settled('/tutors/denver-co')).cache).toBe('MISS')
@@ -114,19 +108,4 @@ function failing(kv: KVNamespace): KVNamespace {
       return typeof value === 'function' ? () => Promise.reject(new Error('KV unavailable')) : value
     },
   })
-}
-
-/** A request through the worker with some bindings replaced, its background work finished. */
-async function over(bindings: Partial<Env>, path: string, init: RequestInit = {}) {
-  const ctx = createExecutionContext()
-  const headers = new Headers(init.headers)
-  headers.set('user-agent', PHONE)
-  const res = await worker.fetch(
-    new Request(ORIGIN + path, { ...init, headers }),
-    { ...env, ...bindings },
-    ctx,
-  )
-  const body = await res.text()
-  await waitOnExecutionContext(ctx)
-  return { res, body }
 }

@@ -11,7 +11,7 @@ import { observe } from '../../src/observability/observe'
 import { createSentry, scrub } from '../../src/observability/sentry'
 import worker from '../../src/worker'
 import { aProvider, cityId } from '../support/builders'
-import { ORIGIN, PHONE } from '../support/fetch-page'
+import { ORIGIN, PHONE, settled } from '../support/fetch-page'
 
 // Every test here talks to the real capture server (test/node/sentry-capture.ts) over HTTP.
 const capture = inject('sentryOrigin')
@@ -81,21 +81,6 @@ function d1Answering(match: string, rows: () => unknown[]): D1Database {
   })
 }
 
-/** A request through the worker, with every background send finished before it returns. */
-async function request(path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) {
-  const ctx = createExecutionContext()
-  const headers = new Headers(init.headers)
-  if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
-  const res = await worker.fetch(
-    new Request(ORIGIN + path, { ...init, headers }),
-    { ...env, ...bindings },
-    ctx,
-  )
-  const body = await res.text()
-  await waitOnExecutionContext(ctx)
-  return { res, body }
-}
-
 beforeAll(async () => {
   // Activities pages read this table and nothing else does: without it they fail for real.
   await env.DB.exec('DROP TABLE activity_stats')
@@ -109,7 +94,7 @@ afterEach(async () => {
 
 describe('error reporting', () => {
   it('sends one event for a 5xx, with the route and page type, breadcrumbs, and no cookie or IP', async () => {
-    const { res, body } = await request('/explore/d/robotics?utm_source=secret-campaign&page=1', {
+    const { res, body } = await settled('/explore/d/robotics?utm_source=secret-campaign&page=1', {
       headers: {
         cookie: 'care_did=5c1d9e3a-3f3c-4d6a-9a53-7f0e0b7f2a11; csc=s%3Dadult-care',
         'cf-connecting-ip': '203.0.113.77',
@@ -138,7 +123,7 @@ describe('error reporting', () => {
   })
 
   it('sends the page a visitor came from without its query: the Referer as origin and path', async () => {
-    await request('/explore/d/ballet', {
+    await settled('/explore/d/ballet', {
       headers: {
         referer: 'https://user:pass@www.google.com/search?q=nanny+for+jane+doe+555-0100#top',
       },
@@ -151,9 +136,9 @@ describe('error reporting', () => {
   })
 
   it('sends nothing for a 404, a 400 or a headless browser', async () => {
-    await request('/explore/d/knitting')
-    await request('/explore/d/music?activityDates=never')
-    const headless = await request('/explore/d/guitar', {
+    await settled('/explore/d/knitting')
+    await settled('/explore/d/music?activityDates=never')
+    const headless = await settled('/explore/d/guitar', {
       headers: {
         'user-agent':
           'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0 Safari/537.36',
@@ -181,7 +166,7 @@ describe('error reporting', () => {
   })
 
   it('reports nothing at all without a DSN', async () => {
-    const { res } = await request('/explore/d/piano', {}, { SENTRY_DSN: '' })
+    const { res } = await settled('/explore/d/piano', {}, { SENTRY_DSN: '' })
     expect(res.status).toBe(503)
     for (const project of [1, 2, 3, 4])
       expect(await received(project, '/explore/d/piano')).toEqual([])
@@ -217,14 +202,14 @@ describe('error reporting', () => {
   )
 
   it('is not broken by a Sentry failing with 500', async () => {
-    const { res } = await request('/explore/d/drums', {}, { SENTRY_DSN: dsn(3) })
+    const { res } = await settled('/explore/d/drums', {}, { SENTRY_DSN: dsn(3) })
     expect(res.status).toBe(503)
     expect((await received(3, '/explore/d/drums')).length).toBe(1)
   })
 
   it('honours a 429: nothing more is sent to that DSN until Retry-After has passed', async () => {
-    const first = await request('/explore/d/choir', {}, { SENTRY_DSN: dsn(4) })
-    const second = await request('/explore/d/voice', {}, { SENTRY_DSN: dsn(4) })
+    const first = await settled('/explore/d/choir', {}, { SENTRY_DSN: dsn(4) })
+    const second = await settled('/explore/d/voice', {}, { SENTRY_DSN: dsn(4) })
     expect([first.res.status, second.res.status]).toEqual([503, 503])
     expect((await received(4, '/explore/d/choir')).length).toBe(1)
     expect(await received(4, '/explore/d/voice')).toEqual([])
@@ -234,11 +219,11 @@ describe('error reporting', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       const start = Date.now()
-      await request('/explore/d/swimming', {}, { SENTRY_DSN: dsn(5) })
+      await settled('/explore/d/swimming', {}, { SENTRY_DSN: dsn(5) })
       vi.setSystemTime(start + RATE_LIMIT_FALLBACK_MS - 1_000)
-      await request('/explore/d/soccer', {}, { SENTRY_DSN: dsn(5) })
+      await settled('/explore/d/soccer', {}, { SENTRY_DSN: dsn(5) })
       vi.setSystemTime(start + RATE_LIMIT_FALLBACK_MS + 1_000)
-      await request('/explore/d/tennis', {}, { SENTRY_DSN: dsn(5) })
+      await settled('/explore/d/tennis', {}, { SENTRY_DSN: dsn(5) })
     } finally {
       vi.useRealTimers()
     }
@@ -254,7 +239,7 @@ describe('error reporting', () => {
       service: 'babysitters',
       createdAt: 'sometime last spring',
     })
-    const { res, body } = await request(`/p/test-p-${p.id}`)
+    const { res, body } = await settled(`/p/test-p-${p.id}`)
     expect(res.status).toBe(500)
     expect(body).toContain('500: Internal Server Error')
     const events = await received(1, `/p/test-p-${p.id}`)
@@ -298,7 +283,7 @@ describe('error reporting', () => {
         },
       ),
     ])
-    const { res } = await request('/child-care/phoenix-az', {}, { DB: aborted })
+    const { res } = await settled('/child-care/phoenix-az', {}, { DB: aborted })
     expect(res.status).toBe(500)
     expect(await received(1, '/child-care/phoenix-az')).toEqual([])
   })
@@ -313,8 +298,8 @@ describe('error reporting', () => {
     const traces = async (path: string) =>
       (await envelopeItems(1, path)).filter((i) => i.type === 'transaction')
     const before = (await traces('/senior-care/miami-fl')).length
-    await request('/senior-care/miami-fl')
-    await request('/p/nobody-999999999')
+    await settled('/senior-care/miami-fl')
+    await settled('/p/nobody-999999999')
     const after = await traces('/senior-care/miami-fl')
     expect(after).toHaveLength(before + 1)
     expect(after.at(-1)?.payload).toMatchObject({
@@ -365,7 +350,7 @@ describe('request log', () => {
   it('writes one JSON line per request, with parameter names but not their values', async () => {
     const lines: string[] = []
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
-    await request('/nannies/seattle-wa?distance=5&utm_source=newsletter-jane')
+    await settled('/nannies/seattle-wa?distance=5&utm_source=newsletter-jane')
     expect(lines).toHaveLength(1)
     const log = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
     expect(log).toMatchObject({

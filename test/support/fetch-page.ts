@@ -15,14 +15,19 @@ export function fetchPage(path: string, init: RequestInit = {}): Promise<Respons
 }
 
 /**
- * A request whose background work (storing, refreshing) has finished when it returns. Also the
- * way to make many requests in one test: `exports.default.fetch` slows down as requests pile up.
+ * A request whose background work (storing, refreshing, reporting) has finished when it returns,
+ * with some bindings replaced if asked (faults are injected this way). Also the way to make many
+ * requests in one test: `exports.default.fetch` slows down as requests pile up.
  */
-export async function settled(path: string, init: RequestInit = {}) {
+export async function settled(path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) {
   const ctx = createExecutionContext()
   const headers = new Headers(init.headers)
   if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
-  const res = await worker.fetch(new Request(ORIGIN + path, { ...init, headers }), env, ctx)
+  const res = await worker.fetch(
+    new Request(ORIGIN + path, { ...init, headers }),
+    { ...env, ...bindings },
+    ctx,
+  )
   const body = await res.text()
   await waitOnExecutionContext(ctx)
   return { res, body, cache: res.headers.get('x-cache') }
