@@ -102,7 +102,8 @@ export function findStateCounts(db: Db, service: string, minProviders = 1): Prom
  */
 export function findStateLeaders(db: Db, stateCode: string): Promise<ServiceCount[]> {
   return db.all<ServiceCount>(
-    `SELECT service, MAX(providers) AS providers FROM service_city_stats
+    `SELECT service, MAX(providers) AS providers, MAX(updated_at) AS updatedAt
+       FROM service_city_stats
       WHERE service IN (${SERVICES.map(() => '?').join(', ')}) AND state_code = ?
       GROUP BY service`,
     ...SERVICES.map((s) => s.slug),
@@ -113,11 +114,13 @@ export function findStateLeaders(db: Db, stateCode: string): Promise<ServiceCoun
 export interface ServiceCount {
   service: string
   providers: number
+  /** When the newest of the counted providers last changed. */
+  updatedAt: string
 }
 
 export function findCityServices(db: Db, cityId: number): Promise<ServiceCount[]> {
   return db.all<ServiceCount>(
-    'SELECT service, providers FROM service_city_stats WHERE city_id = ?',
+    'SELECT service, providers, updated_at AS updatedAt FROM service_city_stats WHERE city_id = ?',
     cityId,
   )
 }

@@ -70,12 +70,13 @@ export function findJobCityRows(db: Db, first: number, last: number): Promise<Ci
   )
 }
 
-/** Per service and state, the providers of its largest city (as findStateLeaders). */
+/** Per service and state, the providers of its largest city and the newest date (as findStateLeaders). */
 export function findStateRows(
   db: Db,
-): Promise<{ service: string; stateCode: string; providers: number }[]> {
+): Promise<{ service: string; stateCode: string; providers: number; updatedAt: string }[]> {
   return db.all(
-    `SELECT service, state_code AS stateCode, MAX(providers) AS providers
+    `SELECT service, state_code AS stateCode, MAX(providers) AS providers,
+            MAX(updated_at) AS updatedAt
        FROM service_city_stats GROUP BY service, state_code`,
   )
 }

@@ -24,6 +24,7 @@ import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from './paths'
 import { renderPage } from './render-page'
 import { number } from '../views/shared/format'
+import { newestDate } from '../seo/newest-date'
 
 /** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */
 export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
@@ -83,7 +84,16 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
       jobLinks={jobLinks}
       nearby={nearby.map((n) => ({ href: cityHubPath(n.slug), text: `${n.name}, ${n.stateCode}` }))}
     />,
-    { decision, analytics: { pageKind: 'ALL_SERVICES_CITY' }, tags: [`city:${city.slug}`] },
+    {
+      decision,
+      analytics: { pageKind: 'ALL_SERVICES_CITY' },
+      tags: [`city:${city.slug}`],
+      // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.
+      lastModified: newestDate([
+        ...services.filter((r) => shown.some((s) => s.slug === r.service)).map((r) => r.updatedAt),
+        ...jobs.map((r) => r.updatedAt),
+      ]),
+    },
   )
 }
 

@@ -74,6 +74,7 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
     {
       decision,
       analytics: { pageKind: 'SEGMENTATION_STATE' },
+      lastModified: leaders.find((r) => r.service === service.slug)?.updatedAt,
       tags: [
         `service:${service.slug}`,
         `state:${code.toLowerCase()}`,

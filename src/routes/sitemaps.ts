@@ -23,6 +23,7 @@ import { absoluteUrl } from '../seo/head'
 import { costInventory, decideIndexing, hubInventory, stateInventory } from '../seo/indexability'
 import type { SitemapEntry } from '../seo/sitemap-xml'
 import { MAX_URLS_PER_FILE, sitemapStream } from '../seo/sitemap-xml'
+import { newestDate } from '../seo/newest-date'
 import {
   activitiesPath,
   cityHubPath,
@@ -124,15 +125,25 @@ const CHUNK_ENTRIES: Record<
       findServiceCityRows(c.var.db, first, last),
       findJobCityRows(c.var.db, first, last),
     ])
-    const cities = new Map<number, { slug: string; services: number[]; jobs: number[] }>()
+    const cities = new Map<
+      number,
+      { slug: string; services: number[]; jobs: number[]; dates: string[] }
+    >()
     const city = (r: CityRow) =>
       cities.get(r.cityId) ??
-      cities.set(r.cityId, { slug: r.citySlug, services: [], jobs: [] }).get(r.cityId)
-    for (const r of services) if (shown.includes(r.service)) city(r)?.services.push(r.count)
-    for (const r of jobs) city(r)?.jobs.push(r.count)
+      cities.set(r.cityId, { slug: r.citySlug, services: [], jobs: [], dates: [] }).get(r.cityId)
+    for (const r of services) {
+      if (!shown.includes(r.service)) continue
+      city(r)?.services.push(r.count)
+      city(r)?.dates.push(r.updatedAt)
+    }
+    for (const r of jobs) {
+      city(r)?.jobs.push(r.count)
+      city(r)?.dates.push(r.updatedAt)
+    }
     yield [...cities.values()]
       .filter((h) => decideIndexing({ inventory: hubInventory(h.services, h.jobs) }).index)
-      .map((h) => ({ loc: url(c, cityHubPath(h.slug)) }))
+      .map((h) => ({ loc: url(c, cityHubPath(h.slug)), lastmod: newestDate(h.dates) }))
   },
 
   async *'cost-guides'(c, first, last) {
@@ -189,7 +200,7 @@ async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
     for (const code of Object.keys(STATES)) {
       const largest = states.find((r) => r.service === service.slug && r.stateCode === code)
       if (decideIndexing({ inventory: stateInventory([largest?.providers ?? 0]) }).index)
-        entries.push({ loc: url(c, statePath(service.slug, code)) })
+        entries.push({ loc: url(c, statePath(service.slug, code)), lastmod: largest?.updatedAt })
     }
   }
   for (const segment of SEGMENTS) entries.push({ loc: url(c, servicePath(segment.slug)) })

@@ -108,6 +108,11 @@ describe('sitemaps', () => {
       const lastmod = urls.get(ORIGIN + path)
       if (lastmod) expect(new Date(lastmod).toUTCString()).toBe(res.headers.get('last-modified'))
     }
+    // City hubs and state pages are dated too: by the newest row behind them.
+    const hubsAndStates = [...urls].filter(([loc]) => /\/local\/|\/[a-z]{2}$/.test(loc))
+    expect(hubsAndStates.length).toBeGreaterThan(0)
+    for (const [loc, lastmod] of hubsAndStates)
+      expect({ loc, lastmod }).toEqual({ loc, lastmod: expect.any(String) })
   }, 120_000)
 
   it('and open jobs closing within the day are the only pages any page links to', async () => {
