@@ -68,9 +68,11 @@ try {
 
 async function seed(env: Env, opts: typeof options, version: string): Promise<void> {
   const started = Date.now()
-  // Derived tables first, then the catalog's own, children before parents.
+  // Derived tables first, then the catalog's own, children before parents. The city log
+  // restarts with the catalog (its numbers never do), and the gate is rebuilt after the seed.
   for (const table of [
     'catalog_meta',
+    'city_additions',
     'service_city_stats',
     'job_city_stats',
     'rate_experience_stats',
