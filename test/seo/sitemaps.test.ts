@@ -111,8 +111,7 @@ describe('sitemaps', () => {
     // City hubs and state pages are dated too: by the newest row behind them.
     const hubsAndStates = [...urls].filter(([loc]) => /\/local\/|\/[a-z]{2}$/.test(loc))
     expect(hubsAndStates.length).toBeGreaterThan(0)
-    for (const [loc, lastmod] of hubsAndStates)
-      expect({ loc, lastmod }).toEqual({ loc, lastmod: expect.any(String) })
+    for (const [loc, lastmod] of hubsAndStates) expect(typeof lastmod, loc).toBe('string')
   }, 120_000)
 
   it('and open jobs closing within the day are the only pages any page links to', async () => {
