@@ -19,7 +19,8 @@ export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'care-e2e-'))
   await promisify(execFile)(
     'node_modules/.bin/tsx',
-    ['scripts/seed.ts', '--persist-to', dir, '--scale', '0.1', '--cities', '30'],
+    // The default catalog, as `npm start` serves it: the crawl samples it (test/e2e/crawl.test.ts).
+    ['scripts/seed.ts', '--persist-to', dir],
     { env: ENV },
   )
   const port = await freePort()
