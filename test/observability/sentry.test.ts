@@ -16,6 +16,13 @@ import { ORIGIN, PHONE, settled } from '../support/fetch-page'
 // Every test here talks to the real capture server (test/node/sentry-capture.ts) over HTTP.
 const capture = inject('sentryOrigin')
 const dsn = (project: number) => `${capture.replace('http://', 'http://public@')}/${project}`
+// This file's own project (the capture server accepts any id but 2 to 5): every test file of the
+// pool reports to project 1, and their events must not count here.
+const OWN = 9
+
+/** A request through the worker reporting to this file's project, background sends finished. */
+const reported = (path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) =>
+  settled(path, init, { SENTRY_DSN: dsn(OWN), ...bindings })
 
 interface Item {
   type: string
@@ -94,7 +101,7 @@ afterEach(async () => {
 
 describe('error reporting', () => {
   it('sends one event for a 5xx, with the route and page type, breadcrumbs, and no cookie or IP', async () => {
-    const { res, body } = await settled('/explore/d/robotics?utm_source=secret-campaign&page=1', {
+    const { res, body } = await reported('/explore/d/robotics?utm_source=secret-campaign&page=1', {
       headers: {
         cookie: 'care_did=5c1d9e3a-3f3c-4d6a-9a53-7f0e0b7f2a11; csc=s%3Dadult-care',
         'cf-connecting-ip': '203.0.113.77',
@@ -102,7 +109,7 @@ describe('error reporting', () => {
     })
     expect(res.status).toBe(503)
     expect(body).toContain('503: Service Unavailable')
-    const events = await received(1, '/explore/d/robotics')
+    const events = await received(OWN, '/explore/d/robotics')
     expect(events).toHaveLength(1)
     const event = events[0]?.payload ?? {}
     expect(event).toMatchObject({
@@ -123,12 +130,12 @@ describe('error reporting', () => {
   })
 
   it('sends the page a visitor came from without its query: the Referer as origin and path', async () => {
-    await settled('/explore/d/ballet', {
+    await reported('/explore/d/ballet', {
       headers: {
         referer: 'https://user:pass@www.google.com/search?q=nanny+for+jane+doe+555-0100#top',
       },
     })
-    const [event] = await received(1, '/explore/d/ballet')
+    const [event] = await received(OWN, '/explore/d/ballet')
     const sent = event?.payload.request as { headers?: Record<string, string> } | undefined
     expect(sent?.headers?.referer).toBe('https://www.google.com/search')
     for (const secret of ['jane', '555-0100', 'pass', '#top'])
@@ -136,9 +143,9 @@ describe('error reporting', () => {
   })
 
   it('sends nothing for a 404, a 400 or a headless browser', async () => {
-    await settled('/explore/d/knitting')
-    await settled('/explore/d/music?activityDates=never')
-    const headless = await settled('/explore/d/guitar', {
+    await reported('/explore/d/knitting')
+    await reported('/explore/d/music?activityDates=never')
+    const headless = await reported('/explore/d/guitar', {
       headers: {
         'user-agent':
           'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0 Safari/537.36',
@@ -146,13 +153,13 @@ describe('error reporting', () => {
     })
     expect(headless.res.status).toBe(503)
     for (const path of ['/explore/d/knitting', '/explore/d/music', '/explore/d/guitar'])
-      expect(await received(1, path)).toEqual([])
+      expect(await received(OWN, path)).toEqual([])
   })
 
   it('drops ignored errors: browser noise and redirects', async () => {
     const ctx = createExecutionContext()
     const sentry = createSentry({
-      dsn: dsn(1),
+      dsn: dsn(OWN),
       request: new Request(`${ORIGIN}/ignored`),
       waitUntil: (p) => ctx.waitUntil(p),
       environment: 'test',
@@ -162,11 +169,11 @@ describe('error reporting', () => {
     sentry.captureException(new Error('Route Cancelled'))
     sentry.captureException(new Error('NEXT_REDIRECT;replace;/elsewhere'))
     await waitOnExecutionContext(ctx)
-    expect(await received(1, '/ignored')).toEqual([])
+    expect(await received(OWN, '/ignored')).toEqual([])
   })
 
   it('reports nothing at all without a DSN', async () => {
-    const { res } = await settled('/explore/d/piano', {}, { SENTRY_DSN: '' })
+    const { res } = await reported('/explore/d/piano', {}, { SENTRY_DSN: '' })
     expect(res.status).toBe(503)
     for (const project of [1, 2, 3, 4])
       expect(await received(project, '/explore/d/piano')).toEqual([])
@@ -202,14 +209,14 @@ describe('error reporting', () => {
   )
 
   it('is not broken by a Sentry failing with 500', async () => {
-    const { res } = await settled('/explore/d/drums', {}, { SENTRY_DSN: dsn(3) })
+    const { res } = await reported('/explore/d/drums', {}, { SENTRY_DSN: dsn(3) })
     expect(res.status).toBe(503)
     expect((await received(3, '/explore/d/drums')).length).toBe(1)
   })
 
   it('honours a 429: nothing more is sent to that DSN until Retry-After has passed', async () => {
-    const first = await settled('/explore/d/choir', {}, { SENTRY_DSN: dsn(4) })
-    const second = await settled('/explore/d/voice', {}, { SENTRY_DSN: dsn(4) })
+    const first = await reported('/explore/d/choir', {}, { SENTRY_DSN: dsn(4) })
+    const second = await reported('/explore/d/voice', {}, { SENTRY_DSN: dsn(4) })
     expect([first.res.status, second.res.status]).toEqual([503, 503])
     expect((await received(4, '/explore/d/choir')).length).toBe(1)
     expect(await received(4, '/explore/d/voice')).toEqual([])
@@ -219,11 +226,11 @@ describe('error reporting', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       const start = Date.now()
-      await settled('/explore/d/swimming', {}, { SENTRY_DSN: dsn(5) })
+      await reported('/explore/d/swimming', {}, { SENTRY_DSN: dsn(5) })
       vi.setSystemTime(start + RATE_LIMIT_FALLBACK_MS - 1_000)
-      await settled('/explore/d/soccer', {}, { SENTRY_DSN: dsn(5) })
+      await reported('/explore/d/soccer', {}, { SENTRY_DSN: dsn(5) })
       vi.setSystemTime(start + RATE_LIMIT_FALLBACK_MS + 1_000)
-      await settled('/explore/d/tennis', {}, { SENTRY_DSN: dsn(5) })
+      await reported('/explore/d/tennis', {}, { SENTRY_DSN: dsn(5) })
     } finally {
       vi.useRealTimers()
     }
@@ -239,10 +246,10 @@ describe('error reporting', () => {
       service: 'babysitters',
       createdAt: 'sometime last spring',
     })
-    const { res, body } = await settled(`/p/test-p-${p.id}`)
+    const { res, body } = await reported(`/p/test-p-${p.id}`)
     expect(res.status).toBe(500)
     expect(body).toContain('500: Internal Server Error')
-    const events = await received(1, `/p/test-p-${p.id}`)
+    const events = await received(OWN, `/p/test-p-${p.id}`)
     expect(events).toHaveLength(1)
     expect(events[0]?.payload).toMatchObject({
       tags: { route: '/p/:slug', pageType: 'seoProviderProfile' },
@@ -258,12 +265,12 @@ describe('error reporting', () => {
     const ctx = createExecutionContext()
     const res = await app.fetch(
       new Request(`${ORIGIN}/babysitters/no-such-place-tx`, { headers: { 'user-agent': PHONE } }),
-      env,
+      { ...env, SENTRY_DSN: dsn(OWN) },
       ctx,
     )
     expect(res.status).toBe(502)
     await waitOnExecutionContext(ctx)
-    const events = await received(1, '/babysitters/no-such-place-tx')
+    const events = await received(OWN, '/babysitters/no-such-place-tx')
     expect(events).toHaveLength(1)
     expect(events[0]?.payload).toMatchObject({
       tags: { route: '/babysitters/:city', pageType: 'seoSearchListing' },
@@ -283,9 +290,9 @@ describe('error reporting', () => {
         },
       ),
     ])
-    const { res } = await settled('/child-care/phoenix-az', {}, { DB: aborted })
+    const { res } = await reported('/child-care/phoenix-az', {}, { DB: aborted })
     expect(res.status).toBe(500)
-    expect(await received(1, '/child-care/phoenix-az')).toEqual([])
+    expect(await received(OWN, '/child-care/phoenix-az')).toEqual([])
   })
 
   it('traces the sampled share of requests, but never a 404', async () => {
@@ -296,10 +303,10 @@ describe('error reporting', () => {
     forgetFlags()
     // Other test files may trace the same page (at the default rate): count what this one adds.
     const traces = async (path: string) =>
-      (await envelopeItems(1, path)).filter((i) => i.type === 'transaction')
+      (await envelopeItems(OWN, path)).filter((i) => i.type === 'transaction')
     const before = (await traces('/senior-care/miami-fl')).length
-    await settled('/senior-care/miami-fl')
-    await settled('/p/nobody-999999999')
+    await reported('/senior-care/miami-fl')
+    await reported('/p/nobody-999999999')
     const after = await traces('/senior-care/miami-fl')
     expect(after).toHaveLength(before + 1)
     expect(after.at(-1)?.payload).toMatchObject({
@@ -350,7 +357,7 @@ describe('request log', () => {
   it('writes one JSON line per request, with parameter names but not their values', async () => {
     const lines: string[] = []
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
-    await settled('/nannies/seattle-wa?distance=5&utm_source=newsletter-jane')
+    await reported('/nannies/seattle-wa?distance=5&utm_source=newsletter-jane')
     expect(lines).toHaveLength(1)
     const log = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
     expect(log).toMatchObject({
