@@ -129,28 +129,8 @@ export async function findJobListing(
   return { total: count?.n ?? 0, cards }
 }
 
-/** Open jobs of a service in a city, newest first, other than `excludeId`. */
-export function findOpenJobs(
-  db: Db,
-  service: string,
-  cityId: number,
-  now: Date,
-  { excludeId = 0, limit = 4 } = {},
-): Promise<JobCard[]> {
-  return db.all<JobCard>(
-    `SELECT ${CARD_COLUMNS} FROM jobs j INDEXED BY jobs_newest JOIN cities c ON c.id = j.city_id
-      WHERE j.service = ? AND j.city_id = ? AND j.valid_through > ? AND j.id != ?
-      ORDER BY j.posted_at DESC, j.id LIMIT ?`,
-    service,
-    cityId,
-    instant(now),
-    excludeId,
-    limit,
-  )
-}
-
 /** Open jobs of any of `services` in one city, newest first, other than `excludeId`. */
-export function findCityOpenJobs(
+export function findOpenJobs(
   db: Db,
   services: readonly string[],
   cityId: number,

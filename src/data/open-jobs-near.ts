@@ -1,7 +1,7 @@
 import { JOB_SERVICES } from '../catalog/jobs'
 import type { Db } from './db'
 import type { Job, JobCard } from './jobs'
-import { findCityOpenJobs, findNearbyOpenJobs, findOpenJobs } from './jobs'
+import { findNearbyOpenJobs, findOpenJobs } from './jobs'
 
 /**
  * What a closed job's page offers instead, up to `limit`: open jobs of its family in its city,
@@ -18,9 +18,10 @@ export async function findOpenJobsNear(
   const others = JOB_SERVICES.map((j) => j.slug).filter((slug) => slug !== job.service)
   const around = { id: job.cityId, lat: job.lat, lng: job.lng }
   const steps = [
-    (n: number) => findOpenJobs(db, job.service, job.cityId, now, { excludeId: job.id, limit: n }),
+    (n: number) =>
+      findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: n }),
     (n: number) => findNearbyOpenJobs(db, around, [job.service], now, { limit: n }),
-    (n: number) => findCityOpenJobs(db, others, job.cityId, now, { limit: n }),
+    (n: number) => findOpenJobs(db, others, job.cityId, now, { limit: n }),
     (n: number) => findNearbyOpenJobs(db, around, others, now, { limit: n }),
   ]
   const found: JobCard[] = []

@@ -42,7 +42,7 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const [similar, services, jobCounts] = await Promise.all([
     expired
       ? findOpenJobsNear(db, job, now, 6)
-      : findOpenJobs(db, job.service, job.cityId, now, { excludeId: job.id, limit: 4 }),
+      : findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: 4 }),
     findCityServices(db, job.cityId),
     findCityJobCounts(db, job.cityId),
   ])

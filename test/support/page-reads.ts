@@ -6,7 +6,6 @@ import { findCity, findNearbyCities, findNearbyHubs } from '../../src/data/citie
 import type { Db, Param } from '../../src/data/db'
 import {
   findCityJobCounts,
-  findCityOpenJobs,
   findJob,
   findJobListing,
   findNearbyOpenJobs,
@@ -123,10 +122,10 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
     if (!parsed.ok) throw new Error(parsed.error)
     await findJobListing(db, jobs.slug, ATLANTA, parsed.query, new Date())
   }
-  await findOpenJobs(db, jobs.slug, ATLANTA.id, new Date())
+  await findOpenJobs(db, [jobs.slug], ATLANTA.id, new Date())
   // A closed job's page, when its own listing has too few: the family around, the city's others.
   await findNearbyOpenJobs(db, ATLANTA, [jobs.slug], new Date())
-  await findCityOpenJobs(db, ['nanny-jobs', 'tutoring-jobs'], ATLANTA.id, new Date())
+  await findOpenJobs(db, ['nanny-jobs', 'tutoring-jobs'], ATLANTA.id, new Date())
   await findCityJobCounts(db, ATLANTA.id)
   await findExperienceRates(db, 'babysitters', ATLANTA.id)
   await findCityRates(db, 'babysitters', SEED_CITIES)
