@@ -26,7 +26,7 @@ import {
   jobListingPath,
   servicePath,
   statePath,
-} from '../src/routes/paths'
+} from '../src/urls/paths'
 
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 // The machine's network is closed: nothing in Chromium may reach out on its own.

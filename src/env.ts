@@ -1,5 +1,5 @@
 import type { Db } from './data/db'
-import type { Flags } from './flags/flags-middleware'
+import type { Flags } from './flags/request-flags'
 import type { Reporter } from './observability/reporter'
 import type { Timing } from './observability/timing'
 import type { Trail } from './observability/trail'

@@ -1,9 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
-import { pageOfDataPath } from '../routes/data-prefix'
+import { pageOfDataPath } from '../urls/data-prefix'
 import { cacheKey, urlTag } from './cache-key'
 import { ifNoneMatchHits } from './etag'
 import { newestGeneration, readGenerations } from './generations'
+import type { EntryMeta } from './entry-meta'
+import { assess } from './entry-meta'
 import type { HotPage } from './hot-pages'
 import { recallPage, rememberPage } from './hot-pages'
 import { cutAtNonce, joinWithNonce } from '../request/nonce'
@@ -16,39 +18,6 @@ export type Rerender = (
   env: Env,
   ctx: Context<AppEnv>['executionCtx'],
 ) => Promise<Response>
-
-/** What is stored beside a cached page, in its `x-edge-meta` header. */
-export interface EntryMeta {
-  storedAt: number
-  freshUntil: number
-  staleUntil: number
-  keepUntil: number
-  tags: string[]
-  etag: string
-  /** The nonce the stored body was rendered with: each response puts its own in its place. */
-  nonce: string
-  /** The Cache-Control the page is sent with (the stored copy carries the Cache API's own). */
-  cacheControl: string
-  /**
-   * False when sections were still loading as the shell was sent, so the document puts them
-   * in place with a script: fine for people, not for crawlers, who get a complete render.
-   */
-  complete: boolean
-}
-
-export type Freshness = 'fresh' | 'stale' | 'expired' | 'purged' | 'gone'
-
-/**
- * What a stored page is worth now: served as it is (fresh), served while one render refreshes
- * it (stale), rendered again but kept for when rendering fails (expired, purged), or useless.
- */
-export function assess(meta: EntryMeta, now: number, newestPurge: number): Freshness {
-  if (now >= meta.keepUntil) return 'gone'
-  if (newestPurge >= meta.storedAt) return 'purged'
-  if (now < meta.freshUntil) return 'fresh'
-  if (now < meta.staleUntil) return 'stale'
-  return 'expired'
-}
 
 const META = 'x-edge-meta'
 // Background refreshes, known by their Request object so no client header can ask for one.

@@ -1,4 +1,4 @@
-import type { EntryMeta } from './edge-cache'
+import type { EntryMeta } from './entry-meta'
 
 /**
  * The most recently used stored pages, kept in this isolate's memory in front of the Cache API:

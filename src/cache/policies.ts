@@ -4,8 +4,8 @@
 //   staleIfError: then kept only to be served STALE when rendering fails
 // A page that states an Expires (a job's closing moment) is never served past it.
 
-import type { PageQuery } from './page-query'
-import { activitiesQuery, directoryQuery, jobListingQuery, noQuery } from './page-query'
+import type { PageQuery } from '../queries/page-query'
+import { activitiesQuery, directoryQuery, jobListingQuery, noQuery } from '../queries/page-query'
 
 export interface Policy {
   name: string

@@ -1,4 +1,4 @@
-import { DATA_PREFIX } from '../routes/data-prefix'
+import { DATA_PREFIX } from '../urls/data-prefix'
 import type { ListingState } from '../views/listing/listing-state'
 
 /** What `/_data{path}` answered: a listing state, a missing page, or another failure. */

@@ -1,4 +1,4 @@
-import { DATA_PREFIX } from '../routes/data-prefix'
+import { DATA_PREFIX } from '../urls/data-prefix'
 import { crumb } from './report'
 import { setLive } from './store'
 

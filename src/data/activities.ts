@@ -1,6 +1,6 @@
 import type { ActivityKeyword } from '../catalog/activities'
 import { PAGE_SIZE } from '../catalog/filters'
-import type { ActivityQuery } from '../routes/activity-query'
+import type { ActivityQuery } from '../queries/activity-query'
 import type { Db, Param } from './db'
 
 export interface Activity {

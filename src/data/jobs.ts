@@ -1,7 +1,7 @@
 import type { PayUnit } from '../catalog/enums'
 import { PAGE_SIZE } from '../catalog/filters'
 import type { JobSchedule, JobType } from '../catalog/jobs'
-import type { JobQuery } from '../routes/job-query'
+import type { JobQuery } from '../queries/job-query'
 import type { City } from './cities'
 import { box, MILES_PER_DEGREE } from './cities'
 import type { Db, Param } from './db'

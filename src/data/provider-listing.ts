@@ -1,6 +1,6 @@
 import type { PayUnit } from '../catalog/enums'
 import { PAGE_SIZE } from '../catalog/filters'
-import type { ListingQuery } from '../routes/listing-query'
+import type { ListingQuery } from '../queries/listing-query'
 import type { City } from './cities'
 import { MILES_PER_DEGREE } from './cities'
 import type { Db, Param } from './db'

@@ -1,26 +1,10 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import type { Config, FlagName } from './definitions'
-import type { Evaluations } from './evaluate'
 import { evaluateAll, fingerprint, strayReads } from './evaluate'
 import { pageSurface } from './page-surface'
 import { pageTarget } from './page-target'
 import { readFlags } from './read-flags'
-
-/** The flags and configuration a request is served with. */
-export interface Flags {
-  on: (name: FlagName) => boolean
-  evaluations: Evaluations
-  config: Config
-  /** The variant fingerprint: what a cache keys on (`x-variant`). */
-  variant: string
-  /**
-   * Flags and configuration keys this request read that its variant does not key on. A page
-   * with any is not stored: a missing declaration in src/flags/definitions.ts costs a render,
-   * never another visitor's variant.
-   */
-  stray: () => (FlagName | keyof Config)[]
-}
 
 /**
  * Evaluates every flag once per request, for this visitor and what the URL is about, before

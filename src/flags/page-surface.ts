@@ -1,7 +1,7 @@
 import { findJobService } from '../catalog/jobs'
 import { findSegment } from '../catalog/segments'
 import { findService } from '../catalog/services'
-import { pageOfDataPath } from '../routes/data-prefix'
+import { pageOfDataPath } from '../urls/data-prefix'
 
 /**
  * The kinds of page a URL can be (src/routes/paths.ts), finer than the analytics page types:

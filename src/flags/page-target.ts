@@ -2,7 +2,7 @@ import { findActivityKeyword } from '../catalog/activities'
 import { stateOfCitySlug } from '../catalog/cities'
 import { findJobService } from '../catalog/jobs'
 import { findService } from '../catalog/services'
-import { pageOfDataPath } from '../routes/data-prefix'
+import { pageOfDataPath } from '../urls/data-prefix'
 import type { Target } from './evaluate'
 
 /**

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
-import { entityId } from '../routes/paths'
+import { entityId } from '../urls/paths'
 import type { GateKind } from './gate-filter'
 import { loadGate } from './gate-store'
 import { citiesAddedAfter } from './new-cities'

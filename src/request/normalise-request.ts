@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { isDataPath } from '../routes/data-prefix'
-import { OPS_PURGE } from '../routes/paths'
+import { isDataPath } from '../urls/data-prefix'
+import { OPS_PURGE } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096

@@ -18,8 +18,8 @@ import {
   activitySearch,
   isActivityQueryFiltered,
   parseActivityQuery,
-} from './activity-query'
-import { activitiesPath } from './paths'
+} from '../queries/activity-query'
+import { activitiesPath } from '../urls/paths'
 import { renderListing } from './render-page'
 import { intentQuestion } from './visitor-flow'
 

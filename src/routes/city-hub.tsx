@@ -21,7 +21,7 @@ import {
 } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { CityHubPage } from '../views/hub/city-hub-page'
-import { cityHubPath, cityPath, jobListingPath } from './paths'
+import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { number } from '../views/shared/format'
 import { newestDate } from '../seo/newest-date'

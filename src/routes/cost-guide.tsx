@@ -21,7 +21,7 @@ import type { Bar } from '../views/cost/bar-chart'
 import type { CostFigures } from '../views/cost/cost-guide-page'
 import { CostGuidePage } from '../views/cost/cost-guide-page'
 import { rateAverage } from '../views/shared/format'
-import { cityPath, costPath } from './paths'
+import { cityPath, costPath } from '../urls/paths'
 import { renderPage } from './render-page'
 
 /** `/cost/{service}` and `/cost/{service}/{city-state}`: what care costs, from the catalog's rates. */

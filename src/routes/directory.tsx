@@ -41,9 +41,16 @@ import {
   listingSearch,
   parseListingQuery,
   sortedBy,
-} from './listing-query'
+} from '../queries/listing-query'
 import { hubDecision } from './city-hub'
-import { cityHubPath, cityPath, costPath, jobListingPath, servicePath, statePath } from './paths'
+import {
+  cityHubPath,
+  cityPath,
+  costPath,
+  jobListingPath,
+  servicePath,
+  statePath,
+} from '../urls/paths'
 import { renderListing, streamed } from './render-page'
 import { intentQuestion } from './visitor-flow'
 import { serviceParam } from './service-param'

@@ -12,7 +12,7 @@ import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
 import { breadcrumbList } from '../seo/json-ld'
 import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/shared/format'
-import { cityHubPath, entityId, jobListingPath, jobPath } from './paths'
+import { cityHubPath, entityId, jobListingPath, jobPath } from '../urls/paths'
 import { hubDecision } from './city-hub'
 import { renderPage } from './render-page'
 

@@ -14,10 +14,10 @@ import { jobCard } from '../views/jobs/job-card'
 import { JobListingPage } from '../views/jobs/job-listing-page'
 import { listingState } from '../views/listing/listing-state'
 import { count } from '../views/shared/format'
-import { isJobQueryFiltered, jobFilterFields, jobSearch, parseJobQuery } from './job-query'
+import { isJobQueryFiltered, jobFilterFields, jobSearch, parseJobQuery } from '../queries/job-query'
 import { hubDecision } from './city-hub'
-import { sortedBy } from './listing-query'
-import { cityHubPath, cityPath, jobListingPath } from './paths'
+import { sortedBy } from '../queries/listing-query'
+import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { renderListing } from './render-page'
 
 /** `/{job-service}/{city-state}`: open jobs of a city (page kind JOBS). */

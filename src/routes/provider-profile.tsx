@@ -27,7 +27,7 @@ import { breadcrumbList } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/shared/format'
 import type { ProfileService } from '../views/profile/profile-page'
 import { ProfilePage } from '../views/profile/profile-page'
-import { cityPath, entityId, providerPath, servicePath, statePath } from './paths'
+import { cityPath, entityId, providerPath, servicePath, statePath } from '../urls/paths'
 import { renderPage, streamed } from './render-page'
 
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */

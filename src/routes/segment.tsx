@@ -9,7 +9,7 @@ import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexa
 import { breadcrumbList } from '../seo/json-ld'
 import { SegmentPage } from '../views/segment/segment-page'
 import { number, rateAverage } from '../views/shared/format'
-import { cityPath, servicePath } from './paths'
+import { cityPath, servicePath } from '../urls/paths'
 import { renderPage } from './render-page'
 
 /** `/adult-care`, `/caregivers`, …: a segment landing page, its figures from the catalog. */

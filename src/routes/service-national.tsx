@@ -8,7 +8,7 @@ import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexa
 import { breadcrumbList } from '../seo/json-ld'
 import { NationalPage } from '../views/directory/national-page'
 import { number, rateAverage } from '../views/shared/format'
-import { cityPath, costPath, servicePath, statePath } from './paths'
+import { cityPath, costPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
 

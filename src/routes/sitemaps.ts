@@ -34,7 +34,7 @@ import {
   providerPath,
   servicePath,
   statePath,
-} from './paths'
+} from '../urls/paths'
 
 /**
  * The chunked sitemap files, sized so a file can never pass 50,000 URLs: a block of 4,000

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { findProviderListing } from '../../src/data/provider-listing'
-import { DEFAULT_QUERY } from '../../src/routes/listing-query'
+import { DEFAULT_QUERY } from '../../src/queries/listing-query'
 import type { QueryPlan } from '../support/page-reads'
 import {
   ATLANTA,

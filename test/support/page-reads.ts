@@ -28,8 +28,8 @@ import { findActivityKeyword } from '../../src/catalog/activities'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { findActivities, findActivityCounts } from '../../src/data/activities'
 import { findCityRates, findExperienceRates } from '../../src/data/cost-guides'
-import { parseActivityQuery } from '../../src/routes/activity-query'
-import { parseJobQuery } from '../../src/routes/job-query'
+import { parseActivityQuery } from '../../src/queries/activity-query'
+import { parseJobQuery } from '../../src/queries/job-query'
 import {
   findCityServices,
   findCityStats,
@@ -39,8 +39,8 @@ import {
   findStateLeaders,
   findTopCities,
 } from '../../src/data/service-stats'
-import type { ListingQuery } from '../../src/routes/listing-query'
-import { parseListingQuery } from '../../src/routes/listing-query'
+import type { ListingQuery } from '../../src/queries/listing-query'
+import { parseListingQuery } from '../../src/queries/listing-query'
 
 export interface QueryPlan {
   sql: string

@@ -1,6 +1,6 @@
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { flowPath } from '../../routes/paths'
+import { flowPath } from '../../urls/paths'
 import { ListingLayout } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
 import type { LinkItem } from '../shared/link-list'

@@ -1,6 +1,6 @@
 import { JOB_SCHEDULES } from '../../catalog/jobs'
 import type { JobCard } from '../../data/jobs'
-import { jobPath } from '../../routes/paths'
+import { jobPath } from '../../urls/paths'
 import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
 import { postedAgo, rateRange, startLabel } from '../shared/format'

@@ -1,5 +1,5 @@
 import { PAGE_SIZE } from '../../catalog/filters'
-import type { FilterField } from '../../routes/filter-fields'
+import type { FilterField } from '../../queries/filter-fields'
 import type { Head } from '../../seo/head'
 import { BUILD } from '../assets'
 import { pageWindow } from './pagination'

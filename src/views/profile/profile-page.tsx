@@ -13,7 +13,7 @@ import { Breadcrumbs } from '../shared/breadcrumbs'
 import { CallToAction } from '../shared/call-to-action'
 import { count, monthYear, rateRange, yearsOf } from '../shared/format'
 import { weekDays } from '../shared/week-days'
-import { flowPath } from '../../routes/paths'
+import { flowPath } from '../../urls/paths'
 
 // A centre shows two traits, worded for a centre (the seed: "Daycare smoker and car checkboxes
 // are enabled"); the others describe a person.

@@ -1,5 +1,5 @@
 import { isAdultCare } from '../../catalog/segments'
-import { flowPath, whoNeedsCarePath } from '../../routes/paths'
+import { flowPath, whoNeedsCarePath } from '../../urls/paths'
 import { useSite } from '../site-context'
 
 /**

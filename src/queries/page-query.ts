@@ -1,10 +1,10 @@
 import { findJobService } from '../catalog/jobs'
 import { findService } from '../catalog/services'
 import type { FlagName } from '../flags/definitions'
-import { activitySearch, parseActivityQuery } from '../routes/activity-query'
-import { pageOfDataPath } from '../routes/data-prefix'
-import { jobSearch, parseJobQuery } from '../routes/job-query'
-import { listingSearch, parseListingQuery } from '../routes/listing-query'
+import { activitySearch, parseActivityQuery } from './activity-query'
+import { pageOfDataPath } from '../urls/data-prefix'
+import { jobSearch, parseJobQuery } from './job-query'
+import { listingSearch, parseListingQuery } from './listing-query'
 
 /**
  * The query a page reads, as the route will read it: its canonical form ("" or "?…"), or null

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Service } from '../../src/catalog/services'
 import { findService } from '../../src/catalog/services'
-import { isFiltered, listingSearch, parseListingQuery } from '../../src/routes/listing-query'
+import { isFiltered, listingSearch, parseListingQuery } from '../../src/queries/listing-query'
 
 function service(slug: string): Service {
   const s = findService(slug)

@@ -1,0 +1,32 @@
+/** What is stored beside a cached page, in its `x-edge-meta` header. */
+export interface EntryMeta {
+  storedAt: number
+  freshUntil: number
+  staleUntil: number
+  keepUntil: number
+  tags: string[]
+  etag: string
+  /** The nonce the stored body was rendered with: each response puts its own in its place. */
+  nonce: string
+  /** The Cache-Control the page is sent with (the stored copy carries the Cache API's own). */
+  cacheControl: string
+  /**
+   * False when sections were still loading as the shell was sent, so the document puts them
+   * in place with a script: fine for people, not for crawlers, who get a complete render.
+   */
+  complete: boolean
+}
+
+export type Freshness = 'fresh' | 'stale' | 'expired' | 'purged' | 'gone'
+
+/**
+ * What a stored page is worth now: served as it is (fresh), served while one render refreshes
+ * it (stale), rendered again but kept for when rendering fails (expired, purged), or useless.
+ */
+export function assess(meta: EntryMeta, now: number, newestPurge: number): Freshness {
+  if (now >= meta.keepUntil) return 'gone'
+  if (newestPurge >= meta.storedAt) return 'purged'
+  if (now < meta.freshUntil) return 'fresh'
+  if (now < meta.staleUntil) return 'stale'
+  return 'expired'
+}
