@@ -1,4 +1,4 @@
-import type { IslandProps } from './islands'
+import type { IslandProps } from './island-props'
 
 /**
  * A listing's filters as a plain GET form: it works without JavaScript, and what it submits is

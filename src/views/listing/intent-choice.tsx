@@ -1,4 +1,4 @@
-import type { IslandProps } from './islands'
+import type { IslandProps } from './island-props'
 
 /**
  * The buying-intent question (SPEC section 4) as a GET form into the visitor flow, which works

@@ -1,29 +1,15 @@
 import type { ComponentType } from 'react'
 import { FilterPanel } from './filter-panel'
+import type { IslandProps } from './island-props'
 import { IntentChoice } from './intent-choice'
 import { ListingHeading } from './listing-heading'
 import { ListingResults } from './listing-results'
 import type { ListingState } from './listing-state'
+import { IDLE } from './live'
 
-/** What only the browser knows: a navigation under way, the intent being saved. */
-export interface Live {
-  busy: boolean
-  /** Bumped when a navigation did not come from the form itself, so the form shows the new state. */
-  formKey: number
-  intent:
-    | { kind: 'idle' }
-    | { kind: 'saving' }
-    | { kind: 'saved'; label: string; next: string }
-    | { kind: 'failed' }
-}
-
-/** The state every island is rendered in on the server, and hydrated in. */
-export const IDLE: Live = { busy: false, formKey: 0, intent: { kind: 'idle' } }
-
-export interface IslandProps {
-  state: ListingState
-  live: Live
-}
+// The browser's side of the islands, for src/client/store.ts.
+export type { Live } from './live'
+export { IDLE }
 
 /**
  * The islands of a listing page: each is rendered on the server inside its own root element

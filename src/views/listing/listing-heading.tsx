@@ -1,4 +1,4 @@
-import type { IslandProps } from './islands'
+import type { IslandProps } from './island-props'
 
 /** The listing's heading and what it says about the results before them. */
 export function ListingHeading({ state }: IslandProps) {

@@ -1,5 +1,5 @@
 import { Card } from './card'
-import type { IslandProps } from './islands'
+import type { IslandProps } from './island-props'
 import { Pagination } from './pagination'
 import { number } from '../shared/format'
 
