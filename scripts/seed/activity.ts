@@ -7,7 +7,8 @@ import {
   ACTIVITY_CATEGORIES,
   ACTIVITY_SOURCE,
 } from '../../src/catalog/activities'
-import type { CityRows, Ids } from './generate-catalog'
+import type { CityRows } from './city-rows'
+import type { Ids } from './ids'
 import type { Place } from './places'
 import { DAY, iso, round } from './random'
 import { STREET_TYPES, STREETS } from './texts'

@@ -5,6 +5,8 @@ import { faker } from '@faker-js/faker'
 import { ACTIVITY_KEYWORDS } from '../../src/catalog/activities'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { generateActivity } from './activity'
+import type { CityRows } from './city-rows'
+import type { Ids } from './ids'
 import { generateJob } from './job'
 import type { Place } from './places'
 import { generateProvider } from './provider'
@@ -15,35 +17,6 @@ export interface GenerateOptions {
   seed: number
   /** Dates in the catalog lie before this moment, but for jobs' closing dates. */
   now: Date
-}
-
-export type Row = Record<string, string | number | null>
-
-/** The rows of one city, by table. */
-export interface CityRows {
-  cities: Row[]
-  providers: Row[]
-  provider_services: Row[]
-  reviews: Row[]
-  jobs: Row[]
-  activities: Row[]
-}
-
-export const TABLES = [
-  'cities',
-  'providers',
-  'provider_services',
-  'reviews',
-  'jobs',
-  'activities',
-] as const
-
-/** The last id given out, by kind. */
-export interface Ids {
-  provider: number
-  review: number
-  job: number
-  activity: number
 }
 
 const SEED_CITY_PROVIDERS = 800

@@ -5,7 +5,8 @@ import { BADGES, CERTIFICATIONS, LANGUAGES, TRAITS } from '../../src/catalog/enu
 import { slugOf } from '../../src/catalog/options'
 import type { Service } from '../../src/catalog/services'
 import { findService } from '../../src/catalog/services'
-import type { CityRows, Ids } from './generate-catalog'
+import type { CityRows } from './city-rows'
+import type { Ids } from './ids'
 import { BASE_RATE, costOf, radiusOf } from './market'
 import type { Place } from './places'
 import {

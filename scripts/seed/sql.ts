@@ -1,4 +1,4 @@
-import type { Row } from './generate-catalog'
+import type { Row } from './city-rows'
 
 /** D1 refuses statements over 100 KB; stay well under. */
 const MAX_STATEMENT_BYTES = 90_000

@@ -1,6 +1,7 @@
 // The small catalog route tests run against: the seed's twenty cities and a ring of real
 // places around Atlanta (for nearby-city links and thin pages), as INSERT statements.
-import { generateCatalog, TABLES } from './generate-catalog'
+import { TABLES } from './city-rows'
+import { generateCatalog } from './generate-catalog'
 import { catalogPlaces, placesNear } from './places'
 import { insertStatements } from './sql'
 
