@@ -1,4 +1,5 @@
 import type { Db } from './data/db'
+import type { PageContext } from './flags/page-context'
 import type { Flags } from './flags/request-flags'
 import type { Reporter } from './observability/reporter'
 import type { Timing } from './observability/timing'
@@ -19,6 +20,8 @@ export interface AppEnv {
     bot: boolean
     /** care_did: the visitor's device id, from the cookie or new (set on the way out). */
     deviceId: string
+    /** The page the URL routes to, from the page table (src/pages.ts). */
+    page: PageContext
     flags: Flags
     /** This response's Content-Security-Policy nonce (src/request/security-headers.ts). */
     nonce: string

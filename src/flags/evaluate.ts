@@ -1,8 +1,7 @@
 import type { PageType } from '../catalog/enums'
 import type { VerticalCode } from '../catalog/verticals'
-import type { Config, FlagName } from './definitions'
-import { CONFIG_IN_PAGES, FLAG_NAMES, FLAGS } from './definitions'
-import type { Surface } from './page-surface'
+import type { Config, FlagName, Shaping } from './definitions'
+import { CONFIG_SHOWN, FLAG_NAMES, FLAGS } from './definitions'
 import type { FlagDocument, Rule } from './schema'
 
 /** What a page is about, as far as its URL tells: what rules can target. */
@@ -72,7 +71,7 @@ function inRollout(rule: Rule, name: string, visitor: Visitor): boolean {
 
 export type Evaluations = Record<FlagName, Evaluation>
 
-const CONFIG_KEYS = Object.keys(CONFIG_IN_PAGES) as (keyof Config)[]
+const CONFIG_KEYS = Object.keys(CONFIG_SHOWN) as (keyof Config)[]
 
 export function evaluateAll(
   docs: Partial<Record<FlagName, FlagDocument>>,
@@ -86,35 +85,30 @@ export function evaluateAll(
 
 /**
  * The variant a response was rendered for: the values of the flags, and what reaches the page
- * of the configuration keys, that shape its kind of page, hashed. Two visitors get the same
- * fingerprint exactly when they would see the same page; a flag or key that shapes other pages
- * only (a profile's rollout, on a directory) splits nothing and empties nothing.
+ * of the configuration keys, that shape its kind of page (`shapedBy`, from its row of the page
+ * table), hashed. Two visitors get the same fingerprint exactly when they would see the same
+ * page; a flag or key that shapes other pages only (a profile's rollout, on a directory) splits
+ * nothing and empties nothing.
  */
-export function fingerprint(evaluations: Evaluations, config: Config, surface: Surface): string {
-  const flags = FLAG_NAMES.filter((name) => shapes(name, surface)).map(
+export function fingerprint(
+  evaluations: Evaluations,
+  config: Config,
+  shapedBy: readonly Shaping[],
+): string {
+  const flags = FLAG_NAMES.filter((name) => shapedBy.includes(name)).map(
     (name) => `${name}=${evaluations[name].value ? 1 : 0}`,
   )
-  const shown = CONFIG_KEYS.filter((key) => shapes(key, surface)).map(
-    (key) => `${key}=${JSON.stringify(CONFIG_IN_PAGES[key].shown(config))}`,
+  const shown = CONFIG_KEYS.filter((key) => shapedBy.includes(key)).map(
+    (key) => `${key}=${JSON.stringify(CONFIG_SHOWN[key](config))}`,
   )
   return fnv1a(`${flags.join(',')};${shown.join(',')}`)
     .toString(16)
     .padStart(8, '0')
 }
 
-/** Whether a flag or configuration key is declared to shape pages of `surface`. */
-export function shapes(name: FlagName | keyof Config, surface: Surface): boolean {
-  const declared: readonly Surface[] =
-    name in FLAGS ? FLAGS[name as FlagName].shapes : CONFIG_IN_PAGES[name as keyof Config].shapes
-  return declared.includes(surface)
-}
-
 /** What a page read that its variant does not key on: it must not be stored under that key. */
-export function strayReads(
-  read: Iterable<FlagName | keyof Config>,
-  surface: Surface,
-): (FlagName | keyof Config)[] {
-  return [...read].filter((name) => !shapes(name, surface))
+export function strayReads(read: Iterable<Shaping>, shapedBy: readonly Shaping[]): Shaping[] {
+  return [...read].filter((name) => !shapedBy.includes(name))
 }
 
 /** 32-bit FNV-1a: fast, well spread over short strings, the same everywhere. */

@@ -1,9 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
-import type { Config, FlagName } from './definitions'
+import type { Config, Shaping } from './definitions'
 import { evaluateAll, fingerprint, strayReads } from './evaluate'
-import { pageSurface } from './page-surface'
-import { pageTarget } from './page-target'
 import { readFlags } from './read-flags'
 
 /**
@@ -12,19 +10,19 @@ import { readFlags } from './read-flags'
  */
 export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
   const set = await readFlags(c.env.FLAGS, c.get('reporter').problem)
+  const page = c.get('page')
   const evaluations = evaluateAll(
     set.flags,
     { deviceId: c.get('deviceId'), bot: c.get('bot') },
-    pageTarget(c.req.path),
+    page.target,
   )
   for (const [name, e] of Object.entries(evaluations)) {
     c.get('trail').add('flags', `${name}=${e.value}`, { outcome: e.outcome })
   }
   c.get('reporter').tracesSampleRate = set.config.traceSampleRates.server
-  const surface = pageSurface(c.req.path)
-  const variant = fingerprint(evaluations, set.config, surface)
+  const variant = fingerprint(evaluations, set.config, page.shapedBy)
   // What the route and the views read, to check it against what the variant keys on.
-  const read = new Set<FlagName | keyof Config>()
+  const read = new Set<Shaping>()
   const config = new Proxy(set.config, {
     get(target, key, receiver) {
       if (typeof key === 'string' && key in target) read.add(key as keyof Config)
@@ -39,7 +37,7 @@ export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
     evaluations,
     config,
     variant,
-    stray: () => strayReads(read, surface),
+    stray: () => strayReads(read, page.shapedBy),
   })
   await next()
   c.header('x-variant', variant)

@@ -1,4 +1,4 @@
-import type { Config, FlagName } from './definitions'
+import type { Config, FlagName, Shaping } from './definitions'
 import type { Evaluations } from './evaluate'
 
 /** The flags and configuration a request is served with. */
@@ -13,5 +13,5 @@ export interface Flags {
    * with any is not stored: a missing declaration in src/flags/definitions.ts costs a render,
    * never another visitor's variant.
    */
-  stray: () => (FlagName | keyof Config)[]
+  stray: () => Shaping[]
 }

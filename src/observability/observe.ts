@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
-import { pageTarget } from '../flags/page-target'
+import type { PageContext } from '../flags/page-context'
 import { Reporter } from './reporter'
 import { Timing } from './timing'
 import { Trail } from './trail'
@@ -15,7 +15,8 @@ export function tagsOf(c: Context<AppEnv>): { route: string; pageType: string } 
   // The route pattern without its parameters' regular expressions: `/explore/d/:keyword`.
   return {
     route: c.req.routePath.replace(/\{[^{}]*\}/g, ''),
-    pageType: pageTarget(c.req.path).pageType ?? 'none',
+    // Unset only when a step before the page table's failed.
+    pageType: (c.get('page') as PageContext | undefined)?.target.pageType ?? 'none',
   }
 }
 

@@ -86,7 +86,6 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     />,
     {
       decision,
-      analytics: { pageKind: 'ALL_SERVICES_CITY' },
       tags: [`city:${city.slug}`],
       // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.
       lastModified: newestDate([

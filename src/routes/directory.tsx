@@ -169,7 +169,6 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
     ),
     {
       decision,
-      analytics: { pageKind: 'PROVIDERS' },
       // A provider's purge reaches every listing its card is on.
       tags: [
         `service:${service.slug}`,

@@ -118,7 +118,6 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     ),
     {
       decision,
-      analytics: { pageKind: 'JOBS' },
       tags: [`service:${jobs.slug}`, `service:${jobs.service.slug}`, `city:${city.slug}`],
       lastModified: counts.find((row) => row.service === jobs.slug)?.updatedAt,
     },

@@ -2,7 +2,8 @@ import type { Context } from 'hono'
 import type { ReactNode } from 'react'
 import { createElement } from 'react'
 import type { AppEnv } from '../env'
-import { pageTarget } from '../flags/page-target'
+import type { PageContext } from '../flags/page-context'
+import { NO_PAGE } from '../flags/page-context'
 import { isDataPath } from '../urls/data-prefix'
 import type { IndexDecision } from '../seo/indexability'
 import { robotsOf, seoGateHeader } from '../seo/indexability'
@@ -81,7 +82,8 @@ function pageHeaders(
 /** The request's flags and configuration for views, and its nonce for inline scripts. */
 export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): Site {
   const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
-  const target = pageTarget(c.req.path)
+  const page = (c.get('page') as PageContext | undefined) ?? NO_PAGE
+  const target = page.target
   return {
     on: flags ? flags.on : DEFAULT_SITE.on,
     config: flags?.config ?? DEFAULT_SITE.config,
@@ -90,7 +92,7 @@ export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): 
     dataLayer: {
       pageType: target.pageType ?? null,
       pageId: null,
-      pageKind: null,
+      pageKind: page.pageKind,
       vertical: target.vertical ?? null,
       service: target.service ?? null,
       city: target.city ?? null,

@@ -73,7 +73,6 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
     />,
     {
       decision,
-      analytics: { pageKind: 'SEGMENTATION_STATE' },
       lastModified: leaders.find((r) => r.service === service.slug)?.updatedAt,
       tags: [
         `service:${service.slug}`,

@@ -8,7 +8,7 @@ import {
   fingerprint,
   strayReads,
 } from '../../src/flags/evaluate'
-import { pageSurface } from '../../src/flags/page-surface'
+import { PAGES } from '../../src/pages'
 
 const person = (deviceId = '6f1c1a5e-52a4-4a59-8d0b-2b4c7f3d9e10'): Visitor => ({
   deviceId,
@@ -138,86 +138,76 @@ describe('fingerprint', () => {
   it('changes exactly when a flag or configuration value that shapes the page does', () => {
     const a = on({})
     const b = on({ robustDaycareCards: { state: 'ENABLED' } })
-    expect(fingerprint(a, CONFIG_DEFAULTS, 'directory')).toBe(
-      fingerprint(on({}, person('other')), CONFIG_DEFAULTS, 'directory'),
+    expect(fingerprint(a, CONFIG_DEFAULTS, PAGES.directory.flags)).toBe(
+      fingerprint(on({}, person('other')), CONFIG_DEFAULTS, PAGES.directory.flags),
     )
-    expect(fingerprint(a, CONFIG_DEFAULTS, 'directory')).not.toBe(
-      fingerprint(b, CONFIG_DEFAULTS, 'directory'),
+    expect(fingerprint(a, CONFIG_DEFAULTS, PAGES.directory.flags)).not.toBe(
+      fingerprint(b, CONFIG_DEFAULTS, PAGES.directory.flags),
     )
-    expect(fingerprint(a, CONFIG_DEFAULTS, 'directory')).not.toBe(
-      fingerprint(a, { ...CONFIG_DEFAULTS, greaterCareReskin: true }, 'directory'),
+    expect(fingerprint(a, CONFIG_DEFAULTS, PAGES.directory.flags)).not.toBe(
+      fingerprint(a, { ...CONFIG_DEFAULTS, greaterCareReskin: true }, PAGES.directory.flags),
     )
   })
 
   it('ignores flags of other pages: a profile rollout splits no directory', () => {
     const messaging = on({ embeddedGuestMessaging: { state: 'ENABLED' } })
-    expect(fingerprint(messaging, CONFIG_DEFAULTS, 'directory')).toBe(
-      fingerprint(on({}), CONFIG_DEFAULTS, 'directory'),
+    expect(fingerprint(messaging, CONFIG_DEFAULTS, PAGES.directory.flags)).toBe(
+      fingerprint(on({}), CONFIG_DEFAULTS, PAGES.directory.flags),
     )
-    expect(fingerprint(messaging, CONFIG_DEFAULTS, 'profile')).not.toBe(
-      fingerprint(on({}), CONFIG_DEFAULTS, 'profile'),
+    expect(fingerprint(messaging, CONFIG_DEFAULTS, PAGES.profile.flags)).not.toBe(
+      fingerprint(on({}), CONFIG_DEFAULTS, PAGES.profile.flags),
     )
     const sorting = on({ rankedDirectorySorting: { state: 'ENABLED', default: false } })
-    expect(fingerprint(sorting, CONFIG_DEFAULTS, 'profile')).toBe(
-      fingerprint(on({}), CONFIG_DEFAULTS, 'profile'),
+    expect(fingerprint(sorting, CONFIG_DEFAULTS, PAGES.profile.flags)).toBe(
+      fingerprint(on({}), CONFIG_DEFAULTS, PAGES.profile.flags),
     )
   })
 
   it('keys on what of the configuration reaches the page, never the rest', () => {
-    const plain = fingerprint(on({}), CONFIG_DEFAULTS, 'directory')
+    const plain = fingerprint(on({}), CONFIG_DEFAULTS, PAGES.directory.flags)
     const server = { ...CONFIG_DEFAULTS, traceSampleRates: { server: 0.9, client: 0.05 } }
-    expect(fingerprint(on({}), server, 'directory')).toBe(plain)
+    expect(fingerprint(on({}), server, PAGES.directory.flags)).toBe(plain)
     const client = { ...CONFIG_DEFAULTS, traceSampleRates: { server: 0.1, client: 0.5 } }
-    expect(fingerprint(on({}), client, 'directory')).not.toBe(plain)
+    expect(fingerprint(on({}), client, PAGES.directory.flags)).not.toBe(plain)
     // The tag manager id is in the page only while the tag manager is on.
     expect(
-      fingerprint(on({}), { ...CONFIG_DEFAULTS, tagManagerId: 'GTM-OTHER1' }, 'directory'),
+      fingerprint(
+        on({}),
+        { ...CONFIG_DEFAULTS, tagManagerId: 'GTM-OTHER1' },
+        PAGES.directory.flags,
+      ),
     ).toBe(plain)
     const tags = { ...CONFIG_DEFAULTS, tagManagerEnabled: true }
-    expect(fingerprint(on({}), { ...tags, tagManagerId: 'GTM-OTHER1' }, 'directory')).not.toBe(
-      fingerprint(on({}), tags, 'directory'),
-    )
-    // Sitemaps are not HTML: a reskin keeps them; local cost guides change them.
-    const sitemap = fingerprint(on({}), CONFIG_DEFAULTS, 'sitemap')
-    expect(fingerprint(on({}), { ...CONFIG_DEFAULTS, greaterCareReskin: true }, 'sitemap')).toBe(
-      sitemap,
-    )
     expect(
-      fingerprint(on({}), { ...CONFIG_DEFAULTS, costGuideLocalPage: false }, 'sitemap'),
+      fingerprint(on({}), { ...tags, tagManagerId: 'GTM-OTHER1' }, PAGES.directory.flags),
+    ).not.toBe(fingerprint(on({}), tags, PAGES.directory.flags))
+    // Sitemaps are not HTML: a reskin keeps them; local cost guides change them.
+    const sitemap = fingerprint(on({}), CONFIG_DEFAULTS, PAGES.sitemapIndex.flags)
+    expect(
+      fingerprint(
+        on({}),
+        { ...CONFIG_DEFAULTS, greaterCareReskin: true },
+        PAGES.sitemapIndex.flags,
+      ),
+    ).toBe(sitemap)
+    expect(
+      fingerprint(
+        on({}),
+        { ...CONFIG_DEFAULTS, costGuideLocalPage: false },
+        PAGES.sitemapIndex.flags,
+      ),
     ).not.toBe(sitemap)
   })
 
   it('names what a page read that its variant does not key on', () => {
-    expect(strayReads(['daycareDirectoryFlow', 'greaterCareReskin'], 'directory')).toEqual([])
+    expect(
+      strayReads(['daycareDirectoryFlow', 'greaterCareReskin'], PAGES.directory.flags),
+    ).toEqual([])
     expect(
       strayReads(
         ['embeddedGuestMessaging', 'rankedDirectorySorting', 'costGuideLocalPage'],
-        'profile',
+        PAGES.profile.flags,
       ),
     ).toEqual(['rankedDirectorySorting', 'costGuideLocalPage'])
-  })
-})
-
-describe('pageSurface', () => {
-  it.each([
-    ['/nannies', 'serviceNational'],
-    ['/nannies/ga', 'serviceState'],
-    ['/nannies/atlanta-ga', 'directory'],
-    ['/_data/nannies/atlanta-ga', 'directory'],
-    ['/babysitting-jobs/atlanta-ga', 'jobListing'],
-    ['/local/atlanta-ga', 'cityHub'],
-    ['/p/maria-g-12', 'profile'],
-    ['/job/weekend-sitter-9', 'job'],
-    ['/cost/babysitters', 'costNational'],
-    ['/cost/babysitters/atlanta-ga', 'costCity'],
-    ['/explore/d/stem', 'activities'],
-    ['/adult-care', 'segment'],
-    ['/us-subscription/segment/nonmember/babysitters', 'flow'],
-    ['/sitemap.xml', 'sitemap'],
-    ['/sitemaps/providers-1.xml', 'sitemap'],
-    ['/robots.txt', 'sitemap'],
-    ['/no/such/page', 'other'],
-  ])('%s is a %s page', (path, surface) => {
-    expect(pageSurface(path)).toBe(surface)
   })
 })

@@ -1,7 +1,29 @@
 import { describe, expect, it } from 'vitest'
-import { pageTarget } from '../../src/flags/page-target'
+import { pageOf } from '../src/pages'
 
-describe('pageTarget', () => {
+describe('the page table', () => {
+  it.each([
+    ['/nannies', 'serviceNational'],
+    ['/nannies/ga', 'serviceState'],
+    ['/nannies/atlanta-ga', 'directory'],
+    ['/_data/nannies/atlanta-ga', 'directory'],
+    ['/babysitting-jobs/atlanta-ga', 'jobListing'],
+    ['/local/atlanta-ga', 'cityHub'],
+    ['/p/maria-g-12', 'profile'],
+    ['/job/weekend-sitter-9', 'job'],
+    ['/cost/babysitters', 'costNational'],
+    ['/cost/babysitters/atlanta-ga', 'costCity'],
+    ['/explore/d/stem', 'activities'],
+    ['/adult-care', 'segment'],
+    ['/us-subscription/segment/nonmember/babysitters', 'flow'],
+    ['/sitemap.xml', 'sitemap'],
+    ['/sitemaps/providers-1.xml', 'sitemap'],
+    ['/robots.txt', 'sitemap'],
+    ['/no/such/page', 'other'],
+  ])('%s is a %s page', (path, surface) => {
+    expect(pageOf('GET', path).surface).toBe(surface)
+  })
+
   it.each([
     [
       '/babysitters/atlanta-ga',
@@ -43,7 +65,7 @@ describe('pageTarget', () => {
     ['/explore/d/robotics', { pageType: 'campsAndActivities' }],
     ['/adult-care', {}],
     ['/nowhere', {}],
-  ])('reads %s', (path, target) => {
-    expect(pageTarget(path)).toEqual(target)
+  ])('targets flags on %s by what its route names', (path, target) => {
+    expect(pageOf('GET', path).target).toEqual(target)
   })
 })

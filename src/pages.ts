@@ -1,0 +1,270 @@
+import type { Handler, MiddlewareHandler } from 'hono'
+import { RegExpRouter } from 'hono/router/reg-exp-router'
+import { SmartRouter } from 'hono/router/smart-router'
+import { TrieRouter } from 'hono/router/trie-router'
+import type { Policy } from './cache/policies'
+import { POLICIES } from './cache/policies'
+import type { PageKind, PageType } from './catalog/enums'
+import type { AppEnv } from './env'
+import type { Shaping } from './flags/definitions'
+import { CALL_TO_ACTION_FLAGS, DOCUMENT_FLAGS, EVERY_PAGE_FLAGS } from './flags/definitions'
+import type { PageContext } from './flags/page-context'
+import { NO_PAGE } from './flags/page-context'
+import { pageTarget } from './flags/page-target'
+import type { GateKind } from './gate/gate-filter'
+import { activitiesPage } from './routes/activities'
+import { cityHubPage } from './routes/city-hub'
+import { costGuidePage } from './routes/cost-guide'
+import { directoryPage } from './routes/directory'
+import { jobDetailPage } from './routes/job-detail'
+import { jobListingPage } from './routes/job-listing'
+import { purgeEndpoint } from './routes/ops-purge'
+import { providerProfilePage } from './routes/provider-profile'
+import { segmentPage } from './routes/segment'
+import { serviceNationalPage } from './routes/service-national'
+import { serviceStatePage } from './routes/service-state'
+import { robotsTxt, sitemapFile, sitemapIndex } from './routes/sitemaps'
+import { intentStep, whoNeedsCareStep } from './routes/visitor-flow'
+import { DATA_PREFIX } from './urls/data-prefix'
+import { OPS_PURGE, PATTERNS, ROBOTS, SITEMAP_FILE, SITEMAP_INDEX } from './urls/paths'
+
+/**
+ * One route of the site: everything the pipeline needs to know about a URL before its handler
+ * runs. app.ts mounts each row; adding a page type is a row, a handler and a view
+ * (docs/request-flow.md).
+ */
+export interface PageRow {
+  /** A Hono pattern from src/urls/paths.ts. */
+  pattern: string
+  method: 'GET' | 'POST'
+  /** The kind of page, finer than the page type: `directory`, `serviceState`, … */
+  surface: string
+  /** The analytics page type, and what flag rules target (src/flags/page-target.ts). */
+  pageType: PageType | null
+  /** The analytics page kind of listings. */
+  pageKind: PageKind | null
+  /** Route parameters the gate checks against the bloom filter before any read. */
+  gate: Record<string, GateKind> | null
+  /** How long the edge cache keeps it (src/cache/policies.ts); null: never stored. */
+  policy: Policy | null
+  /** Whether the page also answers its state as JSON at `/_data{path}` for client navigation. */
+  data: boolean
+  /** The flags and configuration keys that shape it: its variant keys on exactly these. */
+  flags: readonly Shaping[]
+  handler: Handler<AppEnv>
+}
+
+const page = (
+  row: Partial<PageRow> & Pick<PageRow, 'pattern' | 'surface' | 'handler'>,
+): PageRow => ({
+  method: 'GET',
+  pageType: null,
+  pageKind: null,
+  gate: null,
+  policy: null,
+  data: false,
+  flags: CALL_TO_ACTION_FLAGS,
+  ...row,
+})
+
+const CITY_GATE = { city: 'city' } as const
+/** Sitemaps and robots.txt list the pages that exist: the flags and keys that remove some. */
+const SITEMAP_FLAGS: readonly Shaping[] = [
+  ...EVERY_PAGE_FLAGS,
+  'cookingCategory',
+  'costGuideLocalPage',
+]
+const LISTING = 'seoSearchListing'
+
+/** Every route of the site, and what shapes each. */
+export const PAGES = {
+  serviceNational: page({
+    pattern: PATTERNS.serviceNational,
+    surface: 'serviceNational',
+    pageType: LISTING,
+    policy: POLICIES.hub,
+    flags: [...CALL_TO_ACTION_FLAGS, 'pillarPageRouting'],
+    handler: serviceNationalPage,
+  }),
+  serviceState: page({
+    pattern: PATTERNS.serviceState,
+    surface: 'serviceState',
+    pageType: LISTING,
+    pageKind: 'SEGMENTATION_STATE',
+    policy: POLICIES.hub,
+    flags: [...CALL_TO_ACTION_FLAGS, 'robustDaycareCards'],
+    handler: serviceStatePage,
+  }),
+  directory: page({
+    pattern: PATTERNS.serviceCity,
+    surface: 'directory',
+    pageType: LISTING,
+    pageKind: 'PROVIDERS',
+    gate: CITY_GATE,
+    policy: POLICIES.directory,
+    data: true,
+    flags: [
+      ...CALL_TO_ACTION_FLAGS,
+      'rankedDirectorySorting',
+      'robustDaycareCards',
+      'costGuideLocalPage',
+    ],
+    handler: directoryPage,
+  }),
+  jobListing: page({
+    pattern: PATTERNS.jobListing,
+    surface: 'jobListing',
+    pageType: LISTING,
+    pageKind: 'JOBS',
+    gate: CITY_GATE,
+    policy: POLICIES.jobs,
+    data: true,
+    handler: jobListingPage,
+  }),
+  cityHub: page({
+    pattern: PATTERNS.cityHub,
+    surface: 'cityHub',
+    pageType: LISTING,
+    pageKind: 'ALL_SERVICES_CITY',
+    gate: CITY_GATE,
+    policy: POLICIES.hub,
+    handler: cityHubPage,
+  }),
+  profile: page({
+    pattern: PATTERNS.provider,
+    surface: 'profile',
+    pageType: 'seoProviderProfile',
+    gate: { slug: 'provider' },
+    policy: POLICIES.profile,
+    flags: [...CALL_TO_ACTION_FLAGS, 'embeddedGuestMessaging', 'robustDaycareCards'],
+    handler: providerProfilePage,
+  }),
+  job: page({
+    pattern: PATTERNS.job,
+    surface: 'job',
+    pageType: 'seoJobDetail',
+    gate: { slug: 'job' },
+    policy: POLICIES.job,
+    handler: jobDetailPage,
+  }),
+  costNational: page({
+    pattern: PATTERNS.costNational,
+    surface: 'costNational',
+    pageType: 'costGuide',
+    policy: POLICIES.cost,
+    flags: [...CALL_TO_ACTION_FLAGS, 'costGuideLocalPage'],
+    handler: costGuidePage,
+  }),
+  costCity: page({
+    pattern: PATTERNS.costCity,
+    surface: 'costCity',
+    pageType: 'costGuide',
+    gate: CITY_GATE,
+    policy: POLICIES.cost,
+    flags: [...CALL_TO_ACTION_FLAGS, 'costGuideLocalPage'],
+    handler: costGuidePage,
+  }),
+  activities: page({
+    pattern: PATTERNS.activities,
+    surface: 'activities',
+    pageType: 'campsAndActivities',
+    policy: POLICIES.activities,
+    data: true,
+    flags: [...CALL_TO_ACTION_FLAGS, 'providerSignUpBanner', 'campsFilter', 'cookingCategory'],
+    handler: activitiesPage,
+  }),
+  segment: page({
+    pattern: PATTERNS.segment,
+    surface: 'segment',
+    policy: POLICIES.segment,
+    handler: segmentPage,
+  }),
+  flowIntent: page({
+    pattern: PATTERNS.flowIntent,
+    surface: 'flow',
+    data: true,
+    handler: intentStep,
+  }),
+  flowWhoNeedsCare: page({
+    pattern: PATTERNS.flowWhoNeedsCare,
+    surface: 'flow',
+    handler: whoNeedsCareStep,
+  }),
+  sitemapIndex: page({
+    pattern: SITEMAP_INDEX,
+    surface: 'sitemap',
+    policy: POLICIES.sitemap,
+    flags: SITEMAP_FLAGS,
+    handler: sitemapIndex,
+  }),
+  sitemapFile: page({
+    pattern: SITEMAP_FILE,
+    surface: 'sitemap',
+    policy: POLICIES.sitemap,
+    flags: SITEMAP_FLAGS,
+    handler: sitemapFile,
+  }),
+  robots: page({
+    pattern: ROBOTS,
+    surface: 'sitemap',
+    policy: POLICIES.sitemap,
+    flags: SITEMAP_FLAGS,
+    handler: robotsTxt,
+  }),
+  opsPurge: page({
+    pattern: OPS_PURGE,
+    method: 'POST',
+    surface: 'other',
+    flags: DOCUMENT_FLAGS,
+    handler: purgeEndpoint,
+  }),
+} satisfies Record<string, PageRow>
+
+/** Each row's paths: its pattern, and its JSON twin under `/_data` when it has one. */
+export const ROUTES: readonly { row: PageRow; path: string }[] = Object.values(PAGES).flatMap(
+  (row): { row: PageRow; path: string }[] =>
+    row.data
+      ? [
+          { row, path: row.pattern },
+          { row, path: DATA_PREFIX + row.pattern },
+        ]
+      : [{ row, path: row.pattern }],
+)
+
+// The routers Hono itself chooses from: the first that can hold every pattern.
+const router = new SmartRouter<PageRow>({ routers: [new RegExpRouter(), new TrieRouter()] })
+for (const { row, path } of ROUTES) router.add(row.method, path, row)
+
+/** The row a request's method and path route to, with the route's parameters. */
+export function matchPage(
+  method: string,
+  path: string,
+): { row: PageRow; params: Record<string, string> } | null {
+  const [matches, stash] = router.match(method === 'HEAD' ? 'GET' : method, path)
+  const first = matches[0]
+  if (!first) return null
+  const [row, found] = first
+  const params: Record<string, string> = {}
+  for (const [name, at] of Object.entries(found))
+    params[name] = stash ? (stash[at as number] ?? '') : String(at)
+  return { row, params }
+}
+
+/** What the flags and analytics know of the page a request asks for. */
+export function pageOf(method: string, path: string): PageContext {
+  const match = matchPage(method, path)
+  if (!match) return NO_PAGE
+  const { row, params } = match
+  return {
+    surface: row.surface,
+    target: pageTarget(row.pageType, params),
+    shapedBy: row.flags,
+    pageKind: row.pageKind,
+  }
+}
+
+/** Tells each request its row of the table, first thing, for every step after. */
+export const pageContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set('page', pageOf(c.req.method, c.req.path))
+  await next()
+}
