@@ -4,6 +4,7 @@ import { forgetGenerations } from '../../src/cache/generations'
 import { forgetHotPages } from '../../src/cache/hot-pages'
 import { forgetGate } from '../../src/gate/gate-store'
 import { sameDocument, settled } from '../support/fetch-page'
+import { unreachable, withStatementFaults } from '../support/with-faults'
 
 // The gate's and the purges' KV namespaces failing, through the real worker: pages are served;
 // and purges when KV or the audit log's D1 fails: what happened is still told and logged.
@@ -17,7 +18,7 @@ afterEach(() => {
 it('opens the gate when its KV fails: pages are served, unknown slugs still 404 from D1', async () => {
   const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
   forgetGate()
-  const gate = failing(env.GATE)
+  const gate = unreachable(env.GATE)
   const known = await settled('/nannies/atlanta-ga', {}, { GATE: gate })
   expect(known.res.status).toBe(200)
   expect(known.body).toContain('Nannies in Atlanta, GA')
@@ -31,7 +32,7 @@ it('serves stored pages when the purges KV fails, by their age alone', async () 
   expect(stored.cache).toBe('MISS')
   forgetGenerations()
   forgetHotPages()
-  const purges = failing(env.PURGES)
+  const purges = unreachable(env.PURGES)
   const hit = await settled('/babysitters/austin-tx', {}, { PURGES: purges })
   expect(hit.res.status).toBe(200)
   expect(hit.res.headers.get('x-cache')).toBe('HIT')
@@ -56,7 +57,7 @@ describe('a purge', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     await settled('/tutors/austin-tx')
     const res = await settled('/__ops/purge', request(['city:austin-tx']), {
-      PURGES: failing(env.PURGES),
+      PURGES: unreachable(env.PURGES),
     })
     expect(res.res.status).toBe(503)
     expect(JSON.parse(res.body)).toMatchObject({ logged: true })
@@ -87,25 +88,9 @@ describe('a purge', () => {
 
 /** The real D1, except that writing the purge log fails. */
 function auditFailing(db: D1Database): D1Database {
-  return new Proxy(db, {
-    get: (target, prop) =>
-      prop === 'prepare'
-        ? (sql: string) =>
-            sql.startsWith('INSERT INTO purge_log')
-              ? {
-                  bind: () => ({ run: () => Promise.reject(new Error('D1 unavailable')) }),
-                }
-              : target.prepare(sql)
-        : (Reflect.get(target, prop) as unknown),
-  })
-}
-
-/** A KV binding whose every call fails, as when KV is unreachable. */
-function failing(kv: KVNamespace): KVNamespace {
-  return new Proxy(kv, {
-    get: (target, prop) => {
-      const value = Reflect.get(target, prop) as unknown
-      return typeof value === 'function' ? () => Promise.reject(new Error('KV unavailable')) : value
-    },
-  })
+  return withStatementFaults(db, (sql) =>
+    sql.startsWith('INSERT INTO purge_log')
+      ? { run: () => Promise.reject(new Error('D1 unavailable')) }
+      : undefined,
+  )
 }

@@ -5,6 +5,7 @@ import { forgetDerivedReads, READ_DEADLINE_MS } from '../../src/data/db'
 import worker from '../../src/worker'
 import { purge } from '../support/builders'
 import { ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
+import { withStatementFaults } from '../support/with-faults'
 
 // In a file of its own: these tests break storage for real, and storage is per test file.
 
@@ -24,22 +25,7 @@ it('never stores a page whose streamed section failed', async () => {
 
 /** The real D1, each page read answered by `answer` (which may call the real `read`). */
 function d1Answering(answer: (sql: string, read: () => Promise<unknown>) => Promise<unknown>) {
-  return new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
-      return (sql: string) => ({
-        bind: (...params: unknown[]) => ({
-          all: () =>
-            answer(sql, () =>
-              target
-                .prepare(sql)
-                .bind(...params)
-                .all(),
-            ),
-        }),
-      })
-    },
-  })
+  return withStatementFaults(env.DB, (sql) => ({ all: (read) => answer(sql, read) }))
 }
 
 /** A request to the worker over `db`, its background work finished when it returns. */

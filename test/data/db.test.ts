@@ -3,20 +3,14 @@ import { describe, expect, it } from 'vitest'
 import { forgetDerivedReads, openDb, READ_RETRIES, readsDerivedOnly } from '../../src/data/db'
 import { refreshStats } from '../../src/data/refresh-stats'
 import { Timing } from '../../src/observability/timing'
+import { withStatementFaults } from '../support/with-faults'
 
 /** The real D1 binding, failing its first `failures` statements the way D1 reports a blip. */
 function flakyD1(failures: number, message = 'D1_ERROR: Network connection lost.'): D1Database {
   let left = failures
-  return new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
-      return (sql: string) => {
-        const statement = target.prepare(sql)
-        if (left-- > 0) return { bind: () => ({ all: () => Promise.reject(new Error(message)) }) }
-        return statement
-      }
-    },
-  })
+  return withStatementFaults(env.DB, () =>
+    left-- > 0 ? { all: () => Promise.reject(new Error(message)) } : undefined,
+  )
 }
 
 describe('openDb', () => {

@@ -6,6 +6,7 @@ import type { FlagStore } from '../../src/flags/flag-commands'
 import { applyCommand } from '../../src/flags/flag-commands'
 import { DEFAULT_FLAG_SET, parseFlagSet } from '../../src/flags/flag-set'
 import { forgetFlags, readFlags } from '../../src/flags/read-flags'
+import { withFaults } from '../support/with-faults'
 
 describe('parseFlagSet', () => {
   it('gives defaults for an empty store', () => {
@@ -88,11 +89,8 @@ describe('readFlags', () => {
 
   it('gives the defaults and one report when KV throws', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const failing = new Proxy(env.FLAGS, {
-      get: (target, prop) =>
-        prop === 'get'
-          ? () => Promise.reject(new Error('KV unavailable'))
-          : (Reflect.get(target, prop) as unknown),
+    const failing = withFaults(env.FLAGS, {
+      get: () => Promise.reject(new Error('KV unavailable')),
     })
     forgetFlags()
     expect(await readFlags(failing)).toEqual(DEFAULT_FLAG_SET)

@@ -12,33 +12,16 @@ import { forgetGate, GATE_KEY, readGate } from '../../src/gate/gate-store'
 import { findCitiesAddedAfter, NEW_CITIES_MAX_AGE_MS } from '../../src/gate/new-cities'
 import { aProvider, cityId } from '../support/builders'
 import { d1Reads, fetchPage, settled } from '../support/fetch-page'
+import { withStatementFaults } from '../support/with-faults'
 
 /** The real D1, each read of a statement containing `match` answered by `answer`. */
 function d1Around(
   match: string,
   answer: (read: () => Promise<unknown>, sql: string) => Promise<unknown>,
 ): D1Database {
-  return new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
-      return (sql: string) =>
-        sql.includes(match)
-          ? {
-              bind: (...params: unknown[]) => ({
-                all: () =>
-                  answer(
-                    () =>
-                      target
-                        .prepare(sql)
-                        .bind(...params)
-                        .all(),
-                    sql,
-                  ),
-              }),
-            }
-          : target.prepare(sql)
-    },
-  })
+  return withStatementFaults(env.DB, (sql) =>
+    sql.includes(match) ? { all: (read) => answer(read, sql) } : undefined,
+  )
 }
 
 /** A request to the worker over `db`, its background work finished when it returns. */

@@ -13,6 +13,7 @@ import { pageContext } from '../../src/pages'
 import worker from '../../src/worker'
 import { aProvider, cityId } from '../support/builders'
 import { ORIGIN, PHONE, settled } from '../support/fetch-page'
+import { withStatementFaults } from '../support/with-faults'
 
 // Every test here talks to the real capture server (test/node/sentry-capture.ts) over HTTP.
 const capture = inject('sentryOrigin')
@@ -78,15 +79,9 @@ async function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean
 
 /** The real D1, except that `sql` answers `rows` (which a test may make throw when read). */
 function d1Answering(match: string, rows: () => unknown[]): D1Database {
-  return new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
-      return (sql: string) =>
-        sql.includes(match)
-          ? { bind: () => ({ all: () => Promise.resolve({ results: rows() }) }) }
-          : target.prepare(sql)
-    },
-  })
+  return withStatementFaults(env.DB, (sql) =>
+    sql.includes(match) ? { all: () => Promise.resolve({ results: rows() }) } : undefined,
+  )
 }
 
 beforeAll(async () => {

@@ -14,6 +14,7 @@ import {
   robotsOf,
   settled,
 } from '../support/fetch-page'
+import { unreachable } from '../support/with-faults'
 
 /** Puts a flag store document in the real local KV and makes the isolate read it again. */
 async function store(doc: unknown) {
@@ -350,7 +351,7 @@ describe('when the flag store cannot be read', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     // Readable, this store would turn everything the other way.
     await store(EVERYTHING_FLIPPED)
-    const flags = failing(env.FLAGS)
+    const flags = unreachable(env.FLAGS)
     const get = async (path: string) => {
       const { res, body } = await over({ FLAGS: flags }, path)
       expect([path, res.status]).toEqual([path, 200])
@@ -379,16 +380,6 @@ describe('when the flag store cannot be read', () => {
     expect(await get('/cost/babysitters/atlanta-ga')).toContain('<h1')
   })
 })
-
-/** A KV binding whose every call fails, as when KV is unreachable. */
-function failing(kv: KVNamespace): KVNamespace {
-  return new Proxy(kv, {
-    get: (target, prop) => {
-      const value = Reflect.get(target, prop) as unknown
-      return typeof value === 'function' ? () => Promise.reject(new Error('KV unavailable')) : value
-    },
-  })
-}
 
 /** A request through the worker with some bindings replaced, its background work finished. */
 async function over(bindings: Partial<Env>, path: string) {

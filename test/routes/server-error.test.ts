@@ -5,6 +5,7 @@ import { expect, inject, it } from 'vitest'
 import worker from '../../src/worker'
 import { aProvider, cityId } from '../support/builders'
 import { ORIGIN, page, PHONE, settled } from '../support/fetch-page'
+import { withStatementFaults } from '../support/with-faults'
 
 // In a file of its own: storage is isolated per test file, and these tests break the catalog.
 
@@ -49,22 +50,16 @@ it('answers a render error inside the React shell with the 500 page, and stores 
 })
 
 /** The real D1, except that the similar-providers read answers, a moment later, rows no card can show. */
-const similarUnreadable = new Proxy(env.DB, {
-  get(target, prop) {
-    if (prop !== 'prepare') return Reflect.get(target, prop) as unknown
-    return (sql: string) =>
-      sql.includes('ps.provider_id != ?')
-        ? {
-            bind: () => ({
-              all: () =>
-                new Promise((resolve) =>
-                  setTimeout(() => resolve({ results: [{ id: null, firstName: null }] }), 50),
-                ),
-            }),
-          }
-        : target.prepare(sql)
-  },
-})
+const similarUnreadable = withStatementFaults(env.DB, (sql) =>
+  sql.includes('ps.provider_id != ?')
+    ? {
+        all: () =>
+          new Promise((resolve) =>
+            setTimeout(() => resolve({ results: [{ id: null, firstName: null }] }), 50),
+          ),
+      }
+    : undefined,
+)
 
 it('keeps the fallback of a section that fails after the shell has streamed, and stores nothing', async () => {
   const p = await aProvider({ cityId: await cityId('atlanta-ga'), service: 'nannies' })
