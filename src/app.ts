@@ -5,7 +5,7 @@ import type { AppEnv } from './env'
 import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
 import { observe } from './observability/observe'
-import { pageContext, ROUTES } from './pages'
+import { noPage, pageContext, ROUTES } from './pages'
 import { dataRequests } from './request/data-requests'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
 import { requestContext } from './request/request-context'
@@ -21,7 +21,9 @@ import { DATA_PREFIX } from './urls/data-prefix'
  */
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
-  app.use(securityHeaders, observe, pageContext, requestContext, visitorCookies)
+  app.use(securityHeaders, observe, noPage)
+  for (const { row, path } of ROUTES) app.use(path, pageContext(row))
+  app.use(requestContext, visitorCookies)
   app.use(normaliseRequest, allowMethods)
   app.use(`${DATA_PREFIX}/*`, dataRequests)
 

@@ -254,7 +254,14 @@ export function matchPage(
 export function pageOf(method: string, path: string): PageContext {
   const match = matchPage(method, path)
   if (!match) return NO_PAGE
-  const { row, params } = match
+  return contextOf(match.row, match.params)
+}
+
+/** What the flags and analytics know of a request routed to `row`. */
+function contextOf(
+  row: PageRow,
+  params: Readonly<Record<string, string | undefined>>,
+): PageContext {
   return {
     surface: row.surface,
     target: pageTarget(row.pageType, params),
@@ -263,8 +270,19 @@ export function pageOf(method: string, path: string): PageContext {
   }
 }
 
-/** Tells each request its row of the table, first thing, for every step after. */
-export const pageContext: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set('page', pageOf(c.req.method, c.req.path))
+/**
+ * Tells a request routed to `row` its page, first thing, for every step after; mounted on the
+ * row's paths, so the URL is routed once (a request no row matches keeps NO_PAGE).
+ */
+export function pageContext(row: PageRow): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('page', contextOf(row, c.req.param()))
+    await next()
+  }
+}
+
+/** Every request starts with no page; a row's own step, after this, names its page. */
+export const noPage: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set('page', NO_PAGE)
   await next()
 }

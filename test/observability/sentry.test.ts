@@ -9,7 +9,7 @@ import type { AppEnv } from '../../src/env'
 import { MAX_FRAMES, MAX_LINE, RATE_LIMIT_FALLBACK_MS } from '../../src/observability/event-rules'
 import { observe } from '../../src/observability/observe'
 import { createSentry, scrub } from '../../src/observability/sentry'
-import { pageContext } from '../../src/pages'
+import { pageContext, PAGES } from '../../src/pages'
 import worker from '../../src/worker'
 import { aProvider, cityId } from '../support/builders'
 import { ORIGIN, PHONE, settled } from '../support/fetch-page'
@@ -256,7 +256,8 @@ describe('error reporting', () => {
   it('sends one event for a 5xx that no error explains, from the last step of the request', async () => {
     // A route that answers 502 by itself: only observe can notice it.
     const app = new Hono<AppEnv>()
-    app.use(observe, pageContext)
+    app.use(observe)
+    app.use('/babysitters/:city', pageContext(PAGES.directory))
     app.get('/babysitters/:city', (c) => c.text('upstream failed', 502))
     const ctx = createExecutionContext()
     const res = await app.fetch(
