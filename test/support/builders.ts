@@ -1,4 +1,5 @@
 import { env, exports } from 'cloudflare:workers'
+import type { EntryMeta } from '../../src/cache/entry-meta'
 import { refreshStats } from '../../src/data/refresh-stats'
 import { buildGate } from '../../src/gate/build-gate'
 import { forgetGate, saveGate } from '../../src/gate/gate-store'
@@ -116,4 +117,20 @@ export async function cityId(slug: string): Promise<number> {
 export async function rebuildGate(): Promise<void> {
   await saveGate(env.GATE, await buildGate(env.DB))
   forgetGate()
+}
+
+/** What the edge cache stores beside a page, with defaults a test overrides where it matters. */
+export function anEntryMeta(fields: Partial<EntryMeta> = {}): EntryMeta {
+  return {
+    storedAt: 1000,
+    freshUntil: 2000,
+    staleUntil: 3000,
+    keepUntil: 4000,
+    tags: [],
+    etag: 'W/"x"',
+    nonce: 'n',
+    cacheControl: 'public',
+    complete: true,
+    ...fields,
+  }
 }
