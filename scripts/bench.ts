@@ -1,20 +1,31 @@
-// Speed, sizes and scale, measured in one run against a baseline measured in the same run:
+// Speed, sizes and scale of every page type, measured under load against baselines measured in
+// the same run:
 //
 //   npm run bench                      the default catalog (npm start's)
 //   npm run bench -- --large           and the 1M-provider catalog (seeded once, ~15 min)
 //   npm run bench -- --duration 10     seconds of load per route (default 5)
+//   npm run bench -- --connections 16  concurrent connections (default 8)
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
-// benchmark's own routes) with `wrangler deploy --dry-run`, serves it in workerd through
-// Miniflare's API with the seeded D1 and KV and the Cache API, and loads each route with
-// autocannon from this process (workerd runs in its own). Prints tables; asserts nothing.
+// benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
+// Miniflare's API over the seeded KV, with the catalog's D1 in a workerd of its own (as in
+// production, D1's work is not the worker's CPU). Each route is loaded by autocannon from this
+// process; its CPU per request is the site workerd's CPU time over the whole run divided by the
+// requests it completed. Each page is measured beside a static string of its own size from the
+// same worker, and the gate's 404 beside a bare one. Prints tables and the targets, met or not;
+// asserts nothing.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import autocannon from 'autocannon'
 import { explainPageReads, isScan } from '../test/support/page-reads'
-import { buildHarness, CATALOGS, cpuMs, PHONE, serve, SITE, step } from './bench/harness'
+import type { PageType } from './bench/find-pages'
+import { findPages } from './bench/find-pages'
+import type { Server } from './bench/harness'
+import { buildHarness, CATALOGS, PHONE, serve, serveD1, SITE, step } from './bench/harness'
+import { markdownTable } from './bench/markdown-table'
+import type { Measured } from './bench/measure-route'
+import { measureRoute } from './bench/measure-route'
 
 const { values } = parseArgs({
   options: {
@@ -23,11 +34,9 @@ const { values } = parseArgs({
     large: { type: 'boolean', default: false },
   },
 })
-const DURATION = Number(values.duration)
-const CONNECTIONS = Number(values.connections)
-/** Requests, one at a time, behind each CPU median: BATCHES batches of BATCH. */
-const BATCHES = 9
-const BATCH = 25
+const LOAD = { duration: Number(values.duration), connections: Number(values.connections) }
+/** A city the gate rejects: its 404 is decided before any read. */
+const UNKNOWN_CITY = '/babysitters/nowhere-zz'
 
 await buildHarness()
 if (values.large)
@@ -45,58 +54,15 @@ await step('production bundle', 'node_modules/.bin/wrangler', [
   SITE,
 ])
 
-interface Load {
-  route: string
-  rps: number
-  p50: number
-  p99: number
-  errors: number
-}
-
-async function load(base: string, route: string, path: string): Promise<Load> {
-  const options = {
-    url: base + path,
-    connections: CONNECTIONS,
-    headers: { 'user-agent': PHONE },
-  }
-  await autocannon({ ...options, duration: 1 }) // warm-up: JIT, isolate caches, the stored copy
-  const r = await autocannon({ ...options, duration: DURATION })
-  return {
-    route,
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.timeouts,
-  }
-}
-
-async function text(base: string, path: string): Promise<string> {
-  const res = await fetch(base + path, { headers: { 'user-agent': PHONE } })
-  if (res.status !== 200) throw new Error(`${path}: ${res.status}`)
-  return res.text()
-}
-
-const median = (xs: number[]): number =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
-
-/**
- * CPU per request of the workerd that runs the worker (D1 runs in another): one request at a
- * time, every one a cache miss, in batches of BATCH; /proc counts CPU in ticks of 10 ms, so
- * each batch gives a mean and the batches a median.
- */
-async function cpuPerRequest(server: { base: string; pid: number }, path: string) {
-  const send = async () => {
-    const res = await fetch(server.base + path, { headers: { 'user-agent': PHONE } })
-    await res.arrayBuffer()
-  }
-  for (let i = 0; i < BATCH; i++) await send() // warm-up
-  const batches: number[] = []
-  for (let b = 0; b < BATCHES; b++) {
-    const before = await cpuMs(server.pid)
-    for (let i = 0; i < BATCH; i++) await send()
-    batches.push(((await cpuMs(server.pid)) - before) / BATCH)
-  }
-  return median(batches)
+interface Row {
+  page: PageType | 'bare 404' | 'gate 404'
+  cache: 'MISS' | 'HIT' | null
+  path: string
+  measured: Measured
+  /** What the row's throughput is compared with: a static string of the page's size. */
+  reference: { label: string; bytes: number | null; measured: Measured } | null
+  /** Gzipped JavaScript the page ships. */
+  js: number | null
 }
 
 /** JavaScript a page ships: its module scripts and preloads, gzip. */
@@ -111,93 +77,103 @@ async function shippedJs(html: string): Promise<number> {
   return bytes
 }
 
+/** A page under load, and just before it, a static string of its size from the same server. */
+async function pageRow(
+  server: Server,
+  d1: Server,
+  page: PageType,
+  path: string,
+  cache: 'MISS' | 'HIT',
+): Promise<Row> {
+  console.error(`bench: ${page}, ${cache}: ${path}`)
+  const html = await (await fetch(server.base + path, { headers: { 'user-agent': PHONE } })).text()
+  const bytes = new TextEncoder().encode(html).byteLength
+  const baseline = await measureRoute(server, d1, `/__bench/baseline?bytes=${bytes}`, 200, LOAD)
+  return {
+    page,
+    cache,
+    path,
+    measured: await measureRoute(server, d1, path, 200, LOAD),
+    reference: { label: 'static', bytes, measured: baseline },
+    js: await shippedJs(html),
+  }
+}
+
 async function benchCatalog(name: keyof typeof CATALOGS) {
   console.error(`bench: ${name} catalog`)
-  const cached = await serve(CATALOGS[name], 'cached')
-  const uncached = await serve(CATALOGS[name], 'uncached')
-  // Miniflare types its bindings with its own copy of the Workers types.
-  const d1 = (await uncached.mf.getD1Database('DB')) as unknown as D1Database
-  const cpu = await serve(CATALOGS[name], 'cpu', d1)
+  const state = CATALOGS[name]
+  const d1 = await serveD1(state)
+  const servers = [d1]
   try {
-    const directoryPath = '/babysitters/atlanta-ga'
-    const directory = await text(uncached.base, directoryPath)
-    const jobs = await text(uncached.base, '/babysitting-jobs/atlanta-ga')
-    const pages = {
-      directory: directoryPath,
-      profile: /href="(\/p\/[^"]+)"/.exec(directory)?.[1] ?? '',
-      'job detail': /href="(\/job\/[^"]+)"/.exec(jobs)?.[1] ?? '',
-      'cost guide': '/cost/nannies/seattle-wa',
-      activities: '/explore/d/robotics',
+    const cached = await serve(state, 'cached', d1)
+    servers.push(cached)
+    const pages = await findPages(cached.base)
+    // Every request to these pages renders: see `Caching` in scripts/bench/harness.ts.
+    const missing = await serve(state, { missing: Object.values(pages) }, d1)
+    servers.push(missing)
+
+    const rows: Row[] = []
+    for (const [page, path] of Object.entries(pages) as [PageType, string][]) {
+      rows.push(await pageRow(missing, d1, page, path, 'MISS'))
+      if (page === 'directory') rows.push(await pageRow(cached, d1, page, path, 'HIT'))
     }
-    const notFound = '/babysitters/atlantis-zz'
-    const bytes = new TextEncoder().encode(directory).byteLength
-    const rows: Load[] = [
-      await load(
-        cached.base,
-        `baseline (${(bytes / 1024).toFixed(0)} KB string)`,
-        `/__bench/baseline?bytes=${bytes}`,
-      ),
-      await load(uncached.base, 'directory, cache bypassed', pages.directory),
-      await load(cached.base, 'directory, from cache', pages.directory),
-      await load(uncached.base, 'profile', pages.profile),
-      await load(uncached.base, 'job detail', pages['job detail']),
-      await load(uncached.base, 'cost guide', pages['cost guide']),
-      await load(uncached.base, 'activity page', pages.activities),
-      await load(cached.base, 'unknown-slug 404', notFound),
-      await load(cached.base, 'trivial 404 (no D1)', '/__bench/not-found'),
-    ]
-    const baselinePath = `/__bench/baseline?bytes=${bytes}`
-    const cpuMsByType: Record<string, number> = {}
-    for (const [type, path] of Object.entries({
-      ...pages,
-      'unknown-slug 404': notFound,
-      [`baseline (${(bytes / 1024).toFixed(0)} KB string)`]: baselinePath,
-    }))
-      cpuMsByType[type] = await cpuPerRequest(cpu, path)
-    const plans = await explainPageReads(d1)
-    const scans = plans.filter((p) => p.plan.some(isScan))
+    console.error('bench: 404s')
+    const bare = await measureRoute(cached, d1, '/__bench/not-found', 404, LOAD)
+    rows.push({
+      page: 'bare 404',
+      cache: null,
+      path: '/__bench/not-found',
+      measured: bare,
+      reference: null,
+      js: null,
+    })
+    rows.push({
+      page: 'gate 404',
+      cache: null,
+      path: UNKNOWN_CITY,
+      measured: await measureRoute(cached, d1, UNKNOWN_CITY, 404, LOAD),
+      reference: { label: 'bare 404', bytes: null, measured: bare },
+      js: null,
+    })
+
+    // Miniflare types its bindings with its own copy of the Workers types.
+    const db = (await d1.mf.getD1Database('DB')) as unknown as D1Database
+    const plans = await explainPageReads(db)
     const gateRuns: { ms: number; bytes: number }[] = []
-    for (let i = 0; i < 20; i++)
-      gateRuns.push(
-        await (await fetch(`${cached.base}/__bench/gate`)).json<{ ms: number; bytes: number }>(),
-      )
-    const js: Record<string, number> = {}
-    for (const [type, path] of Object.entries(pages))
-      js[type] = await shippedJs(await text(uncached.base, path))
-    const providers = await d1.prepare('SELECT COUNT(*) AS n FROM providers').first<{ n: number }>()
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${cached.base}/__bench/gate`)
+      gateRuns.push(await res.json<{ ms: number; bytes: number }>())
+    }
+    const providers = await db.prepare('SELECT COUNT(*) AS n FROM providers').first<{ n: number }>()
     return {
       name,
       providers: providers?.n ?? 0,
       rows,
-      cpu: cpuMsByType,
       plans: plans.length,
-      scans,
+      scans: plans.filter((p) => p.plan.some(isScan)),
       gate: { ms: median(gateRuns.map((g) => g.ms)), bytes: gateRuns[0]?.bytes ?? 0 },
-      js,
-      pageBytes: bytes,
     }
   } finally {
-    await Promise.all([cached.mf.dispose(), uncached.mf.dispose(), cpu.mf.dispose()])
+    await Promise.all(servers.map((s) => s.mf.dispose()))
   }
 }
 
-function table(head: string[], rows: (string | number)[][]): string {
-  const cells = [head, ...rows].map((r) => r.map(String))
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)))
-  const line = (r: string[]) =>
-    `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`
-  return [
-    line(cells[0] ?? []),
-    `|${widths.map((w, i) => (i === 0 ? '-' : '-').repeat(w + 1) + (i === 0 ? '-' : ':')).join('|')}|`,
-    ...cells.slice(1).map(line),
-  ].join('\n')
+const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+const ms = (n: number) => n.toFixed(2)
+const times = (n: number) => `${n.toFixed(2)}×`
+const label = (row: Row) => (row.cache ? `${row.page}, ${row.cache.toLowerCase()}` : row.page)
+
+/** The responses' `x-cache` states: one word when all agree, else each with its count. */
+function cacheStates(row: Row): string {
+  const states = Object.entries(row.measured.cache)
+  if (states.length === 1) return states[0]?.[0] ?? ''
+  return states.map(([state, n]) => `${state} ${n}`).join(', ')
 }
 
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
-
-const bundle = await readdir(SITE)
 let bundleGzip = 0
-for (const f of bundle)
+for (const f of await readdir(SITE))
   if (f.endsWith('.js')) bundleGzip += gzipSync(await readFile(join(SITE, f))).byteLength
 
 const results = []
@@ -206,38 +182,57 @@ for (const name of values.large ? (['default', 'large'] as const) : (['default']
 
 console.log(
   `\nnpm run bench${values.large ? ' -- --large' : ''}: ${new Date().toISOString().slice(0, 10)}, ` +
-    `${DURATION} s per route, ${CONNECTIONS} connections, Node ${process.version}\n`,
+    `${LOAD.duration} s per route, ${LOAD.connections} connections, Node ${process.version}\n`,
 )
 for (const r of results) {
-  const baseline = r.rows[0]?.rps ?? NaN
-  const trivial = r.rows.at(-1)?.rps ?? NaN
   console.log(`### ${r.name} catalog: ${r.providers.toLocaleString('en-US')} providers\n`)
   console.log(
-    table(
-      ['route', 'req/s', 'p50 ms', 'p99 ms', 'errors', '× baseline'],
+    markdownTable(
+      ['route', 'x-cache', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'D1 CPU ms/req', '× ref'],
       r.rows.map((row) => [
-        row.route,
-        row.rps.toFixed(0),
-        row.p50.toFixed(1),
-        row.p99.toFixed(1),
-        row.errors,
-        (row.rps / baseline).toFixed(2),
+        label(row),
+        cacheStates(row),
+        row.measured.rps.toFixed(0),
+        row.measured.p50.toFixed(1),
+        row.measured.p99.toFixed(1),
+        ms(row.measured.cpu),
+        ms(row.measured.d1Cpu),
+        row.reference ? times(row.measured.rps / row.reference.measured.rps) : '–',
       ]),
     ),
   )
   console.log(
-    `\nunknown-slug 404 / trivial 404: ${((r.rows.at(-2)?.rps ?? NaN) / trivial).toFixed(2)}×\n`,
+    '\nCPU: the site workerd over the whole run ÷ requests completed; D1 CPU: the workerd' +
+      '\nanswering D1 over the same run. × ref: throughput ÷ the reference below, measured' +
+      '\njust before on the same worker (pages: a static string of the page’s size).\n',
   )
   console.log(
-    table(
-      ['page type (cache miss)', 'worker CPU ms, median', 'JavaScript gzip'],
-      Object.entries(r.cpu).map(([type, ms]) => [
-        type,
-        ms.toFixed(2),
-        type in r.js ? kb(r.js[type] ?? 0) : '–',
-      ]),
+    markdownTable(
+      ['route', 'reference', 'HTML', 'JS gzip', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req'],
+      r.rows.flatMap((row) =>
+        row.reference
+          ? [
+              [
+                label(row),
+                row.reference.bytes === null ? row.reference.label : 'static',
+                row.reference.bytes === null ? '–' : kb(row.reference.bytes),
+                row.js === null ? '–' : kb(row.js),
+                row.reference.measured.rps.toFixed(0),
+                row.reference.measured.p50.toFixed(1),
+                row.reference.measured.p99.toFixed(1),
+                ms(row.reference.measured.cpu),
+              ],
+            ]
+          : [],
+      ),
     ),
   )
+  const errors = r.rows.filter((row) => row.measured.errors > 0)
+  if (errors.length)
+    console.log(
+      `\nerrors (failures, timeouts, unexpected status): ` +
+        errors.map((row) => `${label(row)} ${row.measured.errors}`).join(', '),
+    )
   console.log(
     `\nquery plans: ${r.plans} reads, ${r.scans.length} scanning a whole table or index` +
       `${r.scans.map((s) => `\n  ${s.sql}: ${s.plan.join(' | ')}`).join('')}`,
@@ -246,10 +241,4 @@ for (const r of results) {
     `gate: ${kb(r.gate.bytes)} of bloom filter, read and decoded in ${r.gate.ms.toFixed(2)} ms (median of 20)\n`,
   )
 }
-console.log(`worker bundle: ${kb(bundleGzip)} gzip (${SITE})`)
-if (results.length === 2) {
-  const [small, large] = results
-  console.log('\nlarge / default p50:')
-  for (const [i, row] of (large?.rows ?? []).entries())
-    console.log(`  ${row.route}: ${(row.p50 / (small?.rows[i]?.p50 ?? NaN)).toFixed(2)}×`)
-}
+console.log(`worker bundle: ${kb(bundleGzip)} gzip (${SITE})\n`)

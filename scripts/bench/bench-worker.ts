@@ -1,12 +1,13 @@
 // The worker as `npm run bench` serves it: the real worker (src/worker.ts), plus routes that exist
 // only in the benchmark configuration. Built by `wrangler deploy --dry-run` like the real one.
-import { forgetHotPages } from '../../src/cache/hot-pages'
+import { urlTag } from '../../src/cache/cache-key'
+import { PURGE_PREFIX } from '../../src/cache/generations'
 import { readGate } from '../../src/gate/gate-store'
 import worker from '../../src/worker'
 
 interface BenchEnv extends Env {
-  /** Set: no Cache API (Miniflare's `cache: false`) and no page memory either. */
-  BENCH_UNCACHED?: string
+  /** Paths that miss on every request: see `purgedForever`. */
+  BENCH_MISSES?: string[]
   /** Set: D1 is answered by another process, so this one's CPU is the worker's own. */
   D1_ELSEWHERE?: Fetcher
 }
@@ -16,7 +17,6 @@ const baselines = new Map<number, string>()
 
 export default {
   async fetch(request, env: BenchEnv, ctx) {
-    if (env.BENCH_UNCACHED) forgetHotPages()
     const url = new URL(request.url)
     switch (url.pathname) {
       case '/__bench/baseline': {
@@ -37,10 +37,41 @@ export default {
       }
     }
     const db = env.D1_ELSEWHERE ? d1Elsewhere(env.D1_ELSEWHERE) : env.DB
-    return worker.fetch(request, { ...env, DB: db }, ctx)
+    const purges = env.BENCH_MISSES ? purgedForever(env.PURGES, env.BENCH_MISSES) : env.PURGES
+    return worker.fetch(request, { ...env, DB: db, PURGES: purges }, ctx)
   },
   scheduled: (controller, env, ctx) => worker.scheduled(controller, env, ctx),
 } satisfies ExportedHandler<BenchEnv>
+
+/**
+ * The purge records as the edge cache lists them, with one more: every page of `paths`, purged
+ * at the end of time. Each copy of those pages, in the Cache API or in the isolate's memory, is
+ * then older than a purge and is never served, however many requests run at once: every
+ * request renders, and the rest of the cache's path (the lookup, the store) runs as on a miss.
+ * (Emptying the isolate's memory at each request did not do it: under concurrent requests, a
+ * render finishing between one request's emptying and its lookup was served as a hit.)
+ */
+function purgedForever(kv: KVNamespace, paths: readonly string[]): KVNamespace {
+  const purge = {
+    name: `${PURGE_PREFIX}bench`,
+    metadata: { at: Number.MAX_SAFE_INTEGER, tags: paths.map(urlTag) },
+  }
+  return new Proxy(kv, {
+    get(target, property) {
+      if (property === 'list')
+        return async (options?: KVNamespaceListOptions) => {
+          const listed = await target.list(options)
+          return options?.prefix === PURGE_PREFIX && listed.list_complete
+            ? { ...listed, keys: [...listed.keys, purge] }
+            : listed
+        }
+      const value: unknown = Reflect.get(target, property)
+      return typeof value === 'function'
+        ? (value as (this: KVNamespace, ...args: unknown[]) => unknown).bind(target)
+        : value
+    },
+  })
+}
 
 /**
  * The part of D1 that page reads use (`prepare(sql).bind(...).all()`), sent over a service

@@ -1,11 +1,13 @@
 // What `npm run bench` and `npm run load` share: the build steps and the benchmark worker
 // served in workerd through Miniflare's API.
 import { execFile } from 'node:child_process'
-import { readdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
+import type { MiniflareOptions } from 'miniflare'
 import { Miniflare } from 'miniflare'
+import { childWorkerds } from './cpu-time'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 export const PHONE =
@@ -37,17 +39,28 @@ const compatibilityDate =
   /compatibility_date = "([^"]+)"/.exec(await readFile('wrangler.toml', 'utf8'))?.[1] ??
   '2026-04-20'
 
+/** A workerd that Miniflare runs for us: its address and its processes, for their CPU time. */
+export interface Server {
+  mf: Miniflare
+  base: string
+  pids: number[]
+}
+
 /**
- * The benchmark worker over one catalog: with the Cache API, without any cache, or without any
- * cache and with D1 answered by another workerd (`d1`), so that this one's CPU is the worker's.
+ * How the site caches. `cached`: as in production, the Cache API behind the isolate's memory of
+ * stored pages. `{ missing }`: every request to those paths renders: every copy of them is
+ * older than a purge in the far future (bench-worker.ts), so none is ever served, and the
+ * Cache API is off, so storing a render costs the worker its tee and no more (in production
+ * the store is I/O, not the worker's CPU).
  */
-export async function serve(
-  state: string,
-  mode: 'cached' | 'uncached' | 'cpu',
-  d1?: D1Database,
-): Promise<{ mf: Miniflare; base: string; pid: number }> {
-  const before = await workerdPids()
-  const mf = new Miniflare({
+export type Caching = 'cached' | { missing: readonly string[] }
+
+/**
+ * The benchmark worker over one catalog. With `d1` (serveD1), D1 is answered by that other
+ * workerd, as in production, where D1 runs elsewhere: this one's CPU is then the worker's.
+ */
+export async function serve(state: string, caching: Caching, d1?: Server): Promise<Server> {
+  return started({
     scriptPath: join(HARNESS, 'bench-worker.js'),
     modules: true,
     compatibilityDate,
@@ -55,53 +68,57 @@ export async function serve(
       PUBLIC_ORIGIN: 'https://www.care.example',
       ENVIRONMENT: 'bench',
       SENTRY_BROWSER_DSN: '',
-      ...(mode === 'cached' ? {} : { BENCH_UNCACHED: '1' }),
+      ...(caching === 'cached' ? {} : { BENCH_MISSES: [...caching.missing] }),
     },
     d1Databases: { DB: 'DB' },
     kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE', PURGES: 'PURGES' },
     d1Persist: join(state, 'd1'),
     kvPersist: join(state, 'kv'),
-    cache: mode === 'cached',
+    cache: caching === 'cached',
     cachePersist: false,
     ...(d1
       ? {
           serviceBindings: {
-            D1_ELSEWHERE: async (req: { json(): Promise<unknown> }) => {
-              const { sql, params } = (await req.json()) as { sql: string; params: unknown[] }
-              return Response.json(
-                await d1
-                  .prepare(sql)
-                  .bind(...params)
-                  .all(),
-              )
-            },
+            D1_ELSEWHERE: { external: { address: new URL(d1.base).host, http: {} } },
           },
         }
       : {}),
     // The worker's log line per request is still written (its cost counts), but not shown.
-    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
-      stdout.resume()
-      stderr.resume()
-    },
+    handleRuntimeStdio: quiet,
   })
+}
+
+/**
+ * A catalog's D1 in a workerd of its own, answering the part of D1 that page reads use
+ * (`prepare(sql).bind(...).all()`) over HTTP: bench-worker.ts's `d1Elsewhere` is its client.
+ */
+export async function serveD1(state: string): Promise<Server> {
+  return started({
+    script: `export default {
+      async fetch(request, env) {
+        const { sql, params } = await request.json()
+        return Response.json(await env.DB.prepare(sql).bind(...params).all())
+      },
+    }`,
+    modules: true,
+    compatibilityDate,
+    d1Databases: { DB: 'DB' },
+    d1Persist: join(state, 'd1'),
+    handleRuntimeStdio: quiet,
+  })
+}
+
+/** Starts Miniflare's workerd and finds its processes: the ones that were not there before. */
+async function started(options: MiniflareOptions): Promise<Server> {
+  const before = await childWorkerds()
+  const mf = new Miniflare(options)
   const url = await mf.ready
-  const [pid = 0] = (await workerdPids()).filter((p) => !before.includes(p))
-  return { mf, base: url.origin, pid }
+  const pids = (await childWorkerds()).filter((p) => !before.includes(p))
+  if (!pids.length) throw new Error('bench: no workerd process found for the server')
+  return { mf, base: url.origin, pids }
 }
 
-async function workerdPids(): Promise<number[]> {
-  const pids: number[] = []
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    const comm = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '')
-    if (comm.trim() === 'workerd') pids.push(Number(entry))
-  }
-  return pids
-}
-
-/** CPU time workerd has used, in ms (user and system; /proc counts in clock ticks of 10 ms). */
-export async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
+function quiet(stdout: Readable, stderr: Readable): void {
+  stdout.resume()
+  stderr.resume()
 }

@@ -1,0 +1,88 @@
+// The page of each type that the bench loads, found in the served catalog at startup: in the
+// sitemaps (the pages that exist) and, for a provider and a job, in the links of the city's
+// directory and job listing. No id is written here, so both catalogs are measured alike.
+import { SEGMENTS } from '../../src/catalog/segments'
+import { PHONE } from './harness'
+
+/** The city of the city pages, and its babysitters' directory: the page of the targets. */
+const CITY = 'atlanta-ga'
+export const DIRECTORY = `/babysitters/${CITY}`
+
+export type PageType =
+  | 'directory'
+  | 'profile'
+  | 'job detail'
+  | 'job listing'
+  | 'cost guide, national'
+  | 'cost guide, city'
+  | 'activities'
+  | 'city hub'
+  | 'service, national'
+  | 'service, state'
+  | 'segment'
+
+async function text(base: string, path: string): Promise<string> {
+  const res = await fetch(base + path, { headers: { 'user-agent': PHONE } })
+  if (res.status !== 200) throw new Error(`bench: ${path} answered ${res.status}`)
+  return res.text()
+}
+
+/** The paths a sitemap (or sitemap index) lists. */
+async function listed(base: string, path: string): Promise<string[]> {
+  const xml = await text(base, path)
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname)
+}
+
+/** The first path of the given shape, the first of `preferred`'s if there is one. */
+function pick(paths: readonly string[], shape: RegExp, preferred = CITY): string | undefined {
+  const shaped = paths.filter((p) => shape.test(p))
+  return shaped.find((p) => p.endsWith(`/${preferred}`)) ?? shaped[0]
+}
+
+function firstLink(html: string, prefix: string): string {
+  const found = new RegExp(`href="(${prefix}[^"?#]+)"`).exec(html)?.[1]
+  if (!found) throw new Error(`bench: no link to ${prefix}… on the page`)
+  return found
+}
+
+export async function findPages(base: string): Promise<Record<PageType, string>> {
+  const files = await listed(base, '/sitemap.xml')
+  /**
+   * A page of the city from the sitemap files of one kind (`hubs-1.xml`, `hubs-2.xml`, …), read
+   * until one lists it: the city's pages, in both catalogs, so that their rows compare.
+   */
+  const cityPage = async (kind: string, shape: RegExp): Promise<string> => {
+    let fallback: string | undefined
+    for (const file of files.filter((f) => f.startsWith(`/sitemaps/${kind}-`))) {
+      const paths = await listed(base, file)
+      const found = pick(paths, shape)
+      if (found?.endsWith(`/${CITY}`)) return found
+      fallback ??= found
+    }
+    return must(fallback, shape)
+  }
+  const pages = await listed(base, '/sitemaps/pages.xml')
+  const jobListing = await cityPage('job-listings', /^\/[a-z-]+\/[a-z0-9-]+$/)
+  const segments = new Set(SEGMENTS.map((s) => `/${s.slug}`))
+  return {
+    directory: DIRECTORY,
+    profile: firstLink(await text(base, DIRECTORY), '/p/'),
+    'job detail': firstLink(await text(base, jobListing), '/job/'),
+    'job listing': jobListing,
+    'cost guide, national': must(pick(pages, /^\/cost\/[a-z-]+$/, 'babysitters'), 'cost'),
+    'cost guide, city': await cityPage('cost-guides', /^\/cost\/[a-z-]+\/.+$/),
+    activities: must(pick(pages, /^\/explore\/d\/[a-z-]+$/), 'activities'),
+    'city hub': await cityPage('hubs', /^\/local\/.+$/),
+    'service, national': must(pick(pages, /^\/babysitters$/), 'national'),
+    'service, state': must(pick(pages, /^\/babysitters\/[a-z]{2}$/, 'ga'), 'state'),
+    segment: must(
+      pages.find((p) => segments.has(p)),
+      'segment',
+    ),
+  }
+}
+
+function must(path: string | undefined, what: RegExp | string): string {
+  if (!path) throw new Error(`bench: no ${String(what)} page in the sitemaps`)
+  return path
+}
