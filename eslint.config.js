@@ -1,7 +1,16 @@
 // Lint rules that hold STYLE.md's habits: no `any`, no `!`, no floating promises, `import type`
-// for types, and no Node built-ins in the worker.
+// for types, no Node built-ins in the worker, and no import cycles.
 import js from '@eslint/js'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import { importX } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
+
+const PROJECTS = [
+  './tsconfig.json',
+  './tsconfig.node.json',
+  './tsconfig.client.json',
+  './tsconfig.e2e.json',
+]
 
 export default tseslint.config(
   { ignores: ['dist/', '.wrangler/', 'node_modules/', 'worker-configuration.d.ts', 'coverage/'] },
@@ -10,12 +19,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        project: [
-          './tsconfig.json',
-          './tsconfig.node.json',
-          './tsconfig.client.json',
-          './tsconfig.e2e.json',
-        ],
+        project: PROJECTS,
       },
     },
     rules: {
@@ -24,6 +28,21 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/only-throw-error': 'off',
+    },
+  },
+  {
+    // `import type` cycles are not reported: types are erased, so they cannot change the order
+    // modules run in.
+    files: ['src/**', 'scripts/**', 'test/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: PROJECTS, noWarnOnMultipleProjects: true }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {
