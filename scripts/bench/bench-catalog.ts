@@ -1,0 +1,120 @@
+// Every route of `npm run bench` on one catalog, each beside its reference, and the catalog's
+// query plans and gate.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { explainPageReads, isScan } from '../../test/support/page-reads'
+import type { PageType } from './find-pages'
+import { findPages } from './find-pages'
+import type { Server } from './harness'
+import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+import type { Load, Measured } from './measure-route'
+import { measureRoute } from './measure-route'
+
+/** A city the gate rejects: its 404 is decided before any read. */
+const UNKNOWN_CITY = '/babysitters/nowhere-zz'
+const BARE_404 = '/__bench/not-found'
+
+export interface Row {
+  route: PageType | 'bare 404' | 'gate 404'
+  cache: 'miss' | 'hit' | null
+  path: string
+  measured: Measured
+  /**
+   * What the row's throughput is compared with, measured just before it on the same server: a
+   * static string of the page's size (`bytes`), or for the gate's 404, the bare 404.
+   */
+  reference: { route: string; bytes: number | null; measured: Measured } | null
+  /** The gzipped JavaScript a page ships. */
+  js: number | null
+}
+
+export const label = (row: Row): string => (row.cache ? `${row.route}, ${row.cache}` : row.route)
+
+export async function benchCatalog(name: keyof typeof CATALOGS, load: Load) {
+  console.error(`bench: ${name} catalog`)
+  const state = CATALOGS[name]
+  const d1 = await serveD1(state)
+  const servers = [d1]
+  try {
+    const cached = await serve(state, 'cached', d1)
+    servers.push(cached)
+    const pages = await findPages(cached.base)
+    // Every request to these pages renders: see `Caching` in scripts/bench/harness.ts.
+    const missing = await serve(state, { missing: Object.values(pages) }, d1)
+    servers.push(missing)
+    const measure = (server: Server, path: string, status: number) =>
+      measureRoute(server, d1, path, status, load)
+
+    /** A page under load, just after a static string of its size from the same server. */
+    const pageRow = async (route: PageType, cache: 'miss' | 'hit'): Promise<Row> => {
+      const server = cache === 'miss' ? missing : cached
+      const path = pages[route]
+      console.error(`bench: ${route}, ${cache}: ${path}`)
+      const res = await fetch(server.base + path, { headers: { 'user-agent': PHONE } })
+      const html = await res.text()
+      const bytes = new TextEncoder().encode(html).byteLength
+      const reference = await measure(server, `/__bench/baseline?bytes=${bytes}`, 200)
+      return {
+        route,
+        cache,
+        path,
+        measured: await measure(server, path, 200),
+        reference: { route: 'static', bytes, measured: reference },
+        js: await shippedJs(html),
+      }
+    }
+
+    const rows: Row[] = []
+    for (const route of Object.keys(pages) as PageType[]) {
+      rows.push(await pageRow(route, 'miss'))
+      if (route === 'directory') rows.push(await pageRow(route, 'hit'))
+    }
+    console.error('bench: 404s')
+    const bare = await measure(cached, BARE_404, 404)
+    const none = { cache: null, reference: null, js: null }
+    rows.push({ ...none, route: 'bare 404', path: BARE_404, measured: bare })
+    rows.push({
+      ...none,
+      route: 'gate 404',
+      path: UNKNOWN_CITY,
+      measured: await measure(cached, UNKNOWN_CITY, 404),
+      reference: { route: 'bare 404', bytes: null, measured: bare },
+    })
+
+    // Miniflare types its bindings with its own copy of the Workers types.
+    const db = (await d1.mf.getD1Database('DB')) as unknown as D1Database
+    const plans = await explainPageReads(db)
+    const gateRuns: { ms: number; bytes: number }[] = []
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${cached.base}/__bench/gate`)
+      gateRuns.push(await res.json<{ ms: number; bytes: number }>())
+    }
+    const providers = await db.prepare('SELECT COUNT(*) AS n FROM providers').first<{ n: number }>()
+    return {
+      name,
+      providers: providers?.n ?? 0,
+      rows,
+      plans: plans.length,
+      scans: plans.filter((p) => p.plan.some(isScan)),
+      gate: { ms: median(gateRuns.map((g) => g.ms)), bytes: gateRuns[0]?.bytes ?? 0 },
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.mf.dispose()))
+  }
+}
+
+/** JavaScript a page ships: its module scripts and preloads, gzip. */
+async function shippedJs(html: string): Promise<number> {
+  const srcs = [
+    ...html.matchAll(/<script type="module" src="\/([^"]+)"/g),
+    ...html.matchAll(/<link rel="modulepreload" href="\/([^"]+)"/g),
+  ].map((m) => m[1] ?? '')
+  let bytes = 0
+  for (const src of new Set(srcs))
+    bytes += gzipSync(await readFile(join('dist/client', src))).byteLength
+  return bytes
+}
+
+const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN

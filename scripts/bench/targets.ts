@@ -1,0 +1,66 @@
+// The speed targets (docs/performance.md), against one run's rows.
+import type { Row } from './bench-catalog'
+import { label } from './bench-catalog'
+import type { PageType } from './find-pages'
+
+export interface Target {
+  target: string
+  measured: string
+  met: boolean
+}
+
+/** CPU per request of a miss, in ms, at most: the pages most requests that render are. */
+const MISS_CPU: Partial<Record<PageType, number>> = {
+  directory: 2.0,
+  profile: 1.5,
+  'job detail': 1.5,
+  'cost guide, national': 1.5,
+  'cost guide, city': 1.5,
+}
+/** Throughput as a share of the row's reference, at least. */
+const SHARE: { route: Row['route']; cache: Row['cache']; least: number }[] = [
+  { route: 'directory', cache: 'hit', least: 0.8 },
+  { route: 'gate 404', cache: null, least: 0.9 },
+]
+/** The large catalog's p50 as a multiple of the default's, at most. */
+const SCALE = 1.2
+
+export function targets(rows: readonly Row[]): Target[] {
+  const met: Target[] = []
+  for (const row of rows) {
+    const limit = row.cache === 'miss' ? MISS_CPU[row.route as PageType] : undefined
+    if (limit === undefined) continue
+    met.push({
+      target: `${label(row)}: CPU ≤ ${limit.toFixed(1)} ms/request`,
+      measured: `${row.measured.cpu.toFixed(2)} ms`,
+      met: row.measured.cpu <= limit,
+    })
+  }
+  for (const { route, cache, least } of SHARE) {
+    const row = rows.find((r) => r.route === route && r.cache === cache)
+    if (!row?.reference) continue
+    const share = row.measured.rps / row.reference.measured.rps
+    met.push({
+      target: `${label(row)}: ≥ ${least}× the ${row.reference.route === 'static' ? 'static string' : row.reference.route}'s req/s`,
+      measured: `${share.toFixed(2)}×`,
+      met: share >= least,
+    })
+  }
+  return met
+}
+
+/** Each row of the large catalog against the same row of the default one. */
+export function scaleTargets(small: readonly Row[], large: readonly Row[]): Target[] {
+  return large.flatMap((row) => {
+    const before = small.find((r) => label(r) === label(row))
+    if (!before) return []
+    const ratio = row.measured.p50 / before.measured.p50
+    return [
+      {
+        target: `${label(row)}: p50 ≤ ${SCALE}× the default catalog's`,
+        measured: `${row.measured.p50.toFixed(1)} / ${before.measured.p50.toFixed(1)} ms = ${ratio.toFixed(2)}×`,
+        met: ratio <= SCALE,
+      },
+    ]
+  })
+}
