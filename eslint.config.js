@@ -1,5 +1,5 @@
 // Lint rules that hold STYLE.md's habits: no `any`, no `!`, no floating promises, `import type`
-// for types, no Node built-ins in the worker, and no import cycles.
+// for types, no Node built-ins in the worker, imports that point down the tree, no import cycles.
 import js from '@eslint/js'
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
 import { importX } from 'eslint-plugin-import-x'
@@ -11,6 +11,12 @@ const PROJECTS = [
   './tsconfig.client.json',
   './tsconfig.e2e.json',
 ]
+
+const NODE_BUILTINS = { group: ['node:*'] }
+const ROUTES = {
+  regex: '(^|/)routes(/|$)',
+  message: 'Handlers are mounted by src/app.ts and src/pages.ts; nothing else imports src/routes/.',
+}
 
 export default tseslint.config(
   { ignores: ['dist/', '.wrangler/', 'node_modules/', 'worker-configuration.d.ts', 'coverage/'] },
@@ -48,8 +54,16 @@ export default tseslint.config(
   {
     files: ['src/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*'] }],
+      'no-restricted-imports': ['error', { patterns: [NODE_BUILTINS] }],
       'no-console': ['error', { allow: ['error', 'warn', 'log'] }],
+    },
+  },
+  {
+    // Imports point down the tree: only the app and its page table mount the handlers.
+    files: ['src/**'],
+    ignores: ['src/routes/**', 'src/app.ts', 'src/pages.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NODE_BUILTINS, ROUTES] }],
     },
   },
   {
