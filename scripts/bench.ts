@@ -97,9 +97,10 @@ for (const r of results) {
     ),
   )
   console.log(
-    "\nCPU ms/req: CPU time of the worker's workerd over the whole run ÷ requests completed" +
-      '\n(the static strings below show what any request costs in this harness); D1 CPU: the' +
-      "\nworkerd answering D1, over the same run. × ref: req/s ÷ the reference's, measured just" +
+    "\nx-cache: the responses' header over the run (a miss row renders every request: its pages" +
+      "\nare purged in the far future). CPU ms/req: CPU time of the worker's workerd over the run" +
+      '\n÷ requests completed (the static strings below show what any request costs here); D1' +
+      "\nCPU: the same of the workerd answering D1. × ref: req/s ÷ the reference's, measured just" +
       "\nbefore on the same server: a static string of the page's size, or the bare 404.\n",
   )
   console.log(

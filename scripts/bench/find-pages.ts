@@ -6,7 +6,7 @@ import { PHONE } from './harness'
 
 /** The city of the city pages, and its babysitters' directory: the page of the targets. */
 const CITY = 'atlanta-ga'
-export const DIRECTORY = `/babysitters/${CITY}`
+const DIRECTORY = `/babysitters/${CITY}`
 
 export type PageType =
   | 'directory'
@@ -59,7 +59,7 @@ export async function findPages(base: string): Promise<Record<PageType, string>>
       if (found?.endsWith(`/${CITY}`)) return found
       fallback ??= found
     }
-    return must(fallback, shape)
+    return must(fallback, kind)
   }
   const pages = await listed(base, '/sitemaps/pages.xml')
   const jobListing = await cityPage('job-listings', /^\/[a-z-]+\/[a-z0-9-]+$/)
@@ -69,12 +69,15 @@ export async function findPages(base: string): Promise<Record<PageType, string>>
     profile: firstLink(await text(base, DIRECTORY), '/p/'),
     'job detail': firstLink(await text(base, jobListing), '/job/'),
     'job listing': jobListing,
-    'cost guide, national': must(pick(pages, /^\/cost\/[a-z-]+$/, 'babysitters'), 'cost'),
+    'cost guide, national': must(
+      pick(pages, /^\/cost\/[a-z-]+$/, 'babysitters'),
+      'national cost guide',
+    ),
     'cost guide, city': await cityPage('cost-guides', /^\/cost\/[a-z-]+\/.+$/),
     activities: must(pick(pages, /^\/explore\/d\/[a-z-]+$/), 'activities'),
     'city hub': await cityPage('hubs', /^\/local\/.+$/),
-    'service, national': must(pick(pages, /^\/babysitters$/), 'national'),
-    'service, state': must(pick(pages, /^\/babysitters\/[a-z]{2}$/, 'ga'), 'state'),
+    'service, national': must(pick(pages, /^\/babysitters$/), 'national service'),
+    'service, state': must(pick(pages, /^\/babysitters\/[a-z]{2}$/, 'ga'), 'state service'),
     segment: must(
       pages.find((p) => segments.has(p)),
       'segment',
@@ -82,7 +85,7 @@ export async function findPages(base: string): Promise<Record<PageType, string>>
   }
 }
 
-function must(path: string | undefined, what: RegExp | string): string {
-  if (!path) throw new Error(`bench: no ${String(what)} page in the sitemaps`)
+function must(path: string | undefined, what: string): string {
+  if (!path) throw new Error(`bench: no ${what} page in the sitemaps`)
   return path
 }
