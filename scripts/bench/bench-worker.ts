@@ -8,7 +8,7 @@ import worker from '../../src/worker'
 interface BenchEnv extends Env {
   /** Paths that miss on every request: see `purgedForever`. */
   BENCH_MISSES?: string[]
-  /** Set: D1 is answered by another process, so this one's CPU is the worker's own. */
+  /** Set: D1 is answered by another workerd, so this one's CPU is the worker's own. */
   D1_ELSEWHERE?: Fetcher
 }
 
@@ -75,8 +75,8 @@ function purgedForever(kv: KVNamespace, paths: readonly string[]): KVNamespace {
 
 /**
  * The part of D1 that page reads use (`prepare(sql).bind(...).all()`), sent over a service
- * binding to the benchmark script, which runs it on Miniflare's D1 in another workerd: like
- * production, where D1 runs elsewhere and a query costs the worker a round trip.
+ * binding to the catalog's D1 in another workerd (`serveD1` in harness.ts): like production,
+ * where D1 runs elsewhere and a query costs the worker a round trip, not the query's work.
  */
 function d1Elsewhere(service: Fetcher): D1Database {
   const prepare = (sql: string) => {
