@@ -1,5 +1,6 @@
 import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
+import { Kept } from '../request/kept'
 import { POLICIES } from './policies'
 
 /**
@@ -37,44 +38,48 @@ interface PurgeMeta {
 /** How long this isolate adds its own purges to what KV lists (KV shows them within a minute). */
 const OWN_PURGES_MS = 120_000
 
-let cached: { generations: Generations; until: number } | null = null
-let loading: Promise<Generations> | null = null
-let own: PurgeMeta[] = []
+/** What an isolate knows of purges: the generations KV last listed, and the purges it recorded. */
+export class KnownPurges {
+  readonly listed = new Kept<Generations>({ maxAgeMs: MAX_AGE_MS })
+  own: PurgeMeta[] = []
+}
+
+let known = new KnownPurges()
 
 /** The newest purge time of every tag purged within PURGE_TTL_S, read every 10 s per isolate. */
 export function readGenerations(
   kv: KVNamespace,
   report: Report = logProblem,
 ): Promise<Generations> {
-  if (cached && Date.now() < cached.until) return Promise.resolve(cached.generations)
-  loading ??= load(kv, report).finally(() => {
-    loading = null
+  return known.listed.get({
+    read: async () => withOwn(known, await listGenerations(kv)),
+    // Unreadable: the purges known so far stand, pages are served by age until the next read.
+    recover: (error, previous) => {
+      report('cache: purge generations unreadable', { error: String(error) })
+      return withOwn(known, { ...previous })
+    },
   })
-  return loading
 }
 
-async function load(kv: KVNamespace, report: Report): Promise<Generations> {
-  let generations: Generations = {}
-  try {
-    let cursor: string | undefined
-    do {
-      const page: KVNamespaceListResult<PurgeMeta> = await kv.list<PurgeMeta>({
-        prefix: PURGE_PREFIX,
-        cursor,
-      })
-      for (const key of page.keys) if (isPurge(key.metadata)) merge(generations, key.metadata)
-      cursor = page.list_complete ? undefined : page.cursor
-    } while (cursor)
-  } catch (error) {
-    // Unreadable: the purges known so far stand, pages are served by age until the next read.
-    report('cache: purge generations unreadable', { error: String(error) })
-    generations = { ...cached?.generations }
-  }
-  // This isolate's own purges count at once: KV's list may take a minute to show them.
+async function listGenerations(kv: KVNamespace): Promise<Generations> {
+  const generations: Generations = {}
+  let cursor: string | undefined
+  do {
+    const page: KVNamespaceListResult<PurgeMeta> = await kv.list<PurgeMeta>({
+      prefix: PURGE_PREFIX,
+      cursor,
+    })
+    for (const key of page.keys) if (isPurge(key.metadata)) merge(generations, key.metadata)
+    cursor = page.list_complete ? undefined : page.cursor
+  } while (cursor)
+  return generations
+}
+
+/** This isolate's own purges count at once: KV's list may take a minute to show them. */
+function withOwn(known: KnownPurges, generations: Generations): Generations {
   const now = Date.now()
-  own = own.filter((p) => now - p.at < OWN_PURGES_MS)
-  for (const purge of own) merge(generations, purge)
-  cached = { generations, until: now + MAX_AGE_MS }
+  known.own = known.own.filter((p) => now - p.at < OWN_PURGES_MS)
+  for (const purge of known.own) merge(generations, purge)
   return generations
 }
 
@@ -99,8 +104,9 @@ export async function recordPurge(
   await Promise.all(writes)
   // This isolate sees its own purge at once.
   const purge = { at, tags: [...tags] }
-  own.push(purge)
-  if (cached) merge(cached.generations, purge)
+  known.own.push(purge)
+  const listed = known.listed.value
+  if (listed) merge(listed, purge)
 }
 
 /** The metadata of a purge's keys: its tags, packed so each fits KV's metadata limit. */
@@ -134,6 +140,5 @@ function bytes(meta: PurgeMeta): number {
 
 /** Forgets this isolate's copy and its own purges (tests; a fresh isolate starts empty). */
 export function forgetGenerations(): void {
-  cached = null
-  own = []
+  known = new KnownPurges()
 }

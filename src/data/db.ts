@@ -1,5 +1,6 @@
 import type { Timing } from '../observability/timing'
 import type { Trail } from '../observability/trail'
+import { DerivedReads, readsDerivedOnly } from './derived-reads'
 
 export type Param = string | number | null
 
@@ -45,48 +46,19 @@ export function isTransient(error: unknown): boolean {
   return error instanceof Error && TRANSIENT.test(error.message)
 }
 
-/**
- * Tables that only the cron's refresh writes (and the place data): a read of these alone is kept
- * in this isolate's memory for a minute, so a page pays D1 round trips for its live rows only.
- * The refresh forgets them at once in its own isolate; others catch up within the minute.
- */
-const DERIVED_TABLES = new Set([
-  'cities',
-  'service_city_stats',
-  'job_city_stats',
-  'rate_experience_stats',
-  'activity_stats',
-])
-const DERIVED_READ_TTL_MS = 60_000
-const MAX_DERIVED_READS = 2_000
-const derivedReads = new Map<string, { rows: Promise<unknown[]>; until: number }>()
-
-/** Whether every table `sql` reads is derived. */
-export function readsDerivedOnly(sql: string): boolean {
-  const tables = [...sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/gi)].map((m) => m[1]?.toLowerCase())
-  return tables.length > 0 && tables.every((t) => t !== undefined && DERIVED_TABLES.has(t))
-}
+let derivedReads = new DerivedReads()
 
 export function forgetDerivedReads(): void {
-  derivedReads.clear()
+  derivedReads = new DerivedReads()
 }
 
 export function openDb(d1: D1Database, timing: Timing, trail?: Trail): Db {
   function memoised<T>(sql: string, params: Param[]): Promise<T[]> {
     if (!readsDerivedOnly(sql)) return read<T>(sql, params)
-    const key = JSON.stringify([sql, params])
-    const now = Date.now()
-    const kept = derivedReads.get(key)
-    if (kept && now < kept.until) {
+    const kept = derivedReads.of(JSON.stringify([sql, params]))
+    if (!kept.stale || kept.loading)
       trail?.add('d1', `memory: ${sql.replace(/\s+/g, ' ').slice(0, 72)}`)
-      return kept.rows as Promise<T[]>
-    }
-    if (derivedReads.size >= MAX_DERIVED_READS) derivedReads.clear()
-    const rows = read<T>(sql, params)
-    derivedReads.set(key, { rows, until: now + DERIVED_READ_TTL_MS })
-    // A failed read is not kept: the next request asks D1 again.
-    rows.catch(() => derivedReads.delete(key))
-    return rows
+    return kept.get({ read: () => read<T>(sql, params) }) as Promise<T[]>
   }
 
   async function read<T>(sql: string, params: Param[]): Promise<T[]> {

@@ -3,6 +3,8 @@ import { logProblem } from '../observability/reporter'
 import { GateFilter } from './gate-filter'
 import type { GateMeta } from './gate-filter'
 import { forgetNewCities } from './new-cities'
+import type { WaitUntil } from '../request/kept'
+import { Kept } from '../request/kept'
 
 /** KV key of the gate: the filter's bits as the value, its GateMeta as the KV metadata. */
 export const GATE_KEY = 'gate/v1'
@@ -23,45 +25,39 @@ export async function readGate(kv: KVNamespace): Promise<GateFilter | null> {
   return GateFilter.fromBytes(value, metadata)
 }
 
-// One copy per isolate, loaded on first use and refreshed in the background once stale.
-let current: { gate: GateFilter | null; loadedAt: number } | null = null
-let refreshing: Promise<void> | null = null
+/** An isolate's copy of the gate; null when there is no usable filter. */
+export const keptGate = (): Kept<GateFilter | null> => new Kept({ maxAgeMs: GATE_MAX_AGE_MS })
+
+let kept = keptGate()
 
 /**
- * The gate of this isolate. Null means no usable filter (never built, or KV failing): the
- * caller then lets every slug through to D1, which is slower but never wrong.
+ * The gate of this isolate, loaded on first use and refreshed in the background once stale. Null
+ * means no usable filter (never built, or KV failing): the caller then lets every slug through to
+ * D1, which is slower but never wrong.
  */
-export async function loadGate(
+export function loadGate(
   kv: KVNamespace,
-  waitUntil: (p: Promise<unknown>) => void,
+  waitUntil: WaitUntil,
   report: Report = logProblem,
 ): Promise<GateFilter | null> {
-  if (!current) {
-    await refresh(kv, report)
-  } else if (Date.now() - current.loadedAt > GATE_MAX_AGE_MS && !refreshing) {
-    waitUntil(refresh(kv, report))
-  }
-  return current?.gate ?? null
+  return kept.serve(
+    {
+      read: async () => {
+        const gate = await readGate(kv)
+        if (!gate) report('gate: no filter in KV, the gate is open')
+        return gate
+      },
+      recover: (error, previous) => {
+        report('gate: KV read failed, the gate is open', { error: String(error) })
+        return previous ?? null
+      },
+    },
+    waitUntil,
+  )
 }
 
-function refresh(kv: KVNamespace, report: Report): Promise<void> {
-  refreshing ??= readGate(kv)
-    .then((gate) => {
-      current = { gate, loadedAt: Date.now() }
-      if (!gate) report('gate: no filter in KV, the gate is open')
-    })
-    .catch((error: unknown) => {
-      current = { gate: current?.gate ?? null, loadedAt: Date.now() }
-      report('gate: KV read failed, the gate is open', { error: String(error) })
-    })
-    .finally(() => {
-      refreshing = null
-    })
-  return refreshing
-}
-
-/** Forgets this isolate's copy (tests, and the cron right after it saves a new build). */
+/** Forgets this isolate's copy (tests). */
 export function forgetGate(): void {
-  current = null
+  kept = keptGate()
   forgetNewCities()
 }

@@ -1,4 +1,6 @@
 import type { Report } from '../observability/reporter'
+import type { WaitUntil } from '../request/kept'
+import { Kept } from '../request/kept'
 import type { GateMeta } from './gate-filter'
 
 /** How long an isolate trusts what it last heard of cities added after its gate's build. */
@@ -9,9 +11,16 @@ export const MAX_NEW_CITIES = 5_000
 
 const NONE: ReadonlySet<string> = new Set()
 
-// What this isolate last heard: the slugs added after the build numbered `after`, and when.
-let known: { after: number; slugs: ReadonlySet<string>; checkedAt: number } | null = null
-let refreshing: Promise<void> | null = null
+/** What an isolate last heard: the slugs added after the build numbered `after`. */
+interface NewCities {
+  after: number
+  slugs: ReadonlySet<string>
+}
+
+/** An isolate's copy of the cities added after its gate's build. */
+export const keptNewCities = (): Kept<NewCities> => new Kept({ maxAgeMs: NEW_CITIES_MAX_AGE_MS })
+
+let kept = keptNewCities()
 
 /**
  * The slugs of cities added after the gate was built, as this isolate last heard from D1. Never
@@ -22,14 +31,23 @@ let refreshing: Promise<void> | null = null
 export function citiesAddedAfter(
   meta: GateMeta,
   d1: D1Database,
-  waitUntil: (p: Promise<unknown>) => void,
+  waitUntil: WaitUntil,
   report: Report,
 ): ReadonlySet<string> {
   const after = meta.cityAdditions
   if (after === undefined) return NONE
-  const stale =
-    !known || known.after !== after || Date.now() - known.checkedAt >= NEW_CITIES_MAX_AGE_MS
-  if (stale && !refreshing) waitUntil(refresh(d1, after, report))
+  const known = kept.value
+  if ((kept.stale || known?.after !== after) && !kept.loading)
+    waitUntil(
+      kept.load({
+        read: async () => ({ after, slugs: new Set(await findCitiesAddedAfter(d1, after)) }),
+        // Keep what was known (a superset is harmless: D1 decides) and ask again in a minute.
+        recover: (error, previous) => {
+          report('gate: new cities could not be read', { error: String(error) })
+          return { after, slugs: previous?.slugs ?? NONE }
+        },
+      }),
+    )
   return known?.slugs ?? NONE
 }
 
@@ -42,23 +60,7 @@ export async function findCitiesAddedAfter(d1: D1Database, after: number): Promi
   return results.map((r) => r.slug)
 }
 
-function refresh(d1: D1Database, after: number, report: Report): Promise<void> {
-  refreshing ??= findCitiesAddedAfter(d1, after)
-    .then((slugs) => {
-      known = { after, slugs: new Set(slugs), checkedAt: Date.now() }
-    })
-    .catch((error: unknown) => {
-      // Keep what was known (a superset is harmless: D1 decides) and ask again in a minute.
-      known = { after, slugs: known?.slugs ?? NONE, checkedAt: Date.now() }
-      report('gate: new cities could not be read', { error: String(error) })
-    })
-    .finally(() => {
-      refreshing = null
-    })
-  return refreshing
-}
-
-/** Forgets what this isolate heard (with the gate itself: tests, and after a rebuild). */
+/** Forgets what this isolate heard (with the gate itself: tests). */
 export function forgetNewCities(): void {
-  known = null
+  kept = keptNewCities()
 }

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { forgetDerivedReads, openDb, READ_RETRIES, readsDerivedOnly } from '../../src/data/db'
+import { forgetDerivedReads, openDb, READ_RETRIES } from '../../src/data/db'
+import { readsDerivedOnly } from '../../src/data/derived-reads'
 import { refreshStats } from '../../src/data/refresh-stats'
 import { Timing } from '../../src/observability/timing'
 import { withStatementFaults } from '../support/with-faults'

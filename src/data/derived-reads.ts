@@ -1,0 +1,43 @@
+import { Kept } from '../request/kept'
+
+/**
+ * Tables that only the cron's refresh writes (and the place data): a read of these alone is kept
+ * in the isolate's memory for a minute, so a page pays D1 round trips for its live rows only.
+ * The refresh forgets them at once in its own isolate; others catch up within the minute.
+ */
+const DERIVED_TABLES = new Set([
+  'cities',
+  'service_city_stats',
+  'job_city_stats',
+  'rate_experience_stats',
+  'activity_stats',
+])
+const DERIVED_READ_TTL_MS = 60_000
+const MAX_DERIVED_READS = 2_000
+
+/** Whether every table `sql` reads is derived. */
+export function readsDerivedOnly(sql: string): boolean {
+  const tables = [...sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/gi)].map((m) => m[1]?.toLowerCase())
+  return tables.length > 0 && tables.every((t) => t !== undefined && DERIVED_TABLES.has(t))
+}
+
+/** An isolate's derived reads, by statement and parameters. A failed read is not kept. */
+export class DerivedReads {
+  readonly #reads = new Map<string, Kept<unknown[]>>()
+
+  /** The kept read of `key`; past MAX_DERIVED_READS of them, all are dropped first. */
+  of(key: string): Kept<unknown[]> {
+    let kept = this.#reads.get(key)
+    if (!kept) {
+      if (this.#reads.size >= MAX_DERIVED_READS) this.#reads.clear()
+      kept = new Kept({ maxAgeMs: DERIVED_READ_TTL_MS })
+      this.#reads.set(key, kept)
+    }
+    return kept
+  }
+
+  /** Forgets every read: the cron's refresh has just written the tables again. */
+  clear(): void {
+    this.#reads.clear()
+  }
+}
