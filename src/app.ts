@@ -8,6 +8,7 @@ import { observe } from './observability/observe'
 import { noPage, pageContext, ROUTES } from './pages'
 import { dataRequests } from './request/data-requests'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
+import { Memory } from './request/memory'
 import { requestContext } from './request/request-context'
 import { securityHeaders } from './request/security-headers'
 import { visitorCookies } from './request/visitor-cookies'
@@ -17,13 +18,14 @@ import { DATA_PREFIX } from './urls/data-prefix'
 /**
  * The request pipeline, top to bottom: security headers (on the way out) → observe (reporting,
  * log line) → the page table's row → context → visitor cookies (on the way out) → normalise →
- * methods → data requests → gate → flags → edge cache → route → errors.
+ * methods → data requests → gate → flags → edge cache → route → errors. The app keeps `memory`
+ * from one request to the next: a new app starts as a fresh isolate does.
  */
-export function createApp(): Hono<AppEnv> {
+export function createApp(memory = new Memory()): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   app.use(securityHeaders, observe, noPage)
   for (const { row, path } of ROUTES) app.use(path, pageContext(row))
-  app.use(requestContext, visitorCookies)
+  app.use(requestContext(memory), visitorCookies)
   app.use(normaliseRequest, allowMethods)
   app.use(`${DATA_PREFIX}/*`, dataRequests)
 
@@ -42,4 +44,6 @@ export function createApp(): Hono<AppEnv> {
   return app
 }
 
-export const app = createApp()
+/** The worker's app and what its isolate keeps, which the cron's refresh also reaches. */
+export const memory = new Memory()
+export const app = createApp(memory)

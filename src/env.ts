@@ -4,11 +4,14 @@ import type { Flags } from './flags/request-flags'
 import type { Reporter } from './observability/reporter'
 import type { Timing } from './observability/timing'
 import type { Trail } from './observability/trail'
+import type { Memory } from './request/memory'
 
 /** Hono's environment: bindings from `wrangler types`, per-request variables set by app.ts. */
 export interface AppEnv {
   Bindings: Env
   Variables: {
+    /** What the isolate keeps between requests: the app's (src/request/memory.ts). */
+    memory: Memory
     /** D1 reads for this request, counted, timed and retried (src/data/db.ts). */
     db: Db
     timing: Timing

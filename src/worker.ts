@@ -1,9 +1,9 @@
-import { app } from './app'
+import { app, memory } from './app'
 import { refreshDerived } from './cron/refresh-derived'
 
 export default {
   fetch: app.fetch,
   scheduled(controller, env, ctx) {
-    ctx.waitUntil(refreshDerived(env, new Date(controller.scheduledTime)))
+    ctx.waitUntil(refreshDerived(env, new Date(controller.scheduledTime), memory.derivedReads))
   },
 } satisfies ExportedHandler<Env>

@@ -6,8 +6,7 @@ import { ifNoneMatchHits } from './etag'
 import { newestGeneration, readGenerations } from './generations'
 import type { EntryMeta } from './entry-meta'
 import { assess } from './entry-meta'
-import type { HotPage } from './hot-pages'
-import { recallPage, rememberPage } from './hot-pages'
+import type { HotPage, HotPages } from './hot-pages'
 import { cutAtNonce, joinWithNonce } from '../request/nonce'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
@@ -35,6 +34,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
   return async (c, next) => {
     const trail = c.get('trail')
     const reporter = c.get('reporter')
+    const { hotPages, purges } = c.get('memory')
     const url = new URL(c.req.url)
     const query = policy.query(url.pathname, url.searchParams, c.get('flags').on)
     const key = cacheKey(c.env.PUBLIC_ORIGIN, url.pathname, query, c.get('flags').variant)
@@ -44,7 +44,8 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     let stored: HotPage | undefined
     try {
       cache = caches.default
-      if (!isRefresh) stored = recallPage(key) ?? (await remembered(key, await cache.match(key)))
+      if (!isRefresh)
+        stored = hotPages.recall(key) ?? (await remembered(hotPages, key, await cache.match(key)))
     } catch (error) {
       // The cache failing is no reason to fail a page: it is served uncached.
       reporter.problem('cache: unavailable, serving uncached', { error: String(error) })
@@ -56,7 +57,10 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
       ? assess(
           meta,
           now,
-          newestGeneration(await readGenerations(c.env.PURGES, reporter.problem), meta.tags),
+          newestGeneration(
+            await readGenerations(purges, c.env.PURGES, reporter.problem),
+            meta.tags,
+          ),
         )
       : 'gone'
     trail.add('cache', isRefresh ? 'refresh' : freshness)
@@ -169,7 +173,7 @@ function store(
       const copy = new Headers(headers)
       copy.delete('server-timing')
       const entry = { ...meta, complete }
-      rememberPage(key, hotPage(res.status, copy, entry, body))
+      c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, body))
       copy.set(META, JSON.stringify(entry))
       copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
       await cache.put(key, new Response(body, { status: res.status, headers: copy }))
@@ -210,11 +214,11 @@ function lifetimes(
 }
 
 /** A copy read from the Cache API, kept in memory for the next request too. */
-async function remembered(key: string, stored: Response | undefined) {
+async function remembered(hotPages: HotPages, key: string, stored: Response | undefined) {
   const meta = stored ? readMeta(stored) : null
   if (!stored || !meta) return undefined
   const page = hotPage(stored.status, stored.headers, meta, await stored.arrayBuffer())
-  rememberPage(key, page)
+  hotPages.remember(key, page)
   return page
 }
 

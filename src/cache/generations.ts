@@ -38,16 +38,18 @@ interface PurgeMeta {
 /** How long this isolate adds its own purges to what KV lists (KV shows them within a minute). */
 const OWN_PURGES_MS = 120_000
 
-/** What an isolate knows of purges: the generations KV last listed, and the purges it recorded. */
+/**
+ * What an isolate knows of purges (src/request/memory.ts): the generations KV last listed, and
+ * the purges it recorded itself.
+ */
 export class KnownPurges {
   readonly listed = new Kept<Generations>({ maxAgeMs: MAX_AGE_MS })
   own: PurgeMeta[] = []
 }
 
-let known = new KnownPurges()
-
 /** The newest purge time of every tag purged within PURGE_TTL_S, read every 10 s per isolate. */
 export function readGenerations(
+  known: KnownPurges,
   kv: KVNamespace,
   report: Report = logProblem,
 ): Promise<Generations> {
@@ -90,6 +92,7 @@ export function newestGeneration(generations: Generations, tags: readonly string
 
 /** Records a purge of `tags` at `at`: new keys only, so no purge can overwrite another. */
 export async function recordPurge(
+  known: KnownPurges,
   kv: KVNamespace,
   tags: readonly string[],
   at: number,
@@ -136,9 +139,4 @@ function isPurge(meta: unknown): meta is PurgeMeta {
 
 function bytes(meta: PurgeMeta): number {
   return new TextEncoder().encode(JSON.stringify(meta)).byteLength
-}
-
-/** Forgets this isolate's copy and its own purges (tests; a fresh isolate starts empty). */
-export function forgetGenerations(): void {
-  known = new KnownPurges()
 }

@@ -1,13 +1,6 @@
 import type { EntryMeta } from './entry-meta'
 
-/**
- * The most recently used stored pages, kept in this isolate's memory in front of the Cache API:
- * a hit costs no cache read and no parse. An entry holds what the Cache API's copy holds
- * (status, headers, metadata, body), the body already cut where its nonce goes
- * (src/request/nonce.ts), so freshness, purges and 304s are decided exactly as for the stored
- * copy; purges work by tag generation, which every isolate reads. Bounded in bytes, least
- * recently used first out.
- */
+/** What the hot pages of an isolate may hold in all, and at most in one page. */
 const MAX_BYTES = 16 * 1024 * 1024
 const MAX_ENTRY_BYTES = 512 * 1024
 
@@ -21,38 +14,42 @@ export interface HotPage {
   bytes: number
 }
 
-const pages = new Map<string, HotPage>()
-let bytes = 0
+/**
+ * The most recently used stored pages, kept in an isolate's memory in front of the Cache API:
+ * a hit costs no cache read and no parse. An entry holds what the Cache API's copy holds
+ * (status, headers, metadata, body), the body already cut where its nonce goes
+ * (src/request/nonce.ts), so freshness, purges and 304s are decided exactly as for the stored
+ * copy; purges work by tag generation, which every isolate reads. Bounded in bytes, least
+ * recently used first out. One per app (src/request/memory.ts), by cache key.
+ */
+export class HotPages {
+  readonly #pages = new Map<string, HotPage>()
+  #bytes = 0
 
-export function recallPage(key: string): HotPage | undefined {
-  const page = pages.get(key)
-  if (!page) return undefined
-  // Most recently used last: Map keeps insertion order.
-  pages.delete(key)
-  pages.set(key, page)
-  return page
-}
-
-export function rememberPage(key: string, page: HotPage): void {
-  forget(key)
-  if (page.bytes > MAX_ENTRY_BYTES) return
-  pages.set(key, page)
-  bytes += page.bytes
-  for (const [oldest] of pages) {
-    if (bytes <= MAX_BYTES) break
-    forget(oldest)
+  recall(key: string): HotPage | undefined {
+    const page = this.#pages.get(key)
+    if (!page) return undefined
+    // Most recently used last: Map keeps insertion order.
+    this.#pages.delete(key)
+    this.#pages.set(key, page)
+    return page
   }
-}
 
-function forget(key: string): void {
-  const page = pages.get(key)
-  if (!page) return
-  bytes -= page.bytes
-  pages.delete(key)
-}
+  remember(key: string, page: HotPage): void {
+    this.#drop(key)
+    if (page.bytes > MAX_ENTRY_BYTES) return
+    this.#pages.set(key, page)
+    this.#bytes += page.bytes
+    for (const [oldest] of this.#pages) {
+      if (this.#bytes <= MAX_BYTES) break
+      this.#drop(oldest)
+    }
+  }
 
-/** Empties the memory (tests; a fresh isolate starts empty). */
-export function forgetHotPages(): void {
-  pages.clear()
-  bytes = 0
+  #drop(key: string): void {
+    const page = this.#pages.get(key)
+    if (!page) return
+    this.#bytes -= page.bytes
+    this.#pages.delete(key)
+  }
 }

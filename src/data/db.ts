@@ -1,6 +1,7 @@
 import type { Timing } from '../observability/timing'
 import type { Trail } from '../observability/trail'
-import { DerivedReads, readsDerivedOnly } from './derived-reads'
+import type { DerivedReads } from './derived-reads'
+import { readsDerivedOnly } from './derived-reads'
 
 export type Param = string | number | null
 
@@ -10,7 +11,7 @@ export interface Db {
   first<T>(sql: string, ...params: Param[]): Promise<T | null>
 }
 
-/** SPEC section 9: storage reads during server rendering retry a transient failure up to 3 times. */
+/** Storage reads during server rendering retry a transient failure up to 3 times (docs/data.md). */
 export const READ_RETRIES = 3
 
 // Errors D1 documents as safe to retry for a read. An SQL error (syntax, missing column) is a
@@ -46,16 +47,19 @@ export function isTransient(error: unknown): boolean {
   return error instanceof Error && TRANSIENT.test(error.message)
 }
 
-let derivedReads = new DerivedReads()
-
-export function forgetDerivedReads(): void {
-  derivedReads = new DerivedReads()
-}
-
-export function openDb(d1: D1Database, timing: Timing, trail?: Trail): Db {
+/**
+ * D1 for one request: every read counted in `timing` and told to `trail`. Reads of derived
+ * tables alone are kept in `derived`, the isolate's (src/request/memory.ts); without it, every
+ * read goes to D1.
+ */
+export function openDb(
+  d1: D1Database,
+  timing: Timing,
+  { trail, derived }: { trail?: Trail; derived?: DerivedReads } = {},
+): Db {
   function memoised<T>(sql: string, params: Param[]): Promise<T[]> {
-    if (!readsDerivedOnly(sql)) return read<T>(sql, params)
-    const kept = derivedReads.of(JSON.stringify([sql, params]))
+    if (!derived || !readsDerivedOnly(sql)) return read<T>(sql, params)
+    const kept = derived.of(JSON.stringify([sql, params]))
     if (!kept.stale || kept.loading)
       trail?.add('d1', `memory: ${sql.replace(/\s+/g, ' ').slice(0, 72)}`)
     return kept.get({ read: () => read<T>(sql, params) }) as Promise<T[]>

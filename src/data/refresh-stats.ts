@@ -1,5 +1,4 @@
 import { EXPERIENCE_BANDS } from '../catalog/cost-guides'
-import { forgetDerivedReads } from './db'
 
 // The band of a provider's years of experience, as SQL: 0 for the first of EXPERIENCE_BANDS…
 const BAND = `CASE ${EXPERIENCE_BANDS.map((b, i) => `WHEN years_experience <= ${b.max} THEN ${i}`).join(' ')} END`
@@ -62,5 +61,4 @@ export async function refreshStats(d1: D1Database, now: Date): Promise<void> {
         .bind(at, at.slice(0, 10)),
     ),
   ])
-  forgetDerivedReads()
 }

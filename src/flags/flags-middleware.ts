@@ -9,7 +9,7 @@ import { readFlags } from './read-flags'
  * the route runs: the response then knows exactly which values shaped it.
  */
 export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const set = await readFlags(c.env.FLAGS, c.get('reporter').problem)
+  const set = await readFlags(c.get('memory').flags, c.env.FLAGS, c.get('reporter').problem)
   const page = c.get('page')
   const evaluations = evaluateAll(
     set.flags,

@@ -11,18 +11,20 @@ export const FLAGS_MAX_AGE_MS = 20_000
 /** After a failed read, how long the defaults stand before KV is asked again. */
 const RETRY_AFTER_MS = 5_000
 
-/** An isolate's copy of the flag set. */
+/** An isolate's copy of the flag set (src/request/memory.ts). */
 export const keptFlags = (): Kept<FlagSet> =>
   new Kept({ maxAgeMs: FLAGS_MAX_AGE_MS, retryAfterMs: RETRY_AFTER_MS })
 
-let kept = keptFlags()
-
 /**
- * The flag set of this isolate: at most one KV read per FLAGS_MAX_AGE_MS however many pages
- * are served. A malformed document or a KV failure gives the documented defaults and one
- * report, never a failed page.
+ * The flag set of an isolate, kept in `kept`: at most one KV read per FLAGS_MAX_AGE_MS however
+ * many pages are served. A malformed document or a KV failure gives the documented defaults and
+ * one report, never a failed page.
  */
-export function readFlags(kv: KVNamespace, report: Report = logProblem): Promise<FlagSet> {
+export function readFlags(
+  kept: Kept<FlagSet>,
+  kv: KVNamespace,
+  report: Report = logProblem,
+): Promise<FlagSet> {
   return kept.get({
     read: () => fetchFlags(kv, report),
     recover: (error) => {
@@ -38,11 +40,6 @@ async function fetchFlags(kv: KVNamespace, report: Report): Promise<FlagSet> {
   if (set.problems.length)
     report('flags: invalid entries, documented defaults used', { problems: set.problems })
   return set
-}
-
-/** Forgets this isolate's copy (tests, after changing the store). */
-export function forgetFlags(): void {
-  kept = keptFlags()
 }
 
 function parseJson(text: string): unknown {

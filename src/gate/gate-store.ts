@@ -2,7 +2,6 @@ import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
 import { GateFilter } from './gate-filter'
 import type { GateMeta } from './gate-filter'
-import { forgetNewCities } from './new-cities'
 import type { WaitUntil } from '../request/kept'
 import { Kept } from '../request/kept'
 
@@ -25,17 +24,16 @@ export async function readGate(kv: KVNamespace): Promise<GateFilter | null> {
   return GateFilter.fromBytes(value, metadata)
 }
 
-/** An isolate's copy of the gate; null when there is no usable filter. */
+/** An isolate's copy of the gate (src/request/memory.ts); null when there is no usable filter. */
 export const keptGate = (): Kept<GateFilter | null> => new Kept({ maxAgeMs: GATE_MAX_AGE_MS })
 
-let kept = keptGate()
-
 /**
- * The gate of this isolate, loaded on first use and refreshed in the background once stale. Null
- * means no usable filter (never built, or KV failing): the caller then lets every slug through to
- * D1, which is slower but never wrong.
+ * The gate of an isolate, kept in `kept`: loaded on first use and refreshed in the background
+ * once stale. Null means no usable filter (never built, or KV failing): the caller then lets
+ * every slug through to D1, which is slower but never wrong.
  */
 export function loadGate(
+  kept: Kept<GateFilter | null>,
   kv: KVNamespace,
   waitUntil: WaitUntil,
   report: Report = logProblem,
@@ -54,10 +52,4 @@ export function loadGate(
     },
     waitUntil,
   )
-}
-
-/** Forgets this isolate's copy (tests). */
-export function forgetGate(): void {
-  kept = keptGate()
-  forgetNewCities()
 }

@@ -14,7 +14,8 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
   return async (c, next) => {
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
     const report = c.get('reporter').problem
-    const filter = await loadGate(c.env.GATE, waitUntil, report)
+    const memory = c.get('memory')
+    const filter = await loadGate(memory.gate, c.env.GATE, waitUntil, report)
     for (const [name, kind] of Object.entries(params)) {
       const value = c.req.param(name) ?? ''
       // Entity URLs end in the id: /p/{name-slug}-{id}, /job/{title-slug}-{id}.
@@ -23,7 +24,7 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
       // A city slug is no increasing id: one added after the build is known from memory, which
       // every city check keeps fresh (in the background, once a minute).
       if (filter && kind === 'city') {
-        const added = citiesAddedAfter(filter.meta, c.env.DB, waitUntil, report)
+        const added = citiesAddedAfter(memory.newCities, filter.meta, c.env.DB, waitUntil, report)
         known ||= added.has(value)
       }
       c.get('trail').add('gate', `${kind} ${known ? 'may exist' : 'rejected'}`)

@@ -12,23 +12,22 @@ export const MAX_NEW_CITIES = 5_000
 const NONE: ReadonlySet<string> = new Set()
 
 /** What an isolate last heard: the slugs added after the build numbered `after`. */
-interface NewCities {
+export interface NewCities {
   after: number
   slugs: ReadonlySet<string>
 }
 
-/** An isolate's copy of the cities added after its gate's build. */
+/** An isolate's copy of the cities added after its gate's build (src/request/memory.ts). */
 export const keptNewCities = (): Kept<NewCities> => new Kept({ maxAgeMs: NEW_CITIES_MAX_AGE_MS })
 
-let kept = keptNewCities()
-
 /**
- * The slugs of cities added after the gate was built, as this isolate last heard from D1. Never
+ * The slugs of cities added after the gate was built, as the isolate last heard from D1. Never
  * waits for D1: when what it knows is older than a minute, or of another build, it asks again in
  * the background, so a rejected slug still costs no read on its request. Empty for a gate built
  * before the build recorded its position in the city log.
  */
 export function citiesAddedAfter(
+  kept: Kept<NewCities>,
   meta: GateMeta,
   d1: D1Database,
   waitUntil: WaitUntil,
@@ -58,9 +57,4 @@ export async function findCitiesAddedAfter(d1: D1Database, after: number): Promi
     .bind(after, MAX_NEW_CITIES)
     .all<{ slug: string }>()
   return results.map((r) => r.slug)
-}
-
-/** Forgets what this isolate heard (with the gate itself: tests). */
-export function forgetNewCities(): void {
-  kept = keptNewCities()
 }

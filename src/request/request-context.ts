@@ -2,10 +2,20 @@ import type { MiddlewareHandler } from 'hono'
 import { openDb } from '../data/db'
 import type { AppEnv } from '../env'
 import { isCrawler } from './crawler'
+import type { Memory } from './memory'
 
-/** Per-request variables every later step reads: D1 access, crawler or person. */
-export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set('db', openDb(c.env.DB, c.get('timing'), c.get('trail')))
-  c.set('bot', isCrawler(c.req.header('user-agent')))
-  await next()
+/**
+ * Variables every later step reads: the isolate's memory, this request's D1 access, crawler or
+ * person.
+ */
+export function requestContext(memory: Memory): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('memory', memory)
+    c.set(
+      'db',
+      openDb(c.env.DB, c.get('timing'), { trail: c.get('trail'), derived: memory.derivedReads }),
+    )
+    c.set('bot', isCrawler(c.req.header('user-agent')))
+    await next()
+  }
 }

@@ -1,14 +1,13 @@
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cacheKey } from '../../src/cache/cache-key'
-import { forgetGenerations, PURGE_PREFIX } from '../../src/cache/generations'
-import { forgetHotPages } from '../../src/cache/hot-pages'
+import { PURGE_PREFIX } from '../../src/cache/generations'
 import type { EntryMeta } from '../../src/cache/entry-meta'
 import type { Policy } from '../../src/cache/policies'
 import { POLICIES } from '../../src/cache/policies'
 import { FLAGS } from '../../src/flags/definitions'
-import { forgetFlags } from '../../src/flags/read-flags'
 import {
+  anIsolate,
   cardLinks,
   fetchPage,
   GOOGLEBOT,
@@ -52,7 +51,6 @@ const devices = (prefix: string) =>
 afterEach(async () => {
   vi.restoreAllMocks()
   await env.FLAGS.delete('flags')
-  forgetFlags()
 })
 
 describe('the edge cache', () => {
@@ -148,10 +146,11 @@ describe('the edge cache', () => {
         },
       }),
     )
-    forgetFlags()
+    // An isolate that reads the store as it now is.
+    const isolate = anIsolate()
     const first = new Map<string, string>()
     for (const id of devices('33333333')) {
-      const { res, cache } = await settled('/housekeeping/boston-ma', {
+      const { res, cache } = await isolate.settled('/housekeeping/boston-ma', {
         headers: { cookie: `care_did=${id}` },
       })
       const variant = res.headers.get('x-variant') ?? ''
@@ -171,11 +170,11 @@ describe('the edge cache', () => {
         },
       }),
     )
-    forgetFlags()
+    const isolate = anIsolate()
     const caches: (string | null)[] = []
     const variants = new Set<string>()
     for (const id of devices('44444444')) {
-      const { res, cache } = await settled('/special-needs/boston-ma', {
+      const { res, cache } = await isolate.settled('/special-needs/boston-ma', {
         headers: { cookie: `care_did=${id}` },
       })
       caches.push(cache)
@@ -219,12 +218,13 @@ describe('the edge cache', () => {
     const headers = new Headers(stored.headers)
     headers.set('x-edge-meta', JSON.stringify(aged))
     await caches.default.put(key, new Response(await stored.text(), { status: 200, headers }))
-    forgetHotPages()
 
-    const stale = await settled('/senior-care/boston-ma')
+    // An isolate that has only the aged copy, in the Cache API.
+    const isolate = anIsolate()
+    const stale = await isolate.settled('/senior-care/boston-ma')
     expect(stale.cache).toBe('STALE')
     expect(stale.res.headers.get('etag')).toBe(meta.etag)
-    const fresh = await settled('/senior-care/boston-ma')
+    const fresh = await isolate.settled('/senior-care/boston-ma')
     expect(fresh.cache).toBe('HIT')
     expect(fresh.res.headers.get('etag')).not.toBe(meta.etag)
   })
@@ -237,9 +237,11 @@ describe('the edge cache', () => {
     expect(again.body).toContain('<h1>Tutors in Boston, MA</h1>')
     expect(match).not.toHaveBeenCalled()
     // A fresh isolate reads the Cache API once, then holds the page too.
-    forgetHotPages()
-    expect((await settled('/tutors/boston-ma')).cache).toBe('HIT')
-    expect(sameDocument((await settled('/tutors/boston-ma')).body)).toBe(sameDocument(again.body))
+    const isolate = anIsolate()
+    expect((await isolate.settled('/tutors/boston-ma')).cache).toBe('HIT')
+    expect(sameDocument((await isolate.settled('/tutors/boston-ma')).body)).toBe(
+      sameDocument(again.body),
+    )
     expect(match).toHaveBeenCalledTimes(1)
   })
 
@@ -310,10 +312,12 @@ describe('purge', () => {
     const answers = await Promise.all(cities.map((city) => purge({ tags: [`city:${city}`] })))
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200])
     // Another isolate knows only what KV lists.
-    forgetGenerations()
-    forgetHotPages()
+    const isolate = anIsolate()
     for (const city of cities)
-      expect([city, (await settled(`/personal-assistants/${city}`)).cache]).toEqual([city, 'MISS'])
+      expect([city, (await isolate.settled(`/personal-assistants/${city}`)).cache]).toEqual([
+        city,
+        'MISS',
+      ])
   })
 
   it('writes each purge as keys of its own that expire after the longest a page is kept', async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { HotPage } from '../../src/cache/hot-pages'
-import { forgetHotPages, recallPage, rememberPage } from '../../src/cache/hot-pages'
+import { HotPages } from '../../src/cache/hot-pages'
 import { anEntryMeta } from '../support/builders'
 
 describe('hot pages', () => {
   it('keep the most recently used pages within their byte budget', () => {
-    forgetHotPages()
+    const pages = new HotPages()
     const page = (kb: number): HotPage => ({
       status: 200,
       headers: [['x-test', '1']],
@@ -13,18 +13,17 @@ describe('hot pages', () => {
       parts: [new Uint8Array(kb * 1024)],
       bytes: kb * 1024,
     })
-    rememberPage('a', page(500))
-    for (let i = 0; i < 32; i++) rememberPage(`p${i}`, page(500))
+    pages.remember('a', page(500))
+    for (let i = 0; i < 32; i++) pages.remember(`p${i}`, page(500))
     // 16 MiB hold 32 pages of 500 KiB: the first one in is out, recalling one keeps it in.
-    expect(recallPage('a')).toBeUndefined()
-    expect(recallPage('p0')?.status).toBe(200)
-    rememberPage('q', page(500))
-    expect(recallPage('p0')).toBeDefined()
-    expect(recallPage('p1')).toBeUndefined()
+    expect(pages.recall('a')).toBeUndefined()
+    expect(pages.recall('p0')?.status).toBe(200)
+    pages.remember('q', page(500))
+    expect(pages.recall('p0')).toBeDefined()
+    expect(pages.recall('p1')).toBeUndefined()
     // Too large to hold.
-    rememberPage('big', page(600))
-    expect(recallPage('big')).toBeUndefined()
-    expect(recallPage('q')?.headers).toEqual([['x-test', '1']])
-    forgetHotPages()
+    pages.remember('big', page(600))
+    expect(pages.recall('big')).toBeUndefined()
+    expect(pages.recall('q')?.headers).toEqual([['x-test', '1']])
   })
 })

@@ -1,9 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { forgetGenerations } from '../../src/cache/generations'
-import { forgetHotPages } from '../../src/cache/hot-pages'
-import { forgetGate } from '../../src/gate/gate-store'
-import { sameDocument, settled } from '../support/fetch-page'
+import { anIsolate, sameDocument, settled } from '../support/fetch-page'
 import { unreachable, withStatementFaults } from '../support/with-faults'
 
 // The gate's and the purges' KV namespaces failing, through the real worker: pages are served;
@@ -11,18 +8,19 @@ import { unreachable, withStatementFaults } from '../support/with-faults'
 
 afterEach(() => {
   vi.restoreAllMocks()
-  forgetGate()
-  forgetGenerations()
 })
 
 it('opens the gate when its KV fails: pages are served, unknown slugs still 404 from D1', async () => {
   const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-  forgetGate()
+  // An isolate that has not loaded the gate yet.
+  const isolate = anIsolate()
   const gate = unreachable(env.GATE)
-  const known = await settled('/nannies/atlanta-ga', {}, { GATE: gate })
+  const known = await isolate.settled('/nannies/atlanta-ga', {}, { GATE: gate })
   expect(known.res.status).toBe(200)
   expect(known.body).toContain('Nannies in Atlanta, GA')
-  expect((await settled('/nannies/nowhere-at-all-ga', {}, { GATE: gate })).res.status).toBe(404)
+  expect((await isolate.settled('/nannies/nowhere-at-all-ga', {}, { GATE: gate })).res.status).toBe(
+    404,
+  )
   expect(errors.mock.calls.some(([line]) => String(line).includes('the gate is open'))).toBe(true)
 })
 
@@ -30,15 +28,15 @@ it('serves stored pages when the purges KV fails, by their age alone', async () 
   const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
   const stored = await settled('/babysitters/austin-tx')
   expect(stored.cache).toBe('MISS')
-  forgetGenerations()
-  forgetHotPages()
+  // An isolate that has neither the page nor the purges in memory.
+  const isolate = anIsolate()
   const purges = unreachable(env.PURGES)
-  const hit = await settled('/babysitters/austin-tx', {}, { PURGES: purges })
+  const hit = await isolate.settled('/babysitters/austin-tx', {}, { PURGES: purges })
   expect(hit.res.status).toBe(200)
   expect(hit.res.headers.get('x-cache')).toBe('HIT')
   expect(sameDocument(hit.body)).toBe(sameDocument(stored.body))
   // A page never stored renders as usual.
-  const fresh = await settled('/nannies/austin-tx', {}, { PURGES: purges })
+  const fresh = await isolate.settled('/nannies/austin-tx', {}, { PURGES: purges })
   expect(fresh.res.status).toBe(200)
   expect(fresh.res.headers.get('x-cache')).toBe('MISS')
   expect(

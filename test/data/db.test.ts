@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { forgetDerivedReads, openDb, READ_RETRIES } from '../../src/data/db'
-import { readsDerivedOnly } from '../../src/data/derived-reads'
-import { refreshStats } from '../../src/data/refresh-stats'
+import { refreshDerived } from '../../src/cron/refresh-derived'
+import { openDb, READ_RETRIES } from '../../src/data/db'
+import { DerivedReads, readsDerivedOnly } from '../../src/data/derived-reads'
 import { Timing } from '../../src/observability/timing'
 import { withStatementFaults } from '../support/with-faults'
 
@@ -38,9 +38,9 @@ describe('openDb', () => {
   })
 
   it('keeps reads of derived tables in memory for a minute, and never a live read', async () => {
-    forgetDerivedReads()
+    const derived = new DerivedReads()
     const timing = new Timing()
-    const db = openDb(env.DB, timing)
+    const db = openDb(env.DB, timing, { derived })
     const city = 'SELECT slug FROM cities WHERE slug = ?'
     const stats = 'SELECT COUNT(*) AS n FROM service_city_stats s JOIN cities c ON c.id = s.city_id'
     const live = 'SELECT COUNT(*) AS n FROM provider_services ps JOIN cities c ON c.id = ps.city_id'
@@ -52,11 +52,11 @@ describe('openDb', () => {
     expect(timing.count('d1')).toBe(1 + 1 + 3)
     await db.first(city, 'denver-co')
     expect(timing.count('d1')).toBe(6)
-    // The refresh forgets them; a failed read is not kept either.
-    await refreshStats(env.DB, new Date())
+    // The cron's refresh forgets them; a failed read is not kept either.
+    await refreshDerived(env, new Date(), derived)
     await db.first(stats)
     expect(timing.count('d1')).toBe(7)
-    const failing = openDb(flakyD1(READ_RETRIES + 1), timing)
+    const failing = openDb(flakyD1(READ_RETRIES + 1), timing, { derived })
     await expect(failing.first('SELECT 2 AS n FROM cities')).rejects.toThrow('D1 read failed')
     expect(await db.first('SELECT 2 AS n FROM cities')).toEqual({ n: 2 })
   })

@@ -5,7 +5,7 @@ import { evaluateFlag } from '../../src/flags/evaluate'
 import type { FlagStore } from '../../src/flags/flag-commands'
 import { applyCommand } from '../../src/flags/flag-commands'
 import { DEFAULT_FLAG_SET, parseFlagSet } from '../../src/flags/flag-set'
-import { forgetFlags, readFlags } from '../../src/flags/read-flags'
+import { keptFlags, readFlags } from '../../src/flags/read-flags'
 import { withFaults } from '../support/with-faults'
 
 describe('parseFlagSet', () => {
@@ -65,7 +65,6 @@ describe('parseFlagSet', () => {
 
 describe('readFlags', () => {
   afterEach(() => {
-    forgetFlags()
     vi.restoreAllMocks()
   })
 
@@ -73,13 +72,13 @@ describe('readFlags', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     await env.FLAGS.put('flags', '{not json')
     const gets = vi.spyOn(env.FLAGS, 'get')
-    forgetFlags()
+    const kept = keptFlags()
     const sets = await Promise.all([
-      readFlags(env.FLAGS),
-      readFlags(env.FLAGS),
-      readFlags(env.FLAGS),
+      readFlags(kept, env.FLAGS),
+      readFlags(kept, env.FLAGS),
+      readFlags(kept, env.FLAGS),
     ])
-    await readFlags(env.FLAGS)
+    await readFlags(kept, env.FLAGS)
     expect(
       sets.every((s) => s.config === CONFIG_DEFAULTS && Object.keys(s.flags).length === 0),
     ).toBe(true)
@@ -92,9 +91,9 @@ describe('readFlags', () => {
     const failing = withFaults(env.FLAGS, {
       get: () => Promise.reject(new Error('KV unavailable')),
     })
-    forgetFlags()
-    expect(await readFlags(failing)).toEqual(DEFAULT_FLAG_SET)
-    expect(await readFlags(failing)).toEqual(DEFAULT_FLAG_SET)
+    const kept = keptFlags()
+    expect(await readFlags(kept, failing)).toEqual(DEFAULT_FLAG_SET)
+    expect(await readFlags(kept, failing)).toEqual(DEFAULT_FLAG_SET)
     expect(
       errors.mock.calls.filter(([line]) => String(line).includes('store unreadable')),
     ).toHaveLength(1)

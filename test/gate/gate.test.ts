@@ -8,10 +8,11 @@ import { describe, expect, it, vi } from 'vitest'
 import worker from '../../src/worker'
 import { buildGate } from '../../src/gate/build-gate'
 import { GateFilter } from '../../src/gate/gate-filter'
-import { forgetGate, GATE_KEY, readGate } from '../../src/gate/gate-store'
+import { GATE_KEY, readGate } from '../../src/gate/gate-store'
 import { findCitiesAddedAfter, NEW_CITIES_MAX_AGE_MS } from '../../src/gate/new-cities'
 import { aProvider, cityId } from '../support/builders'
-import { d1Reads, fetchPage, settled } from '../support/fetch-page'
+import type { App } from '../support/fetch-page'
+import { anIsolate, d1Reads } from '../support/fetch-page'
 import { withStatementFaults } from '../support/with-faults'
 
 /** The real D1, each read of a statement containing `match` answered by `answer`. */
@@ -24,10 +25,10 @@ function d1Around(
   )
 }
 
-/** A request to the worker over `db`, its background work finished when it returns. */
-async function over(db: D1Database, path: string): Promise<Response> {
+/** A request to `app` over `db`, its background work finished when it returns. */
+async function over(app: App, db: D1Database, path: string): Promise<Response> {
   const ctx = createExecutionContext()
-  const res = await worker.fetch(
+  const res = await app.fetch(
     new Request(`https://www.care.example${path}`),
     { ...env, DB: db },
     ctx,
@@ -76,19 +77,19 @@ describe('the gate', () => {
     await aProvider({ cityId: 1, service: 'babysitters' })
     expect((await readGate(env.GATE))?.has('city', 'newtown-ga')).toBe(false)
     // A fresh isolate has not heard of new cities yet: its first city check asks, afterwards.
-    forgetGate()
-    const first = await settled('/babysitters/newtown-ga')
+    const isolate = anIsolate()
+    const first = await isolate.settled('/babysitters/newtown-ga')
     expect(first.res.status).toBe(404)
     expect(d1Reads(first.res)).toBe(0)
-    expect((await settled('/babysitters/newtown-ga')).res.status).toBe(200)
+    expect((await isolate.settled('/babysitters/newtown-ga')).res.status).toBe(200)
 
     // A new slug for a city, once this isolate checks again (a minute on, any city's request).
     await env.DB.prepare("UPDATE cities SET slug = 'newtown-north-ga' WHERE id = 1").run()
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       vi.setSystemTime(Date.now() + NEW_CITIES_MAX_AGE_MS)
-      await settled('/nannies/denver-co')
-      expect((await settled('/babysitters/newtown-north-ga')).res.status).toBe(200)
+      await isolate.settled('/nannies/denver-co')
+      expect((await isolate.settled('/babysitters/newtown-north-ga')).res.status).toBe(200)
     } finally {
       vi.useRealTimers()
     }
@@ -103,8 +104,7 @@ describe('the gate', () => {
     const rebuilt = await readGate(env.GATE)
     expect(rebuilt?.has('city', 'newtown-north-ga')).toBe(true)
     expect(rebuilt?.meta.cityAdditions).toBeGreaterThan(0)
-    forgetGate()
-    expect((await settled('/babysitters/newtown-north-ga')).res.status).toBe(200)
+    expect((await anIsolate().settled('/babysitters/newtown-north-ga')).res.status).toBe(200)
   })
 
   it('never waits for D1 on the request: a rejected slug is answered while the check of new cities is held', async () => {
@@ -116,11 +116,11 @@ describe('the gate', () => {
       await held
       return read()
     })
-    forgetGate()
+    const isolate = anIsolate()
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       const ctx = createExecutionContext()
-      const res = await worker.fetch(
+      const res = await isolate.app.fetch(
         new Request('https://www.care.example/babysitters/atlantis-ga'),
         { ...env, DB: db },
         ctx,
@@ -133,10 +133,10 @@ describe('the gate', () => {
 
       // At most once a minute, whatever the traffic.
       for (const path of ['/babysitters/nowhere-tx', '/nannies/denver-co', '/local/atlantis-ga'])
-        await over(db, path)
+        await over(isolate.app, db, path)
       expect(asked).toBe(1)
       vi.setSystemTime(Date.now() + NEW_CITIES_MAX_AGE_MS)
-      expect((await over(db, '/babysitters/nowhere-tx')).status).toBe(404)
+      expect((await over(isolate.app, db, '/babysitters/nowhere-tx')).status).toBe(404)
       expect(asked).toBe(2)
     } finally {
       vi.useRealTimers()
@@ -147,10 +147,10 @@ describe('the gate', () => {
     const db = d1Around('city_additions', () => Promise.reject(new Error('D1_ERROR: overloaded')))
     const lines: string[] = []
     vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)))
-    forgetGate()
-    expect((await over(db, '/babysitters/atlantis-ga')).status).toBe(404)
-    expect((await over(db, '/babysitters/nowhere-tx')).status).toBe(404)
-    expect((await over(db, '/nannies/denver-co')).status).toBe(200)
+    const isolate = anIsolate()
+    expect((await over(isolate.app, db, '/babysitters/atlantis-ga')).status).toBe(404)
+    expect((await over(isolate.app, db, '/babysitters/nowhere-tx')).status).toBe(404)
+    expect((await over(isolate.app, db, '/nannies/denver-co')).status).toBe(200)
     vi.restoreAllMocks()
     expect(lines.filter((l) => l.includes('gate: new cities could not be read'))).toHaveLength(1)
   })
@@ -177,11 +177,11 @@ describe('the gate', () => {
 
   it('stays open, letting D1 decide, when no filter has been built', async () => {
     await env.GATE.delete(GATE_KEY)
-    forgetGate()
-    const res = await fetchPage('/babysitters/atlantis-ga')
+    const isolate = anIsolate()
+    const res = await isolate.fetchPage('/babysitters/atlantis-ga')
     expect(res.status).toBe(404)
     expect(d1Reads(res)).toBe(1)
-    expect((await fetchPage('/babysitters/atlanta-ga')).status).toBe(200)
+    expect((await isolate.fetchPage('/babysitters/atlanta-ga')).status).toBe(200)
   })
 
   it('round-trips through its stored bytes and metadata', () => {

@@ -3,7 +3,6 @@ import { env } from 'cloudflare:workers'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { inject } from 'vitest'
 import pkg from '../../package.json'
-import { forgetFlags } from '../../src/flags/read-flags'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../src/env'
 import { MAX_FRAMES, MAX_LINE, RATE_LIMIT_FALLBACK_MS } from '../../src/observability/event-rules'
@@ -12,7 +11,7 @@ import { createSentry, scrub } from '../../src/observability/sentry'
 import { pageContext, PAGES } from '../../src/pages'
 import worker from '../../src/worker'
 import { aProvider, cityId } from '../support/builders'
-import { ORIGIN, PHONE, settled } from '../support/fetch-page'
+import { anIsolate, ORIGIN, PHONE, settled } from '../support/fetch-page'
 import { withStatementFaults } from '../support/with-faults'
 
 // Every test here talks to the real capture server (test/node/sentry-capture.ts) over HTTP.
@@ -22,9 +21,16 @@ const dsn = (project: number) => `${capture.replace('http://', 'http://public@')
 // pool reports to project 1, and their events must not count here.
 const OWN = 9
 
-/** A request through the worker reporting to this file's project, background sends finished. */
-const reported = (path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) =>
-  settled(path, init, { SENTRY_DSN: dsn(OWN), ...bindings })
+/**
+ * A request through the worker (or another isolate's `settled`) reporting to this file's project,
+ * background sends finished.
+ */
+const reported = (
+  path: string,
+  init: RequestInit = {},
+  bindings: Partial<Env> = {},
+  through = settled,
+) => through(path, init, { SENTRY_DSN: dsn(OWN), ...bindings })
 
 interface Item {
   type: string
@@ -91,7 +97,6 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await env.FLAGS.delete('flags')
-  forgetFlags()
   vi.restoreAllMocks()
 })
 
@@ -297,13 +302,14 @@ describe('error reporting', () => {
       'flags',
       JSON.stringify({ config: { traceSampleRates: { server: 1, client: 0.05 } } }),
     )
-    forgetFlags()
+    // An isolate that reads the store as it now is.
+    const { settled: fresh } = anIsolate()
     // Other test files may trace the same page (at the default rate): count what this one adds.
     const traces = async (path: string) =>
       (await envelopeItems(OWN, path)).filter((i) => i.type === 'transaction')
     const before = (await traces('/senior-care/miami-fl')).length
-    await reported('/senior-care/miami-fl')
-    await reported('/p/nobody-999999999')
+    await reported('/senior-care/miami-fl', {}, {}, fresh)
+    await reported('/p/nobody-999999999', {}, {}, fresh)
     const after = await traces('/senior-care/miami-fl')
     expect(after).toHaveLength(before + 1)
     expect(after.at(-1)?.payload).toMatchObject({

@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:workers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { forgetHotPages } from '../../src/cache/hot-pages'
-import { forgetFlags } from '../../src/flags/read-flags'
 import { cutAtNonce, joinWithNonce, newNonce } from '../../src/request/nonce'
-import { sameDocument, settled } from '../support/fetch-page'
+import type { Isolate } from '../support/fetch-page'
+import { anIsolate, sameDocument } from '../support/fetch-page'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 const text = (body: Uint8Array) => new TextDecoder().decode(body)
@@ -40,23 +39,24 @@ const inPolicy = (res: Response) =>
   /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1]
 
 describe('every HTML response', () => {
-  // The tag manager's inline script is on every page, error pages included.
+  // The tag manager's inline script is on every page, error pages included. An isolate that
+  // reads the store once it says so.
+  let isolate: Isolate
   beforeAll(async () => {
     await env.FLAGS.put('flags', JSON.stringify({ config: { tagManagerEnabled: true } }))
-    forgetFlags()
+    isolate = anIsolate()
   })
   afterAll(async () => {
     await env.FLAGS.delete('flags')
-    forgetFlags()
   })
 
   it.each([
     ['a page rendered, then served from memory, then from the Cache API', '/tutors/seattle-wa'],
     ['an error page rendered once and served again', '/nope/atlanta-ga'],
   ])('carries its own nonce in its policy and its scripts: %s', async (_, path) => {
-    const responses = [await settled(path), await settled(path)]
-    forgetHotPages()
-    responses.push(await settled(path))
+    const responses = [await isolate.settled(path), await isolate.settled(path)]
+    // Another isolate has only the Cache API's copy.
+    responses.push(await anIsolate().settled(path))
     for (const { res, body } of responses) {
       const nonce = inPolicy(res)
       expect(inBody(body).length).toBeGreaterThan(0)

@@ -6,12 +6,18 @@ import fc from 'fast-check'
 import { createElement } from 'react'
 import { describe, expect, it } from 'vitest'
 import { PAGE_SIZE } from '../../src/catalog/filters'
-import { forgetDerivedReads } from '../../src/data/db'
 import { Document } from '../../src/views/document'
 import { renderHtml } from '../../src/views/render-html'
 import { Breadcrumbs } from '../../src/views/shared/breadcrumbs'
 import { aProvider, cityId, purge } from '../support/builders'
-import { canonicalOf, jsonLd, ORIGIN, sameDocument, settled } from '../support/fetch-page'
+import {
+  anIsolate,
+  canonicalOf,
+  jsonLd,
+  ORIGIN,
+  sameDocument,
+  settled,
+} from '../support/fetch-page'
 
 const RUNS = 3_000
 
@@ -353,10 +359,9 @@ describe('any text stored in D1', () => {
           await env.DB.prepare("UPDATE cities SET name = ? WHERE slug = 'denver-co'")
             .bind(name)
             .run()
-          // Place data is kept in memory for a minute: this isolate reads it again now.
-          forgetDerivedReads()
+          // Place data is kept in memory for a minute: a fresh isolate reads it again now.
           await purge({ urls: [path] })
-          const { res, body } = await settled(path)
+          const { res, body } = await anIsolate().settled(path)
           expect(res.status).toBe(200)
           expectElement(body, '<li aria-current="page">', name, '</li>')
           expect(crumbNames(body).at(-1)).toBe(name)
@@ -368,7 +373,6 @@ describe('any text stored in D1', () => {
       await env.DB.prepare("UPDATE cities SET name = ? WHERE slug = 'denver-co'")
         .bind(original?.name ?? 'Denver')
         .run()
-      forgetDerivedReads()
     }
   }, 300_000)
 })

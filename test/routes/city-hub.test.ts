@@ -2,9 +2,8 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { SERVICES } from '../../src/catalog/services'
-import { forgetFlags } from '../../src/flags/read-flags'
 import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
-import { d1Reads, fetchPage, page, robotsOf, textOf } from '../support/fetch-page'
+import { anIsolate, d1Reads, fetchPage, page, robotsOf, textOf } from '../support/fetch-page'
 
 describe('city hubs (ALL_SERVICES_CITY)', () => {
   it('list every service and job family of the city with counts, linking only to pages worth a visit', async () => {
@@ -65,14 +64,13 @@ describe('city hubs (ALL_SERVICES_CITY)', () => {
       'flags',
       JSON.stringify({ flags: { daycareDirectoryFlow: { state: 'DISABLED', default: false } } }),
     )
-    forgetFlags()
     try {
-      const { html } = await page('/local/atlanta-ga')
+      // An isolate that reads the store as it now is.
+      const { html } = await anIsolate().page('/local/atlanta-ga')
       expect(html).not.toContain('href="/day-care/atlanta-ga"')
       expect(textOf(html)).toContain(`${(shown?.n ?? 0).toLocaleString('en-US')} caregivers and`)
     } finally {
       await env.FLAGS.delete('flags')
-      forgetFlags()
     }
   })
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { SERVICES } from '../../src/catalog/services'
 import { milesBetween } from '../../src/data/cities'
-import { forgetFlags } from '../../src/flags/read-flags'
 import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
 import {
+  anIsolate,
   canonicalOf,
   cardLinks,
   jsonLd,
@@ -202,14 +202,13 @@ describe('filters', () => {
       'flags',
       JSON.stringify({ flags: { rankedDirectorySorting: { state: 'DISABLED', default: false } } }),
     )
-    forgetFlags()
     try {
-      const text = textOf((await page(ATLANTA)).html)
+      // An isolate that reads the store as it now is.
+      const text = textOf((await anIsolate().page(ATLANTA)).html)
       expect(text).toContain('Sorted by: Newest')
       expect(text).not.toContain('Sorted by: Recommended')
     } finally {
       await env.FLAGS.delete('flags')
-      forgetFlags()
     }
   })
 

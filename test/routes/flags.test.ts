@@ -1,25 +1,20 @@
 import { env } from 'cloudflare:workers'
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { forgetFlags } from '../../src/flags/read-flags'
 import { FLAG_NAMES, FLAGS } from '../../src/flags/definitions'
-import worker from '../../src/worker'
-import {
-  cardLinks,
-  fetchPage,
-  GOOGLEBOT,
-  ORIGIN,
-  page,
-  PHONE,
-  robotsOf,
-  settled,
-} from '../support/fetch-page'
+import { anIsolate, cardLinks, GOOGLEBOT, robotsOf } from '../support/fetch-page'
 import { unreachable } from '../support/with-faults'
 
-/** Puts a flag store document in the real local KV and makes the isolate read it again. */
+// Requests here go through an isolate of this file's own, a fresh one after each change to the
+// flag store: an isolate keeps the flag set it read for 20 s.
+let isolate = anIsolate()
+const page = (path: string, init?: RequestInit) => isolate.page(path, init)
+const fetchPage = (path: string, init?: RequestInit) => isolate.fetchPage(path, init)
+const settled = (path: string, init?: RequestInit) => isolate.settled(path, init)
+
+/** Puts a flag store document in the real local KV; a fresh isolate reads it. */
 async function store(doc: unknown) {
   await env.FLAGS.put('flags', typeof doc === 'string' ? doc : JSON.stringify(doc))
-  forgetFlags()
+  isolate = anIsolate()
 }
 const enable = (name: string) => store({ flags: { [name]: { state: 'ENABLED' } } })
 const disable = (name: string) =>
@@ -28,7 +23,7 @@ const configure = (config: Record<string, unknown>) => store({ config })
 
 afterEach(async () => {
   await env.FLAGS.delete('flags')
-  forgetFlags()
+  isolate = anIsolate()
 })
 
 const DEVICE_A = '11111111-1111-4111-8111-111111111111'
@@ -344,7 +339,6 @@ describe('targeting, rollout and variants', () => {
 describe('when the flag store cannot be read', () => {
   afterEach(() => {
     vi.restoreAllMocks()
-    forgetFlags()
   })
 
   it('shows every flag and configuration key at its documented default', async () => {
@@ -381,17 +375,9 @@ describe('when the flag store cannot be read', () => {
   })
 })
 
-/** A request through the worker with some bindings replaced, its background work finished. */
-async function over(bindings: Partial<Env>, path: string) {
-  const ctx = createExecutionContext()
-  const res = await worker.fetch(
-    new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
-    { ...env, ...bindings },
-    ctx,
-  )
-  const body = await res.text()
-  await waitOnExecutionContext(ctx)
-  return { res, body }
+/** A request with some bindings replaced, its background work finished. */
+function over(bindings: Partial<Env>, path: string) {
+  return isolate.settled(path, {}, bindings)
 }
 
 /** The first provider profile of a directory. */

@@ -5,6 +5,7 @@ import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { instant } from '../../src/data/jobs'
 import { purge, rebuildGate } from '../support/builders'
 import {
+  anIsolate,
   canonicalOf,
   d1Reads,
   fetchPage,
@@ -365,7 +366,7 @@ describe('job details', () => {
     // Positive and below the highest id: neither the shortcut for ids under 1 nor the
     // watermark decides, the bloom filter does.
     await rebuildGate()
-    const res = await fetchPage(`/job/${job.title_slug}-${job.id}`)
+    const res = await anIsolate().fetchPage(`/job/${job.title_slug}-${job.id}`)
     expect(res.status).toBe(404)
     expect(d1Reads(res)).toBe(0)
   })

@@ -10,6 +10,7 @@ import {
 import type { Certification, Language, RatingCategory } from '../../src/catalog/enums'
 import { findService } from '../../src/catalog/services'
 import {
+  anIsolate,
   canonicalOf,
   cardLinks,
   d1Reads,
@@ -235,7 +236,7 @@ describe('provider profiles', () => {
     expect(p.id).toBeGreaterThan(0)
     expect(p.id).toBeLessThan(highest?.id ?? 0)
     await rebuildGate()
-    const gone = await fetchPage(`/p/${p.name_slug}-${p.id}`)
+    const gone = await anIsolate().fetchPage(`/p/${p.name_slug}-${p.id}`)
     expect(gone.status).toBe(404)
     expect(d1Reads(gone)).toBe(0)
     // The provider after it still exists, and still passes.

@@ -1,8 +1,9 @@
 import { env, exports } from 'cloudflare:workers'
 import type { EntryMeta } from '../../src/cache/entry-meta'
+import { memory } from '../../src/app'
 import { refreshStats } from '../../src/data/refresh-stats'
 import { buildGate } from '../../src/gate/build-gate'
-import { forgetGate, saveGate } from '../../src/gate/gate-store'
+import { saveGate } from '../../src/gate/gate-store'
 
 export interface ProviderFixture {
   id: number
@@ -100,9 +101,13 @@ export async function purge(body: { urls?: string[]; tags?: string[] }): Promise
   return res
 }
 
-/** Recomputes the aggregates hub pages and link modules read, as the cron would. */
-export function refreshCatalogStats() {
-  return refreshStats(env.DB, new Date())
+/**
+ * Recomputes the aggregates hub pages and link modules read, as the cron does in its isolate
+ * (src/cron/refresh-derived.ts): that isolate, here the worker's, forgets its derived reads.
+ */
+export async function refreshCatalogStats() {
+  await refreshStats(env.DB, new Date())
+  memory.derivedReads.clear()
 }
 
 export async function cityId(slug: string): Promise<number> {
@@ -113,10 +118,12 @@ export async function cityId(slug: string): Promise<number> {
   return row.id
 }
 
-/** Builds the gate again from D1, as the cron does, and has this isolate load it at once. */
+/**
+ * Builds the gate again from D1, as the cron does. A fresh isolate (`anIsolate()`) loads it at
+ * once; the worker's own keeps its copy for five minutes.
+ */
 export async function rebuildGate(): Promise<void> {
   await saveGate(env.GATE, await buildGate(env.DB))
-  forgetGate()
 }
 
 /** What the edge cache stores beside a page, with defaults a test overrides where it matters. */

@@ -1,5 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
+import { createApp } from '../../src/app'
 import worker from '../../src/worker'
 
 export const ORIGIN = 'https://www.care.example'
@@ -7,11 +8,19 @@ export const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.go
 export const PHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'
 
-/** A request through the real worker (app.ts and its bindings), as a phone would send it. */
-export function fetchPage(path: string, init: RequestInit = {}): Promise<Response> {
+/** What a request goes through: the worker's own app, or a fresh one from `anIsolate()`. */
+export type App = Pick<typeof worker, 'fetch'>
+
+/** A request as a phone would send it. */
+function asPhone(path: string, init: RequestInit): Request {
   const headers = new Headers(init.headers)
   if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
-  return exports.default.fetch(new Request(ORIGIN + path, { redirect: 'manual', ...init, headers }))
+  return new Request(ORIGIN + path, { ...init, headers })
+}
+
+/** A request through the real worker (app.ts and its bindings), as a phone would send it. */
+export function fetchPage(path: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(asPhone(path, { redirect: 'manual', ...init }))
 }
 
 /**
@@ -19,19 +28,43 @@ export function fetchPage(path: string, init: RequestInit = {}): Promise<Respons
  * with some bindings replaced if asked (faults are injected this way). Also the way to make many
  * requests in one test: `exports.default.fetch` slows down as requests pile up.
  */
-export async function settled(path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) {
+export function settled(path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) {
+  return settledThrough(worker, path, init, bindings)
+}
+
+async function settledThrough(app: App, path: string, init: RequestInit, bindings: Partial<Env>) {
   const ctx = createExecutionContext()
-  const headers = new Headers(init.headers)
-  if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
-  const res = await worker.fetch(
-    new Request(ORIGIN + path, { ...init, headers }),
-    { ...env, ...bindings },
-    ctx,
-  )
+  const res = await app.fetch(asPhone(path, init), { ...env, ...bindings }, ctx)
   const body = await res.text()
   await waitOnExecutionContext(ctx)
   return { res, body, cache: res.headers.get('x-cache') }
 }
+
+/**
+ * A fresh isolate: requests through an app of its own (`createApp()`), which has kept nothing in
+ * memory yet (the flag set, the gate, purges, derived reads, stored pages), over the same storage
+ * and Cache API. For a test that changes what the worker's own isolate has already read and
+ * keeps: the flag store, the gate, the catalog's place data.
+ */
+export function anIsolate() {
+  const app = createApp()
+  const fetchPage = (path: string, init: RequestInit = {}): Promise<Response> =>
+    Promise.resolve(
+      app.fetch(asPhone(path, { redirect: 'manual', ...init }), env, createExecutionContext()),
+    )
+  return {
+    app,
+    fetchPage,
+    page: async (path: string, init: RequestInit = {}) => {
+      const res = await fetchPage(path, init)
+      return { res, html: await res.text() }
+    },
+    settled: (path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) =>
+      settledThrough(app, path, init, bindings),
+  }
+}
+
+export type Isolate = ReturnType<typeof anIsolate>
 
 /** A document with its nonces blanked: every response has nonces of its own. */
 export function sameDocument(html: string): string {

@@ -1,0 +1,26 @@
+import { KnownPurges } from '../cache/generations'
+import { HotPages } from '../cache/hot-pages'
+import { DerivedReads } from '../data/derived-reads'
+import { keptFlags } from '../flags/read-flags'
+import { keptGate } from '../gate/gate-store'
+import { keptNewCities } from '../gate/new-cities'
+
+/**
+ * What an isolate keeps in memory from one request to the next. It belongs to the app:
+ * `createApp()` makes one, so a fresh app starts as a fresh isolate does, with nothing kept. The
+ * pipeline puts it on the context (`c.var.memory`), and each step hands on only the part it reads.
+ */
+export class Memory {
+  /** The flag set, read from KV at most every 20 s (docs/flags.md). */
+  readonly flags = keptFlags()
+  /** The gate's bloom filter, refreshed in the background after five minutes. */
+  readonly gate = keptGate()
+  /** Cities added after the gate's build, asked for in the background once a minute. */
+  readonly newCities = keptNewCities()
+  /** Purge generations listed from KV every 10 s, and the purges this isolate recorded. */
+  readonly purges = new KnownPurges()
+  /** Reads of the tables only the cron writes, kept a minute; the cron's refresh forgets them. */
+  readonly derivedReads = new DerivedReads()
+  /** The most recently used stored pages, in front of the Cache API (docs/caching.md). */
+  readonly hotPages = new HotPages()
+}
