@@ -34,3 +34,8 @@ export const FILTER_PARAMS: Readonly<Record<FilterType, string>> = {
 export const PAGE_SIZE = 20
 /** Deep offsets cost D1 time and serve nobody; past this a listing answers 404. */
 export const MAX_PAGE = 100
+
+/** The last page of a listing of `total` results: an empty listing still has its first page. */
+export function lastPage(total: number): number {
+  return Math.max(1, Math.ceil(total / PAGE_SIZE))
+}

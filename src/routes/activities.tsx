@@ -1,18 +1,19 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import type { ActivityKeyword } from '../catalog/activities'
 import { findActivityKeyword } from '../catalog/activities'
-import { PAGE_SIZE } from '../catalog/filters'
+import type { Activity } from '../data/activities'
 import { findActivities, findActivityCounts } from '../data/activities'
 import type { AppEnv } from '../env'
 import { shownCategories } from '../flags/visibility'
 import { activityEvent } from '../seo/entity-json-ld'
-import { absoluteUrl, pageTitle } from '../seo/head'
-import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { absoluteUrl } from '../seo/head'
+import { decideIndexing, isThin, worthListing } from '../seo/indexability'
+import { listingHead } from '../seo/listing-head'
 import { activityCard, pricedPer } from '../views/activities/activity-card'
 import { ActivitiesPage } from '../views/activities/activities-page'
 import { listingState } from '../views/listing/listing-state'
-import { count } from '../views/shared/format'
+import type { LinkItem } from '../views/shared/link-list'
 import {
   activityFilterFields,
   activitySearch,
@@ -20,6 +21,7 @@ import {
   parseActivityQuery,
 } from '../queries/activity-query'
 import { activitiesPath } from '../urls/paths'
+import { listingPage, validQuery } from './listing-page'
 import { renderListing } from './render-page'
 import { intentQuestion } from './visitor-flow'
 
@@ -31,9 +33,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
   // Cooking exists only with the cooking category flag.
   if (!keyword || !categories.includes(keyword.category)) throw new HTTPException(404)
   const offerCamps = on('campsFilter')
-  const parsed = parseActivityQuery(new URL(c.req.url).searchParams, offerCamps)
-  if (!parsed.ok) throw new HTTPException(400, { message: parsed.error })
-  const query = parsed.query
+  const query = validQuery(parseActivityQuery(new URL(c.req.url).searchParams, offerCamps))
   const today = new Date().toISOString().slice(0, 10)
   const [{ total, items }, counts] = await Promise.all([
     findActivities(c.var.db, keyword, query, today),
@@ -43,13 +43,12 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
     ]),
   ])
   const worthALink = (slug: string) => worthListing(counts.get(slug) ?? 0)
-  if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= total) throw new HTTPException(404)
 
   const filtered = isActivityQueryFiltered(query)
-  const decision = decideIndexing({ inventory: counts.get(keyword.slug) ?? 0, filtered })
   const path = activitiesPath(keyword.slug)
+  const at = listingPage({ path, page: query.page, filtered }, total)
+  const decision = decideIndexing({ inventory: counts.get(keyword.slug) ?? 0, filtered })
   const origin = c.env.PUBLIC_ORIGIN
-  const url = absoluteUrl(origin, path)
   const category = keyword.category
   const crumbs = [
     {
@@ -58,61 +57,23 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
     },
     ...(keyword.subcategory ? [{ name: keyword.label, path }] : []),
   ]
-  // Every dated activity on the page, as the Event it visibly is.
-  const events = items.flatMap((a) =>
-    a.startDate && a.endDate
-      ? [
-          activityEvent({
-            url: `${url}#activity-${a.id}`,
-            name: a.name,
-            description: a.description,
-            startDate: a.startDate,
-            endDate: a.endDate,
-            online: a.participation === 'ONLINE',
-            venue: a.venue,
-            place:
-              a.cityName && a.stateCode
-                ? { locality: a.cityName, region: a.stateCode, street: a.address }
-                : null,
-            organizer: a.organizer,
-            price: a.price,
-            priceUnit: pricedPer(a.priceUnit),
-          }),
-        ]
-      : [],
-  )
-  const siblings = category.subcategories.filter(
-    (s) => s.slug !== keyword.slug && worthALink(s.slug),
-  )
-  const head = {
-    title: pageTitle(
-      `${keyword.label} classes and camps for kids${query.page > 1 ? ` – Page ${query.page}` : ''}`,
-    ),
+  const head = listingHead(origin, at, {
+    title: `${keyword.label} classes and camps for kids`,
     description: `${total} ${keyword.label.toLowerCase()} camps and classes for kids, in person and online: dates, ages, days and prices.`,
-    canonical: absoluteUrl(
-      origin,
-      filtered || query.page === 1 ? path : `${path}?page=${query.page}`,
-    ),
-    robots: robotsOf(decision),
-    jsonLd: [...events, breadcrumbList(origin, crumbs)],
-  }
+    decision,
+    jsonLd: items.flatMap((a) => eventOf(a, absoluteUrl(origin, path))),
+    crumbs,
+  })
   const label = keyword.label.toLowerCase()
   const state = listingState({
     head,
-    path,
+    listing: at,
     heading: `${keyword.label} classes and camps for kids`,
-    lede:
-      total > 0
-        ? `${count(total, 'camp or class', 'camps and classes')} ${filtered ? 'match your filters' : 'coming up or running now'}.`
-        : null,
-    notice:
-      !decision.index && decision.reason === 'thin' && !filtered
-        ? `Only a few ${label} activities are listed right now.`
-        : null,
+    found: { one: 'camp or class', many: 'camps and classes', place: null },
+    unfiltered: 'coming up or running now',
+    notice: isThin(decision) ? `Only a few ${label} activities are listed right now.` : null,
     filters: activityFilterFields(keyword, query, offerCamps),
-    filtered,
     total,
-    page: query.page,
     sortLabel: 'Sorted by: Date',
     cards: items.map(activityCard),
     pageHref: (page) => path + activitySearch({ ...query, page }),
@@ -134,12 +95,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
         crumbs={crumbs}
         state={state}
         signUpBanner={on('providerSignUpBanner')}
-        related={[
-          ...(keyword.subcategory && worthALink(category.slug)
-            ? [{ href: activitiesPath(category.slug), text: `All ${category.label.toLowerCase()}` }]
-            : []),
-          ...siblings.map((s) => ({ href: activitiesPath(s.slug), text: s.label })),
-        ]}
+        related={relatedLinks(keyword, worthALink)}
         categories={categories
           .filter((other) => other.slug !== category.slug && worthALink(other.slug))
           .map((other) => ({
@@ -150,4 +106,41 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
     ),
     { decision, tags: [`keyword:${keyword.slug}`, `category:${category.slug}`] },
   )
+}
+
+/** The keyword's category and the category's other subcategories, where worth a link. */
+function relatedLinks(keyword: ActivityKeyword, worthALink: (slug: string) => boolean): LinkItem[] {
+  const category = keyword.category
+  const siblings = category.subcategories.filter(
+    (s) => s.slug !== keyword.slug && worthALink(s.slug),
+  )
+  return [
+    ...(keyword.subcategory && worthALink(category.slug)
+      ? [{ href: activitiesPath(category.slug), text: `All ${category.label.toLowerCase()}` }]
+      : []),
+    ...siblings.map((s) => ({ href: activitiesPath(s.slug), text: s.label })),
+  ]
+}
+
+/** A dated activity on the page, as the Event it visibly is; an ongoing class is none. */
+function eventOf(a: Activity, pageUrl: string): object[] {
+  if (!a.startDate || !a.endDate) return []
+  return [
+    activityEvent({
+      url: `${pageUrl}#activity-${a.id}`,
+      name: a.name,
+      description: a.description,
+      startDate: a.startDate,
+      endDate: a.endDate,
+      online: a.participation === 'ONLINE',
+      venue: a.venue,
+      place:
+        a.cityName && a.stateCode
+          ? { locality: a.cityName, region: a.stateCode, street: a.address }
+          : null,
+      organizer: a.organizer,
+      price: a.price,
+      priceUnit: pricedPer(a.priceUnit),
+    }),
+  ]
 }

@@ -1,15 +1,14 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
-import { PAGE_SIZE } from '../catalog/filters'
 import type { Service } from '../catalog/services'
 import { JOB_SERVICES } from '../catalog/jobs'
-import { stateName } from '../catalog/states'
 import type { City } from '../data/cities'
 import { findCity, findNearbyCities, milesBetween } from '../data/cities'
 import type { Db } from '../data/db'
 import { findProviderListing } from '../data/provider-listing'
 import { findCityJobCounts } from '../data/jobs'
+import type { RateStats } from '../data/service-stats'
 import {
   findCityServices,
   findCityStats,
@@ -19,20 +18,12 @@ import {
 import type { AppEnv } from '../env'
 import type { On } from '../flags/visibility'
 import { shownServices } from '../flags/visibility'
-import { absoluteUrl, pageTitle } from '../seo/head'
-import {
-  decideIndexing,
-  MIN_INDEXABLE_PROVIDERS,
-  robotsOf,
-  stateInventory,
-  worthListing,
-} from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { directoryTrail } from '../seo/directory-trail'
+import { decideIndexing, isThin, MIN_INDEXABLE_PROVIDERS, worthListing } from '../seo/indexability'
+import { listingHead } from '../seo/listing-head'
 import { DirectoryPage } from '../views/directory/directory-page'
 import { providerCard } from '../views/directory/provider-card'
 import { listingState } from '../views/listing/listing-state'
-import { CallToAction } from '../views/shared/call-to-action'
-import { count } from '../views/shared/format'
 import { rateAverage } from '../views/shared/format'
 import type { LinkItem } from '../views/shared/link-list'
 import {
@@ -43,14 +34,8 @@ import {
   sortedBy,
 } from '../queries/listing-query'
 import { hubDecision } from './city-hub'
-import {
-  cityHubPath,
-  cityPath,
-  costPath,
-  jobListingPath,
-  servicePath,
-  statePath,
-} from '../urls/paths'
+import { cityHubPath, cityPath, costPath, jobListingPath } from '../urls/paths'
+import { listingPage, validQuery } from './listing-page'
 import { renderListing, streamed } from './render-page'
 import { intentQuestion } from './visitor-flow'
 import { serviceParam } from './service-param'
@@ -58,9 +43,7 @@ import { serviceParam } from './service-param'
 /** `/{service}/{city-state}`: the provider directory of a city (page kind PROVIDERS). */
 export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   const service = serviceParam(c)
-  const parsed = parseListingQuery(new URL(c.req.url).searchParams, service)
-  if (!parsed.ok) throw new HTTPException(400, { message: parsed.error })
-  const query = parsed.query
+  const query = validQuery(parseListingQuery(new URL(c.req.url).searchParams, service))
   const { db } = c.var
 
   const city = await findCity(db, c.req.param('city') ?? '')
@@ -72,67 +55,47 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
     findNationalStats(db, service.slug),
     findStateLeaders(db, city.stateCode),
   ])
-  // A page past the last one would be an empty listing answering 200: a soft 404.
-  if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= listing.total) throw new HTTPException(404)
 
   const filtered = isFiltered(query)
-  const decision = decideIndexing({ inventory: local?.providers ?? 0, filtered })
   const base = cityPath(service.slug, city.slug)
+  const at = listingPage({ path: base, page: query.page, filtered }, listing.total)
+  const decision = decideIndexing({ inventory: local?.providers ?? 0, filtered })
   const origin = c.env.PUBLIC_ORIGIN
-  // Page N keeps its own canonical; a filtered or sorted listing points at the plain page.
-  const canonical = absoluteUrl(
-    origin,
-    filtered || query.page === 1 ? base : `${base}?page=${query.page}`,
-  )
-  const stateLabel = stateName(city.stateCode) ?? city.stateCode
   const place = `${city.name}, ${city.stateCode}`
-  // The trail passes through the state page only when the rule lets it be linked.
-  const largest = leaders.find((r) => r.service === service.slug)?.providers ?? 0
-  const crumbs = [
-    { name: service.title, path: servicePath(service.slug) },
-    ...(worthListing(stateInventory([largest]))
-      ? [{ name: stateLabel, path: statePath(service.slug, city.stateCode) }]
-      : []),
+  const largestCity = leaders.find((r) => r.service === service.slug)?.providers ?? 0
+  const crumbs = directoryTrail(service, { code: city.stateCode, largestCity }, [
     { name: city.name, path: base },
-  ]
-  const pageSuffix = query.page > 1 ? ` – Page ${query.page}` : ''
+  ])
   const average = local ? ` Average rate ${rateAverage(local.rateAvg, local.payUnit)}.` : ''
-  const head = {
-    title: pageTitle(`${service.title} in ${place}${pageSuffix}`),
+  const head = listingHead(origin, at, {
+    title: `${service.title} in ${place}`,
     description: `Find ${service.nouns} in ${place}. Compare ${local?.providers ?? listing.total} local ${service.nouns} by rate, reviews and experience.${average}`,
-    canonical,
-    robots: robotsOf(decision),
-    jsonLd: [breadcrumbList(origin, crumbs)],
-  }
+    decision,
+    crumbs,
+  })
   const daycareCards = c.var.flags.on('robustDaycareCards')
-  const intent = intentQuestion(
-    service.slug,
-    `When do you need ${/^[aeiou]/i.test(service.noun) ? 'an' : 'a'} ${service.noun}?`,
-    c.var.flags.on,
-  )
   const state = listingState({
     head,
-    path: base,
+    listing: at,
     heading: `${service.title} in ${place}`,
-    lede:
-      listing.total > 0
-        ? `${count(listing.total, service.noun, service.nouns)} ${filtered ? 'match your filters' : 'near you'} in ${place}.`
-        : null,
-    notice:
-      !decision.index && decision.reason === 'thin' && !filtered
-        ? `Only a few ${service.nouns} have profiles in ${place} so far. Nearby cities below have more.`
-        : null,
+    found: { one: service.noun, many: service.nouns, place },
+    unfiltered: 'near you',
+    notice: isThin(decision)
+      ? `Only a few ${service.nouns} have profiles in ${place} so far. Nearby cities below have more.`
+      : null,
     filters: listingFilterFields(service, query),
-    filtered,
     total: listing.total,
-    page: query.page,
     sortLabel: sortedBy(query.sort, ranked),
     cards: listing.cards.map((p) => providerCard(p, milesBetween(city, p), daycareCards)),
     pageHref: (page) => base + listingSearch({ ...query, page }, service),
     empty: filtered
       ? `No ${service.nouns} in ${place} match these filters.`
       : `No ${service.nouns} in ${place} have profiles yet.`,
-    intent,
+    intent: intentQuestion(
+      service.slug,
+      `When do you need ${/^[aeiou]/i.test(service.noun) ? 'an' : 'a'} ${service.noun}?`,
+      c.var.flags.on,
+    ),
   })
 
   return renderListing(
@@ -147,24 +110,9 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
         place={place}
         local={local}
         national={national}
-        guide={
-          service.costGuide &&
-          c.var.flags.config.costGuideLocalPage &&
-          (local?.providers ?? 0) >= MIN_COST_SAMPLE
-            ? costPath(service.slug, city.slug)
-            : null
-        }
+        guide={localGuide(service, city, local, c.var.flags.config.costGuideLocalPage)}
         nearby={streamed(nearbyLinks(db, service, city))}
         related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
-        aside={
-          intent ? null : (
-            <CallToAction
-              segment={service.slug}
-              text={`Tell us what you need and we'll match you with ${service.nouns} in ${place}.`}
-              label={`Find ${service.title.toLowerCase()} now`}
-            />
-          )
-        }
       />
     ),
     {
@@ -178,6 +126,18 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       lastModified: local?.updatedAt,
     },
   )
+}
+
+/** The city's guide, for its rate summary: where city guides exist and it has rates enough. */
+function localGuide(
+  service: Service,
+  city: City,
+  local: RateStats | null,
+  cityGuides: boolean,
+): string | null {
+  return service.costGuide && cityGuides && (local?.providers ?? 0) >= MIN_COST_SAMPLE
+    ? costPath(service.slug, city.slug)
+    : null
 }
 
 /** Nearby cities with enough of this service to be indexable: links never lead to thin pages. */

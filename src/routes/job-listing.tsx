@@ -1,32 +1,31 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { PAGE_SIZE } from '../catalog/filters'
+import type { JobService } from '../catalog/jobs'
 import { findJobService } from '../catalog/jobs'
 import { stateName } from '../catalog/states'
+import type { City } from '../data/cities'
 import { findCity } from '../data/cities'
 import { findCityJobCounts, findJobListing } from '../data/jobs'
 import { findCityServices, findCityStats } from '../data/service-stats'
 import type { AppEnv } from '../env'
-import { absoluteUrl, pageTitle } from '../seo/head'
-import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { decideIndexing, isThin, worthListing } from '../seo/indexability'
+import { listingHead } from '../seo/listing-head'
 import { jobCard } from '../views/jobs/job-card'
 import { JobListingPage } from '../views/jobs/job-listing-page'
 import { listingState } from '../views/listing/listing-state'
-import { count } from '../views/shared/format'
+import type { LinkItem } from '../views/shared/link-list'
 import { isJobQueryFiltered, jobFilterFields, jobSearch, parseJobQuery } from '../queries/job-query'
 import { hubDecision } from './city-hub'
 import { sortedBy } from '../queries/listing-query'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
+import { listingPage, validQuery } from './listing-page'
 import { renderListing } from './render-page'
 
 /** `/{job-service}/{city-state}`: open jobs of a city (page kind JOBS). */
 export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
   const jobs = findJobService(c.req.param('jobService') ?? '')
   if (!jobs) throw new HTTPException(404)
-  const parsed = parseJobQuery(new URL(c.req.url).searchParams, jobs)
-  if (!parsed.ok) throw new HTTPException(400, { message: parsed.error })
-  const query = parsed.query
+  const query = validQuery(parseJobQuery(new URL(c.req.url).searchParams, jobs))
   const { db } = c.var
   const now = new Date()
 
@@ -38,9 +37,10 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     findCityStats(db, jobs.service.slug, city.id),
     findCityServices(db, city.id),
   ])
-  if (query.page > 1 && (query.page - 1) * PAGE_SIZE >= listing.total) throw new HTTPException(404)
 
   const filtered = isJobQueryFiltered(query)
+  const base = jobListingPath(jobs.slug, city.slug)
+  const at = listingPage({ path: base, page: query.page, filtered }, listing.total)
   // Jobs close by the second and the stats only at the cron's next run: the plain listing's own
   // count is the live one. A filtered listing counts its matches, so it keeps the stats' figure
   // (it is noindex whatever the count).
@@ -48,8 +48,6 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     ? (counts.find((row) => row.service === jobs.slug)?.jobs ?? 0)
     : listing.total
   const decision = decideIndexing({ inventory: open, filtered })
-  const base = jobListingPath(jobs.slug, city.slug)
-  const origin = c.env.PUBLIC_ORIGIN
   const place = `${city.name}, ${city.stateCode}`
   // The hub is in the trail and the links only when the rule lets it be linked.
   const hub = hubDecision(services, counts, c.var.flags.on).index
@@ -57,44 +55,22 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     ...(hub ? [{ name: `Care in ${place}`, path: cityHubPath(city.slug) }] : []),
     { name: jobs.title, path: base },
   ]
-  const related = [
-    ...(worthListing(providers?.providers ?? 0)
-      ? [
-          {
-            href: cityPath(jobs.service.slug, city.slug),
-            text: `${jobs.service.title} in ${city.name}`,
-          },
-        ]
-      : []),
-    ...(hub ? [{ href: cityHubPath(city.slug), text: `All care in ${city.name}` }] : []),
-  ]
-  const head = {
-    title: pageTitle(`${jobs.title} in ${place}${query.page > 1 ? ` – Page ${query.page}` : ''}`),
+  const head = listingHead(c.env.PUBLIC_ORIGIN, at, {
+    title: `${jobs.title} in ${place}`,
     description: `${open} open ${jobs.title.toLowerCase()} in ${place}, ${stateName(city.stateCode) ?? city.stateCode}. See pay, schedules and start dates, and apply free.`,
-    canonical: absoluteUrl(
-      origin,
-      filtered || query.page === 1 ? base : `${base}?page=${query.page}`,
-    ),
-    robots: robotsOf(decision),
-    jsonLd: [breadcrumbList(origin, crumbs)],
-  }
+    decision,
+    crumbs,
+  })
   const title = jobs.title.toLowerCase()
   const state = listingState({
     head,
-    path: base,
+    listing: at,
     heading: `${jobs.title} in ${place}`,
-    lede:
-      listing.total > 0
-        ? `${count(listing.total, 'open job', 'open jobs')} ${filtered ? 'match your filters' : 'near you'} in ${place}.`
-        : null,
-    notice:
-      !decision.index && decision.reason === 'thin' && !filtered
-        ? `Only a few ${title} are open in ${place} right now.`
-        : null,
+    found: { one: 'open job', many: 'open jobs', place },
+    unfiltered: 'near you',
+    notice: isThin(decision) ? `Only a few ${title} are open in ${place} right now.` : null,
     filters: jobFilterFields(jobs, query),
-    filtered,
     total: listing.total,
-    page: query.page,
     sortLabel: sortedBy(query.sort),
     cards: listing.cards.map((job) => jobCard(job, now)),
     pageHref: (page) => base + jobSearch({ ...query, page }, jobs),
@@ -113,7 +89,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
         state={state}
         title={title}
         place={place}
-        related={related}
+        related={relatedLinks(jobs, city, providers?.providers ?? 0, hub)}
       />
     ),
     {
@@ -122,4 +98,19 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
       lastModified: counts.find((row) => row.service === jobs.slug)?.updatedAt,
     },
   )
+}
+
+/** The city's directory of the jobs' service and its hub, where the rule lets them be linked. */
+function relatedLinks(jobs: JobService, city: City, providers: number, hub: boolean): LinkItem[] {
+  return [
+    ...(worthListing(providers)
+      ? [
+          {
+            href: cityPath(jobs.service.slug, city.slug),
+            text: `${jobs.service.title} in ${city.name}`,
+          },
+        ]
+      : []),
+    ...(hub ? [{ href: cityHubPath(city.slug), text: `All care in ${city.name}` }] : []),
+  ]
 }

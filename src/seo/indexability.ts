@@ -63,6 +63,11 @@ export function costInventory(providers: number): number {
   return providers >= MIN_COST_SAMPLE ? providers : 0
 }
 
+/** Whether the page is noindex for having too few results: the page then says so. */
+export function isThin(decision: IndexDecision): boolean {
+  return !decision.index && decision.reason === 'thin'
+}
+
 export function robotsOf(decision: IndexDecision): string {
   return decision.index ? 'index,follow' : 'noindex,follow'
 }

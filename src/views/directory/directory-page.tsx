@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react'
 import { Suspense } from 'react'
 import type { Service } from '../../catalog/services'
 import type { RateStats } from '../../data/service-stats'
@@ -6,6 +5,7 @@ import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { ListingLayout } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
+import { CallToAction } from '../shared/call-to-action'
 import type { LinkItem } from '../shared/link-list'
 import { AsyncLinkList } from '../shared/link-list'
 import { RateSummary } from './rate-summary'
@@ -22,15 +22,27 @@ export interface DirectoryPageProps {
   /** Slower link modules, streamed after the shell. */
   nearby: Promise<readonly LinkItem[]>
   related: Promise<readonly LinkItem[]>
-  /** The call to action where the page asks no buying intent. */
-  aside: ReactNode
 }
 
 /** A provider directory of a city (page kind PROVIDERS). */
 export function DirectoryPage(props: DirectoryPageProps) {
   const { service, place } = props
   return (
-    <ListingLayout head={props.head} crumbs={props.crumbs} state={props.state} aside={props.aside}>
+    <ListingLayout
+      head={props.head}
+      crumbs={props.crumbs}
+      state={props.state}
+      // The call to action, where the page asks no buying intent.
+      aside={
+        props.state.intent ? null : (
+          <CallToAction
+            segment={service.slug}
+            text={`Tell us what you need and we'll match you with ${service.nouns} in ${place}.`}
+            label={`Find ${service.title.toLowerCase()} now`}
+          />
+        )
+      }
+    >
       {props.local ? (
         <RateSummary
           service={service}

@@ -1,7 +1,9 @@
-import { PAGE_SIZE } from '../../catalog/filters'
+import { lastPage, PAGE_SIZE } from '../../catalog/filters'
 import type { FilterField } from '../../queries/filter-fields'
 import type { Head } from '../../seo/head'
+import type { ListingPage } from '../../seo/listing-head'
 import { BUILD } from '../assets'
+import { count } from '../shared/format'
 import { pageWindow } from './pagination'
 
 /** A card of a listing with every text final, so the browser renders exactly what the server did. */
@@ -62,14 +64,15 @@ export interface ListingState {
 
 export interface ListingInput {
   head: Pick<Head, 'title' | 'canonical' | 'robots'>
-  path: string
+  listing: ListingPage
   heading: string
-  lede: string | null
+  /** The results, one and many ("babysitter"), and where they are, if anywhere ("Atlanta, GA"). */
+  found: { one: string; many: string; place: string | null }
+  /** What the plain listing says of its results: "near you", "coming up or running now". */
+  unfiltered: string
   notice: string | null
   filters: readonly FilterField[]
-  filtered: boolean
   total: number
-  page: number
   /** "Sorted by: Recommended": what the order of the cards is. */
   sortLabel: string
   cards: readonly CardModel[]
@@ -79,26 +82,26 @@ export interface ListingInput {
 }
 
 export function listingState(input: ListingInput): ListingState {
-  const last = Math.max(1, Math.ceil(input.total / PAGE_SIZE))
-  const shown = new Set([input.page - 1, input.page + 1, ...pageWindow(input.page, last)])
+  const { path, page, filtered } = input.listing
+  const last = lastPage(input.total)
+  const shown = new Set([page - 1, page + 1, ...pageWindow(page, last)])
   const hrefs: Record<string, string> = {}
-  for (const page of shown)
-    if (page && page >= 1 && page <= last) hrefs[page] = input.pageHref(page)
+  for (const n of shown) if (n && n >= 1 && n <= last) hrefs[n] = input.pageHref(n)
   return {
     build: BUILD,
-    path: input.path,
+    path,
     title: input.head.title,
     canonical: input.head.canonical ?? null,
     robots: input.head.robots,
-    heading: input.page > 1 ? `${input.heading} (page ${input.page})` : input.heading,
-    lede: input.lede,
+    heading: page > 1 ? `${input.heading} (page ${page})` : input.heading,
+    lede: lede(input),
     notice: input.notice,
     filters: input.filters,
-    filtered: input.filtered,
+    filtered,
     results: {
       total: input.total,
-      first: (input.page - 1) * PAGE_SIZE + 1,
-      page: input.page,
+      first: (page - 1) * PAGE_SIZE + 1,
+      page,
       last,
       sortLabel: input.sortLabel,
       cards: input.cards,
@@ -107,4 +110,12 @@ export function listingState(input: ListingInput): ListingState {
     },
     intent: input.intent,
   }
+}
+
+/** "12 babysitters match your filters in Atlanta, GA.": none when there are no results. */
+function lede({ total, found, unfiltered, listing }: ListingInput): string | null {
+  if (total === 0) return null
+  const which = listing.filtered ? 'match your filters' : unfiltered
+  const where = found.place ? ` in ${found.place}` : ''
+  return `${count(total, found.one, found.many)} ${which}${where}.`
 }
