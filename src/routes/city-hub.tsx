@@ -10,16 +10,14 @@ import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import type { On } from '../flags/visibility'
 import { shownServices } from '../flags/visibility'
-import { absoluteUrl, pageTitle } from '../seo/head'
+import { pageHead } from '../seo/head'
 import type { IndexDecision } from '../seo/indexability'
 import {
   decideIndexing,
   hubInventory,
   MIN_INDEXABLE_PROVIDERS,
-  robotsOf,
   worthListing,
 } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { renderPage } from './render-page'
@@ -63,19 +61,18 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const open = jobs.reduce((n, r) => n + r.jobs, 0)
   const decision = hubDecision(services, jobs, c.var.flags.on)
   const path = cityHubPath(city.slug)
-  const origin = c.env.PUBLIC_ORIGIN
   const place = `${city.name}, ${city.stateCode}`
   const crumbs = [{ name: `Care in ${place}`, path }]
   return renderPage(
     c,
     <CityHubPage
-      head={{
-        title: pageTitle(`Care in ${place}: caregivers and jobs`),
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: `Care in ${place}: caregivers and jobs`,
         description: `Child care, senior care, pet care, housekeeping and tutoring in ${place}: ${number(providers)} caregivers and ${number(open)} open jobs.`,
-        canonical: absoluteUrl(origin, path),
-        robots: robotsOf(decision),
-        jsonLd: [breadcrumbList(origin, crumbs)],
-      }}
+        path,
+        decision,
+        crumbs,
+      })}
       crumbs={crumbs}
       place={place}
       providers={providers}

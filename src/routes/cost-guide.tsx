@@ -5,7 +5,9 @@ import { COST_GUIDE_SERVICES, EXPERIENCE_BANDS, MIN_COST_SAMPLE } from '../catal
 import { findService } from '../catalog/services'
 import type { City } from '../data/cities'
 import { findCity, findNearbyCities } from '../data/cities'
+import type { CityRate } from '../data/cost-guides'
 import { findCityRates, findExperienceRates } from '../data/cost-guides'
+import type { Db } from '../data/db'
 import type { RateStats } from '../data/service-stats'
 import {
   findCityServices,
@@ -14,9 +16,8 @@ import {
   findTopCities,
 } from '../data/service-stats'
 import type { AppEnv } from '../env'
-import { absoluteUrl, pageTitle } from '../seo/head'
-import { costInventory, decideIndexing, robotsOf, worthListing } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { pageHead } from '../seo/head'
+import { costInventory, decideIndexing, worthListing } from '../seo/indexability'
 import type { Bar } from '../views/cost/bar-chart'
 import type { CostFigures } from '../views/cost/cost-guide-page'
 import { CostGuidePage } from '../views/cost/cost-guide-page'
@@ -46,7 +47,6 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   // No rates at all: there is nothing to say, and an empty guide would be a soft 404.
   if (!stats || !national) throw new HTTPException(404)
 
-  const origin = c.env.PUBLIC_ORIGIN
   const path = costPath(service.slug, city?.slug)
   const place = city ? `${city.name}, ${city.stateCode}` : null
   const figures = compare(stats, city ? national : null)
@@ -55,35 +55,26 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
     { name: `${service.title} costs`, path: costPath(service.slug) },
     ...(city && place ? [{ name: place, path }] : []),
   ]
-  const bars: Bar[] = [
-    ...seedRates
-      .filter((r) => r.slug !== city?.slug)
-      .map((r) => ({ label: `${r.name}, ${r.stateCode}`, value: r.rateAvg })),
-    ...(city && place ? [{ label: place, value: stats.rateAvg, highlight: true }] : []),
-    { label: 'National average', value: national.rateAvg, highlight: !city, reference: true },
-  ].sort((a, b) => b.value - a.value)
   const [cities, others] = city
-    ? await cityLinks(c, service.slug, city)
-    : await nationalLinks(c, service.slug)
+    ? await cityLinks(db, service.slug, city)
+    : await nationalLinks(db, service.slug, c.var.flags.config.costGuideLocalPage)
   const year = stats.updatedAt.slice(0, 4)
 
   return renderPage(
     c,
     <CostGuidePage
-      head={{
-        title: pageTitle(
-          `${service.title} cost${place ? ` in ${place}` : ''} (${year}): rates and prices`,
-        ),
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: `${service.title} cost${place ? ` in ${place}` : ''} (${year}): rates and prices`,
         description: `${service.title} cost ${rateAverage(stats.rateAvg, stats.payUnit)} on average${place ? ` in ${place}` : ' in the US'}, from the rates of ${stats.providers} caregivers. See rates by experience and how ${place ?? 'cities'} compare.`,
-        canonical: absoluteUrl(origin, path),
-        robots: robotsOf(decision),
-        jsonLd: [breadcrumbList(origin, crumbs)],
-      }}
+        path,
+        decision,
+        crumbs,
+      })}
       crumbs={crumbs}
       service={service}
       place={place}
       figures={figures}
-      comparison={bars}
+      comparison={comparison(seedRates, city, stats, national)}
       experience={EXPERIENCE_BANDS.map((band, i) => ({
         label: band.label,
         local: experience.find((e) => e.band === i)?.rateAvg ?? null,
@@ -109,6 +100,24 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   )
 }
 
+/** The seed's cities, the guide's own and the national average, the highest rate first. */
+function comparison(
+  seedRates: readonly CityRate[],
+  city: City | null,
+  stats: RateStats,
+  national: RateStats,
+): Bar[] {
+  return [
+    ...seedRates
+      .filter((r) => r.slug !== city?.slug)
+      .map((r) => ({ label: `${r.name}, ${r.stateCode}`, value: r.rateAvg })),
+    ...(city
+      ? [{ label: `${city.name}, ${city.stateCode}`, value: stats.rateAvg, highlight: true }]
+      : []),
+    { label: 'National average', value: national.rateAvg, highlight: !city, reference: true },
+  ].sort((a, b) => b.value - a.value)
+}
+
 /** The figures of a guide, and how they compare with the national ones. */
 function compare(stats: RateStats, national: RateStats | null): CostFigures {
   const diff = national ? (stats.rateAvg - national.rateAvg) / national.rateAvg : 0
@@ -127,10 +136,10 @@ function compare(stats: RateStats, national: RateStats | null): CostFigures {
 }
 
 /** The same service's guides in nearby cities, and the city's other guides, where indexable. */
-async function cityLinks(c: Context<AppEnv>, service: string, city: City) {
+async function cityLinks(db: Db, service: string, city: City) {
   const [nearby, counts] = await Promise.all([
-    findNearbyCities(c.var.db, city, service, { minProviders: MIN_COST_SAMPLE }),
-    findCityServices(c.var.db, city.id),
+    findNearbyCities(db, city, service, { minProviders: MIN_COST_SAMPLE }),
+    findCityServices(db, city.id),
   ])
   return [
     nearby.map((n) => ({ href: costPath(service, n.slug), text: `${n.name}, ${n.stateCode}` })),
@@ -142,10 +151,13 @@ async function cityLinks(c: Context<AppEnv>, service: string, city: City) {
   ] as const
 }
 
-/** The cities with an indexable guide, largest first, and the other services' national guides. */
-async function nationalLinks(c: Context<AppEnv>, service: string) {
-  const top = c.var.flags.config.costGuideLocalPage
-    ? await findTopCities(c.var.db, service, { limit: 30, minProviders: MIN_COST_SAMPLE })
+/**
+ * The cities with an indexable guide, largest first (where city guides exist), and the other
+ * services' national guides.
+ */
+async function nationalLinks(db: Db, service: string, cityGuides: boolean) {
+  const top = cityGuides
+    ? await findTopCities(db, service, { limit: 30, minProviders: MIN_COST_SAMPLE })
     : []
   return [
     top.map((r) => ({ href: costPath(service, r.slug), text: `${r.name}, ${r.stateCode}` })),

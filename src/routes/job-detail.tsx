@@ -2,14 +2,14 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { PAGE_IDS } from '../catalog/enums'
 import { JOB_REQUIREMENTS, findJobService } from '../catalog/jobs'
+import type { Job } from '../data/jobs'
 import { findCityJobCounts, findJob, findOpenJobs, isExpired } from '../data/jobs'
 import { findOpenJobsNear } from '../data/open-jobs-near'
 import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { jobPosting } from '../seo/entity-json-ld'
-import { absoluteUrl, pageTitle, SITE_NAME } from '../seo/head'
-import { decideIndexing, robotsOf, worthListing } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { absoluteUrl, pageHead, SITE_NAME } from '../seo/head'
+import { decideIndexing, worthListing } from '../seo/indexability'
 import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/shared/format'
 import { cityHubPath, entityId, jobListingPath, jobPath } from '../urls/paths'
@@ -47,10 +47,8 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
     findCityJobCounts(db, job.cityId),
   ])
   const origin = c.env.PUBLIC_ORIGIN
-  const url = absoluteUrl(origin, path)
   const place = `${job.cityName}, ${job.stateCode}`
   // A family is no organisation: JSON-LD names it "Private family", and so does the page.
-  const organisation = job.jobType === 'SMB_JOB' ? job.employer : 'Private family'
   const employer = job.jobType === 'SMB_JOB' ? job.employer : `Private family (${job.employer})`
   const listing = jobListingPath(job.service, job.citySlug)
   // The trail and the listing link name only pages worth a link.
@@ -67,32 +65,17 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   return renderPage(
     c,
     <JobDetailPage
-      head={{
-        title: pageTitle(`${expired ? 'Closed: ' : ''}${job.title} in ${place}`),
+      head={pageHead(origin, {
+        title: `${expired ? 'Closed: ' : ''}${job.title} in ${place}`,
         description: expired
           ? `This job in ${place} has closed. See open ${jobs.title.toLowerCase()} nearby.`
           : `${job.title}: ${pay}, ${place}. ${job.description}`,
-        canonical: url,
-        robots: robotsOf(decision),
-        jsonLd: expired
-          ? []
-          : [
-              jobPosting({
-                url,
-                id: job.id,
-                siteName: SITE_NAME,
-                title: job.title,
-                description: job.description,
-                datePosted: job.postedAt.slice(0, 10),
-                validThrough: job.validThrough,
-                employmentType: EMPLOYMENT_TYPE[job.schedule],
-                employer: organisation,
-                place: { locality: job.cityName, region: job.stateCode },
-                pay: { min: job.payMin, max: job.payMax, unit: job.payUnit },
-              }),
-              breadcrumbList(origin, crumbs),
-            ],
-      }}
+        path,
+        decision,
+        // A closed job is no posting: it states no structured data at all.
+        jsonLd: expired ? [] : [posting(job, absoluteUrl(origin, path))],
+        crumbs: expired ? null : crumbs,
+      })}
       crumbs={crumbs}
       job={job}
       employer={employer}
@@ -129,4 +112,21 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
       headers: expired ? {} : { expires: new Date(job.validThrough).toUTCString() },
     },
   )
+}
+
+/** The job as the JobPosting it is while open; a family posts as "Private family". */
+function posting(job: Job, url: string): object {
+  return jobPosting({
+    url,
+    id: job.id,
+    siteName: SITE_NAME,
+    title: job.title,
+    description: job.description,
+    datePosted: job.postedAt.slice(0, 10),
+    validThrough: job.validThrough,
+    employmentType: EMPLOYMENT_TYPE[job.schedule],
+    employer: job.jobType === 'SMB_JOB' ? job.employer : 'Private family',
+    place: { locality: job.cityName, region: job.stateCode },
+    pay: { min: job.payMin, max: job.payMax, unit: job.payUnit },
+  })
 }

@@ -6,11 +6,12 @@ import {
   labelOf,
   RATING_CATEGORY_LABELS,
 } from '../catalog/labels'
+import type { Service } from '../catalog/services'
 import { SERVICES } from '../catalog/services'
-import { stateName } from '../catalog/states'
 import { findSimilarProviders } from '../data/provider-listing'
 import type { ServiceCount } from '../data/service-stats'
 import { findCityServices, findStateLeaders } from '../data/service-stats'
+import type { Provider } from '../data/providers'
 import {
   findProvider,
   findProviderServices,
@@ -21,13 +22,14 @@ import type { AppEnv } from '../env'
 import { isServiceShown } from '../flags/visibility'
 import { PAGE_IDS } from '../catalog/enums'
 import { caregiverProfile, childCareBusiness } from '../seo/entity-json-ld'
-import { absoluteUrl, MAX_TITLE, pageTitle } from '../seo/head'
-import { decideIndexing, robotsOf, stateInventory, worthListing } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { directoryTrail } from '../seo/directory-trail'
+import { absoluteUrl, MAX_TITLE, pageHead } from '../seo/head'
+import { decideIndexing, worthListing } from '../seo/indexability'
+import type { Crumb } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/shared/format'
 import type { ProfileService } from '../views/profile/profile-page'
 import { ProfilePage } from '../views/profile/profile-page'
-import { cityPath, entityId, providerPath, servicePath, statePath } from '../urls/paths'
+import { cityPath, entityId, providerPath } from '../urls/paths'
 import { renderPage, streamed } from './render-page'
 
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
@@ -63,60 +65,24 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const name = provider.businessName ?? displayName(provider)
   const place = `${provider.cityName}, ${provider.stateCode}`
   const origin = c.env.PUBLIC_ORIGIN
-  const url = absoluteUrl(origin, path)
   const languages = split(provider.languages).map((l) => labelOf(LANGUAGE_LABELS, l))
   const credentials = split(provider.certifications).map((l) => labelOf(CERTIFICATION_LABELS, l))
-  // The directory trail, unless its pages are off for this request (daycare directory flow),
-  // through the state and city pages that are worth a link.
+  // The directory trail, unless its pages are off for this request (daycare directory flow).
   const trail =
     primary && isServiceShown(primary.service.slug, c.var.flags.on) ? primary.service : null
-  const providersOf = (rows: ServiceCount[]) =>
-    rows.find((r) => r.service === trail?.slug)?.providers
   const crumbs = trail
-    ? [
-        { name: trail.title, path: servicePath(trail.slug) },
-        ...(worthListing(stateInventory([providersOf(stateLeaders) ?? 0]))
-          ? [
-              {
-                name: stateName(provider.stateCode) ?? provider.stateCode,
-                path: statePath(trail.slug, provider.stateCode),
-              },
-            ]
-          : []),
-        ...(worthListing(providersOf(cityCounts) ?? 0)
-          ? [{ name: provider.cityName, path: cityPath(trail.slug, provider.citySlug) }]
-          : []),
-        { name, path },
-      ]
+    ? profileTrail(provider, trail, { city: cityCounts, state: stateLeaders }, { name, path })
     : [{ name, path }]
   const price = primary
     ? rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)
     : ''
-  const entity = smb
-    ? childCareBusiness({
-        url,
-        name,
-        description: provider.bio,
-        place: {
-          locality: provider.cityName,
-          region: provider.stateCode,
-          street: provider.address,
-        },
-        priceRange: price,
-        rating:
-          provider.rating !== null
-            ? { value: provider.rating.toFixed(1), count: provider.reviewCount }
-            : null,
-      })
-    : caregiverProfile({
-        url,
-        name,
-        headline: provider.headline,
-        description: provider.bio,
-        place: { locality: provider.cityName, region: provider.stateCode },
-        languages,
-        credentials,
-      })
+  const entity = profileEntity(provider, {
+    url: absoluteUrl(origin, path),
+    name,
+    price,
+    languages,
+    credentials,
+  })
   const noun = primary?.service.noun ?? 'caregiver'
   const title = `${name}, ${noun} in ${place}`
 
@@ -125,14 +91,15 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   return renderPage(
     c,
     <ProfilePage
-      head={{
-        title: pageTitle(title.length <= MAX_TITLE ? title : `${name} in ${place}`),
+      head={pageHead(origin, {
+        title: title.length <= MAX_TITLE ? title : `${name} in ${place}`,
         description: `${provider.headline}. ${price ? `${price}. ` : ''}${count(provider.yearsExperience, 'year', 'years')} ${smb ? 'in business' : 'of experience'} in ${place}.`,
-        canonical: url,
-        robots: robotsOf(decision),
+        path,
+        decision,
+        jsonLd: [entity],
+        crumbs,
         ogType: smb ? 'website' : 'profile',
-        jsonLd: [entity, breadcrumbList(origin, crumbs)],
-      }}
+      })}
       crumbs={crumbs}
       provider={provider}
       name={name}
@@ -164,6 +131,53 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
       },
     },
   )
+}
+
+/** The directory's trail down to a profile, through the state and city pages worth a link. */
+function profileTrail(
+  provider: Provider,
+  service: Service,
+  counts: { city: ServiceCount[]; state: ServiceCount[] },
+  profile: Crumb,
+): Crumb[] {
+  const providersOf = (rows: ServiceCount[]) =>
+    rows.find((r) => r.service === service.slug)?.providers ?? 0
+  const city = { name: provider.cityName, path: cityPath(service.slug, provider.citySlug) }
+  return directoryTrail(
+    service,
+    { code: provider.stateCode, largestCity: providersOf(counts.state) },
+    [...(worthListing(providersOf(counts.city)) ? [city] : []), profile],
+  )
+}
+
+/** What the profile is about, as search engines read it: a centre with its rating, or a person. */
+function profileEntity(
+  provider: Provider,
+  about: { url: string; name: string; price: string; languages: string[]; credentials: string[] },
+): object {
+  const { url, name } = about
+  if (provider.businessType === 'SMB') {
+    return childCareBusiness({
+      url,
+      name,
+      description: provider.bio,
+      place: { locality: provider.cityName, region: provider.stateCode, street: provider.address },
+      priceRange: about.price,
+      rating:
+        provider.rating !== null
+          ? { value: provider.rating.toFixed(1), count: provider.reviewCount }
+          : null,
+    })
+  }
+  return caregiverProfile({
+    url,
+    name,
+    headline: provider.headline,
+    description: provider.bio,
+    place: { locality: provider.cityName, region: provider.stateCode },
+    languages: about.languages,
+    credentials: about.credentials,
+  })
 }
 
 function split(csv: string): string[] {

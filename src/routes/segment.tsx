@@ -4,9 +4,8 @@ import { findSegment } from '../catalog/segments'
 import { findService } from '../catalog/services'
 import { findNationalStats, findTopCities } from '../data/service-stats'
 import type { AppEnv } from '../env'
-import { absoluteUrl, pageTitle } from '../seo/head'
-import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { pageHead } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
 import { SegmentPage } from '../views/segment/segment-page'
 import { number, rateAverage } from '../views/shared/format'
 import { cityPath, servicePath } from '../urls/paths'
@@ -36,19 +35,18 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
   })
   const mainTitle = findService(main)?.title ?? ''
   const path = servicePath(segment.slug)
-  const origin = c.env.PUBLIC_ORIGIN
   const crumbs = [{ name: segment.title, path }]
   const decision = decideIndexing({})
   return renderPage(
     c,
     <SegmentPage
-      head={{
-        title: pageTitle(`${segment.title}: find trusted caregivers near you`),
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: `${segment.title}: find trusted caregivers near you`,
         description: segment.intro,
-        canonical: absoluteUrl(origin, path),
-        robots: robotsOf(decision),
-        jsonLd: [breadcrumbList(origin, crumbs)],
-      }}
+        path,
+        decision,
+        crumbs,
+      })}
       crumbs={crumbs}
       slug={segment.slug}
       title={segment.title}

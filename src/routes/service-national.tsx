@@ -3,9 +3,8 @@ import { stateName } from '../catalog/states'
 import { findNationalStats, findStateCounts, findTopCities } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
-import { absoluteUrl, pageTitle } from '../seo/head'
-import { decideIndexing, MIN_INDEXABLE_PROVIDERS, robotsOf } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { pageHead } from '../seo/head'
+import { decideIndexing, MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
 import { NationalPage } from '../views/directory/national-page'
 import { number, rateAverage } from '../views/shared/format'
 import { cityPath, costPath, servicePath, statePath } from '../urls/paths'
@@ -25,7 +24,6 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
   ])
   const decision = decideIndexing({ inventory: national?.providers ?? 0 })
   const path = servicePath(service.slug)
-  const origin = c.env.PUBLIC_ORIGIN
   const crumbs = [{ name: service.title, path }]
   const average = national
     ? ` Average rate ${rateAverage(national.rateAvg, national.payUnit)}.`
@@ -33,13 +31,13 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
   return renderPage(
     c,
     <NationalPage
-      head={{
-        title: pageTitle(`${service.title} near you`),
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: `${service.title} near you`,
         description: `Find trusted ${service.nouns} near you. Compare profiles, reviews and rates in ${national?.cities ?? 0} cities.${average}`,
-        canonical: absoluteUrl(origin, path),
-        robots: robotsOf(decision),
-        jsonLd: [breadcrumbList(origin, crumbs)],
-      }}
+        path,
+        decision,
+        crumbs,
+      })}
       crumbs={crumbs}
       service={service}
       national={national}

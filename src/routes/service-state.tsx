@@ -5,9 +5,8 @@ import { findTopProviders } from '../data/provider-listing'
 import { findStateCities, findStateLeaders } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
-import { absoluteUrl, pageTitle } from '../seo/head'
-import { decideIndexing, robotsOf, stateInventory, worthListing } from '../seo/indexability'
-import { breadcrumbList } from '../seo/json-ld'
+import { pageHead } from '../seo/head'
+import { decideIndexing, stateInventory, worthListing } from '../seo/indexability'
 import { StatePage } from '../views/directory/state-page'
 import { cityPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
@@ -36,7 +35,6 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
   const providers = cities.reduce((n, city) => n + city.providers, 0)
   const decision = decideIndexing({ inventory: stateInventory(cities.map((c) => c.providers)) })
   const path = statePath(service.slug, code)
-  const origin = c.env.PUBLIC_ORIGIN
   const crumbs = [
     { name: service.title, path: servicePath(service.slug) },
     { name, path },
@@ -44,13 +42,13 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
   return renderPage(
     c,
     <StatePage
-      head={{
-        title: pageTitle(`${service.title} in ${name}`),
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: `${service.title} in ${name}`,
         description: `Find ${service.nouns} across ${name}: ${number(providers)} caregivers in ${linked.length} cities, with rates, reviews and experience.`,
-        canonical: absoluteUrl(origin, path),
-        robots: robotsOf(decision),
-        jsonLd: [breadcrumbList(origin, crumbs)],
-      }}
+        path,
+        decision,
+        crumbs,
+      })}
       crumbs={crumbs}
       service={service}
       stateName={name}

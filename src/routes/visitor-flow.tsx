@@ -8,8 +8,8 @@ import type { AppEnv } from '../env'
 import type { Flags } from '../flags/request-flags'
 import type { IntentQuestion } from '../views/listing/listing-state'
 import { COOKIE_OPTIONS } from '../request/visitor-cookies'
-import { absoluteUrl, pageTitle } from '../seo/head'
-import { decideIndexing, robotsOf } from '../seo/indexability'
+import { pageHead } from '../seo/head'
+import { decideIndexing } from '../seo/indexability'
 import { ChoicePage } from '../views/flow/choice-page'
 import { isDataPath } from '../urls/data-prefix'
 import { flowPath, servicePath, whoNeedsCarePath } from '../urls/paths'
@@ -90,13 +90,13 @@ export async function intentStep(c: Context<AppEnv>): Promise<Response> {
   return renderPage(
     c,
     <ChoicePage
-      head={{
-        title: pageTitle(`When do you need ${title.toLowerCase()}?`),
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: `When do you need ${title.toLowerCase()}?`,
         description: `Tell us when you need ${title.toLowerCase()} and we'll show you who can help.`,
-        canonical: absoluteUrl(c.env.PUBLIC_ORIGIN, path),
-        robots: robotsOf(STEP),
-        jsonLd: [],
-      }}
+        path,
+        decision: STEP,
+        crumbs: null,
+      })}
       step={`${title} · Step 1`}
       heading="When do you need care?"
       lede="We'll show you caregivers who are available when you need them."
@@ -131,13 +131,13 @@ export async function whoNeedsCareStep(c: Context<AppEnv>): Promise<Response> {
   return renderPage(
     c,
     <ChoicePage
-      head={{
-        title: pageTitle(`Who needs care?`),
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: 'Who needs care?',
         description: 'Tell us who needs care so we can suggest the right kind of help.',
-        canonical: absoluteUrl(c.env.PUBLIC_ORIGIN, whoNeedsCarePath),
-        robots: robotsOf(STEP),
-        jsonLd: [],
-      }}
+        path: whoNeedsCarePath,
+        decision: STEP,
+        crumbs: null,
+      })}
       step="Care at home or in a facility · Step 2"
       heading="Who needs care?"
       lede="Knowing who the care is for helps us suggest caregivers with the right experience."
