@@ -79,8 +79,13 @@ export type ServiceId = (typeof SERVICE_IDS)[number]
 export const BUSINESS_TYPES = ['CAREGIVER', 'SMB', 'HYBRID', 'JOB'] as const
 export type BusinessType = (typeof BUSINESS_TYPES)[number]
 
-export const SORT_ORDERS = ['RECOMMENDED', 'NEWEST'] as const
-export type SortOrder = (typeof SORT_ORDERS)[number]
+/** The seed's sort orders, by the value of a listing's `sort` parameter; the first is the default. */
+export const SORT_ORDERS = [
+  { code: 'RECOMMENDED', slug: 'recommended', label: 'Recommended' },
+  { code: 'NEWEST', slug: 'newest', label: 'Newest' },
+] as const satisfies readonly Labelled[]
+export type Sort = (typeof SORT_ORDERS)[number]['slug']
+export const DEFAULT_SORT: Sort = SORT_ORDERS[0].slug
 
 export const LISTING_SCOPES = ['BRAND', 'COLLEGE', 'LOCAL', 'NATIONAL'] as const
 export const SEO_PAGE_SECTIONS = [

@@ -1,3 +1,5 @@
+import type { Config } from './schema'
+
 // Every feature flag and configuration key, with its documented default (what a page gets when
 // the flag store is empty, malformed or unreachable) and its visible effect. Each row of the
 // page table (src/pages.ts) names the flags and keys that shape its page: a response's
@@ -47,19 +49,8 @@ export const FLAGS = {
 export type FlagName = keyof typeof FLAGS
 export const FLAG_NAMES = Object.keys(FLAGS) as FlagName[]
 
-export interface Config {
-  /** The data layer and the tag manager snippet, allowed by the page's CSP nonce. */
-  tagManagerEnabled: boolean
-  tagManagerId: string
-  /** Share of requests traced by error reporting, on the server and in the browser. */
-  traceSampleRates: { server: number; client: number }
-  /** Text size and contrast controls in the page header, without JavaScript. */
-  accessibilityWidgetEnabled: boolean
-  /** City-level cost guides exist; off, only the national ones (city guides answer 404). */
-  costGuideLocalPage: boolean
-  /** The greater-care reskin: an alternate theme. */
-  greaterCareReskin: boolean
-}
+/** The value of every configuration key; its schema (src/flags/schema.ts) says what each is. */
+export type { Config }
 
 export const CONFIG_DEFAULTS: Config = {
   tagManagerEnabled: false,

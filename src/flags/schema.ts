@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { PAGE_TYPES } from '../catalog/enums'
 import { VERTICALS } from '../catalog/verticals'
 import type { VerticalCode } from '../catalog/verticals'
-import { CONFIG_DEFAULTS } from './definitions'
 
 // The flag store: one KV document (key FLAGS_KEY) holding every flag and configuration key.
 // Unknown fields are errors: a typo must not silently mean "default".
@@ -45,19 +44,27 @@ export const flagSchema = z
   })
   .strict()
 
-export const configSchema = z
+/** Every configuration key: what a page reads, each key filled in from CONFIG_DEFAULTS. */
+const configKeysSchema = z
   .object({
+    /** The data layer and the tag manager snippet, allowed by the page's CSP nonce. */
     tagManagerEnabled: z.boolean(),
     tagManagerId: z.string().regex(/^GTM-[A-Z0-9]{4,12}$/),
+    /** Share of requests traced by error reporting, on the server and in the browser. */
     traceSampleRates: z
       .object({ server: z.number().min(0).max(1), client: z.number().min(0).max(1) })
       .strict(),
+    /** Text size and contrast controls in the page header, without JavaScript. */
     accessibilityWidgetEnabled: z.boolean(),
+    /** City-level cost guides exist; off, only the national ones (city guides answer 404). */
     costGuideLocalPage: z.boolean(),
+    /** The greater-care reskin: an alternate theme. */
     greaterCareReskin: z.boolean(),
   })
   .strict()
-  .partial()
+
+/** The store's configuration: any key may be left out, and then keeps its default. */
+export const configSchema = configKeysSchema.partial()
 
 export const documentSchema = z
   .object({
@@ -68,4 +75,4 @@ export const documentSchema = z
 
 export type Rule = z.infer<typeof ruleSchema>
 export type FlagDocument = z.infer<typeof flagSchema>
-export { CONFIG_DEFAULTS }
+export type Config = z.infer<typeof configKeysSchema>

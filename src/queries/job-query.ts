@@ -3,7 +3,9 @@ import type { JobSchedule, JobService, JobType } from '../catalog/jobs'
 import { HOURS_BANDS, JOB_SCHEDULES, JOB_TYPES } from '../catalog/jobs'
 import type { FilterField } from './filter-fields'
 import { sortField } from './listing-query'
-import type { ParseResult, Sort } from './query-params'
+import type { Sort } from '../catalog/enums'
+import { DEFAULT_SORT } from '../catalog/enums'
+import type { ParseResult } from './query-params'
 import { readQuery, searchOf, slugsOf } from './query-params'
 
 // The query of a job listing: the seed's job filters (schedule Any/Full time/Part time/One
@@ -44,7 +46,7 @@ export function isJobQueryFiltered(q: JobQuery): boolean {
     q.jobType !== null ||
     q.hours !== null ||
     q.ages !== 0 ||
-    q.sort !== 'recommended'
+    q.sort !== DEFAULT_SORT
   )
 }
 
@@ -56,7 +58,7 @@ export function jobSearch(q: JobQuery, jobs: JobService): string {
     page: q.page > 1 ? q.page : null,
     rate: q.rate && `${q.rate.low}-${q.rate.high}`,
     schedule: JOB_SCHEDULES.find((s) => s.code === q.schedule)?.slug ?? null,
-    sort: q.sort === 'recommended' ? null : q.sort,
+    sort: q.sort === DEFAULT_SORT ? null : q.sort,
   })
 }
 

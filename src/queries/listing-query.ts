@@ -1,9 +1,9 @@
-import type { Labelled } from '../catalog/enums'
-import { BADGES, WEEKDAYS } from '../catalog/enums'
+import type { Labelled, Sort } from '../catalog/enums'
+import { BADGES, DEFAULT_SORT, SORT_ORDERS, WEEKDAYS } from '../catalog/enums'
 import { DISTANCES, EXPERIENCE_YEARS, RATE_BANDS } from '../catalog/filters'
 import type { Service } from '../catalog/services'
 import type { FilterField } from './filter-fields'
-import type { ParseResult, Sort } from './query-params'
+import type { ParseResult } from './query-params'
 import { readQuery, searchOf, slugsOf } from './query-params'
 
 // The query of a provider directory (SPEC section 5): parsed and validated into a value, and
@@ -33,7 +33,7 @@ export const DEFAULT_QUERY: ListingQuery = {
   options: 0,
   schedules: 0,
   badges: 0,
-  sort: 'recommended',
+  sort: DEFAULT_SORT,
   page: 1,
 }
 
@@ -98,7 +98,7 @@ export function isFiltered(q: ListingQuery): boolean {
     q.rate !== null ||
     q.experience !== null ||
     (q.availability | q.ages | q.options | q.schedules | q.badges) !== 0 ||
-    q.sort !== 'recommended'
+    q.sort !== DEFAULT_SORT
   )
 }
 
@@ -112,7 +112,7 @@ export function listingSearch(q: ListingQuery, service: Service): string {
     experience: q.experience,
     page: q.page > 1 ? q.page : null,
     rate: q.rate && `${q.rate.low}-${q.rate.high}`,
-    sort: q.sort === 'recommended' ? null : q.sort,
+    sort: q.sort === DEFAULT_SORT ? null : q.sort,
   }
   for (const { name, list, field } of maskParams(service)) pairs[name] = slugsOf(q[field], list)
   return searchOf(pairs)
@@ -173,7 +173,8 @@ export function listingFilterFields(service: Service, q: ListingQuery): FilterFi
  * "Newest" where the listing is not ranked (flag rankedDirectorySorting off orders by recency).
  */
 export function sortedBy(sort: Sort, ranked = true): string {
-  return `Sorted by: ${sort === 'recommended' && ranked ? 'Recommended' : 'Newest'}`
+  const order = ranked ? sort : 'newest'
+  return `Sorted by: ${SORT_ORDERS.find((s) => s.slug === order)?.label ?? ''}`
 }
 
 export function sortField(sort: Sort): FilterField {
@@ -182,9 +183,6 @@ export function sortField(sort: Sort): FilterField {
     name: 'sort',
     label: 'Sort by',
     value: sort,
-    options: [
-      { value: 'recommended', label: 'Recommended' },
-      { value: 'newest', label: 'Newest' },
-    ],
+    options: SORT_ORDERS.map((s) => ({ value: s.slug, label: s.label })),
   }
 }

@@ -1,11 +1,10 @@
-import type { Labelled } from '../catalog/enums'
+import type { Labelled, Sort } from '../catalog/enums'
+import { DEFAULT_SORT, SORT_ORDERS } from '../catalog/enums'
 import { MAX_PAGE } from '../catalog/filters'
 
 // Reading listing queries (SPEC section 5): values are case-insensitive, lists may be repeated
 // or comma-separated, empty form fields count as absent, a repeated identical value is one
 // value, and anything else malformed is an error that the route answers with a 400.
-
-export type Sort = 'recommended' | 'newest'
 
 export type ParseResult<T> = { ok: true; query: T } | { ok: false; error: string }
 
@@ -71,7 +70,7 @@ export function readQuery<T>(
     raw: one,
     invalid,
     sort() {
-      return reader.pick('sort', ['recommended', 'newest'] as const, (s) => s) ?? 'recommended'
+      return reader.pick('sort', SORT_ORDERS, (s) => s.slug)?.slug ?? DEFAULT_SORT
     },
     page() {
       const page = one('page')

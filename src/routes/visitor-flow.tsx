@@ -5,7 +5,8 @@ import { BUYING_INTENTS } from '../catalog/enums'
 import { findSegment, FLOW_SEGMENTS, isAdultCare, WHO_NEEDS_CARE } from '../catalog/segments'
 import { findService } from '../catalog/services'
 import type { AppEnv } from '../env'
-import type { Flags } from '../flags/request-flags'
+import type { On } from '../flags/visibility'
+import { startsAtEnrollment } from '../flags/visibility'
 import type { IntentQuestion } from '../views/listing/listing-state'
 import { COOKIE_OPTIONS } from '../request/visitor-cookies'
 import { pageHead } from '../seo/head'
@@ -53,12 +54,8 @@ function answer(c: Context, name: string, choices: readonly { value: string }[])
  * The buying-intent question a listing asks, into the flow of its segment; none where adult
  * care goes straight to the new enrollment step (flag adultCareEnrollmentRollout).
  */
-export function intentQuestion(
-  segment: string,
-  question: string,
-  on: Flags['on'],
-): IntentQuestion | null {
-  if (on('adultCareEnrollmentRollout') && isAdultCare(segment)) return null
+export function intentQuestion(segment: string, question: string, on: On): IntentQuestion | null {
+  if (startsAtEnrollment(segment, on)) return null
   return {
     action: flowPath(segment),
     question,

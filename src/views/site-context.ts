@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react'
-import type { PageType } from '../catalog/enums'
+import type { PageKind, PageType } from '../catalog/enums'
 import type { Config, FlagName } from '../flags/definitions'
 import { CONFIG_DEFAULTS, FLAGS } from '../flags/definitions'
 
@@ -7,7 +7,7 @@ import { CONFIG_DEFAULTS, FLAGS } from '../flags/definitions'
 export interface DataLayer {
   pageType: PageType | null
   pageId: number | null
-  pageKind: string | null
+  pageKind: PageKind | null
   vertical: string | null
   service: string | null
   city: string | null

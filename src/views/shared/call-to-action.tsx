@@ -1,4 +1,4 @@
-import { isAdultCare } from '../../catalog/segments'
+import { startsAtEnrollment } from '../../flags/visibility'
 import { flowPath, whoNeedsCarePath } from '../../urls/paths'
 import { useSite } from '../site-context'
 
@@ -16,10 +16,7 @@ export function CallToAction({
   label: string
 }) {
   const site = useSite()
-  const href =
-    site.on('adultCareEnrollmentRollout') && isAdultCare(segment)
-      ? whoNeedsCarePath
-      : flowPath(segment)
+  const href = startsAtEnrollment(segment, site.on) ? whoNeedsCarePath : flowPath(segment)
   return (
     <div className="cta-band">
       <p>{text}</p>
