@@ -3,12 +3,13 @@
 import { COST_GUIDE_SERVICES } from '../src/catalog/cost-guides'
 import { JOB_SERVICES } from '../src/catalog/jobs'
 import { SERVICES } from '../src/catalog/services'
+import { FLOW } from '../src/urls/paths'
 
 /** What a listed page must be. Lengths are the ones search results show without cutting. */
 const SANE = { title: [15, 70], description: [50, 170] } as const
 
 /** Links that are not pages for search: the visitor flow (noindex by design) and assets. */
-const NOT_FOR_SEARCH = /^\/(us-subscription|assets)\//
+const NOT_FOR_SEARCH = [`${FLOW}/`, '/assets/']
 
 /** Sitemap files whose pages are listings: an empty one would be a soft 404. */
 const LISTINGS = /\/sitemaps\/(directories|job-listings)-\d+\.xml$/
@@ -148,7 +149,7 @@ async function checkPage(
 function linksOf(html: string): string[] {
   return [...html.matchAll(/<a [^>]*href="(\/[^"?#]*)"/g)]
     .map((m) => m[1] ?? '')
-    .filter((href) => !NOT_FOR_SEARCH.test(href))
+    .filter((href) => !NOT_FOR_SEARCH.some((prefix) => href.startsWith(prefix)))
 }
 
 /**

@@ -15,6 +15,7 @@
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { SEED_CITIES } from '../src/catalog/cities'
+import { DATA_PREFIX, isDataPath } from '../src/urls/data-prefix'
 import { buildHarness, CATALOGS, PHONE, serve } from './bench/harness'
 
 const { values } = parseArgs({
@@ -60,11 +61,15 @@ const realistic = () => {
 const randomSlug = () =>
   `/${pick(SERVICES)}/${Math.floor(random() * 1e12).toString(36)}-${pick(['zz', 'ga', 'tx'])}`
 const prefetch = () =>
-  random() < 0.5 ? pick(directories) + pick(QUERIES) : `/_data${pick(directories)}${pick(QUERIES)}`
+  random() < 0.5
+    ? pick(directories) + pick(QUERIES)
+    : `${DATA_PREFIX}${pick(directories)}${pick(QUERIES)}`
 
 // Warm-up: every URL the mix and the storm can ask for, once, as a running site has them cached.
 const everything = [
-  ...directories.flatMap((d) => [...new Set(QUERIES)].flatMap((q) => [d + q, `/_data${d}${q}`])),
+  ...directories.flatMap((d) =>
+    [...new Set(QUERIES)].flatMap((q) => [d + q, `${DATA_PREFIX}${d}${q}`]),
+  ),
   ...entities,
   ...['nannies', 'babysitters', 'senior-care'].flatMap((s) =>
     SEED_CITIES.map((c) => `/cost/${s}/${c}`),
@@ -75,9 +80,7 @@ console.error(`load: warming ${everything.length} URLs`)
 for (let i = 0; i < everything.length; i += 8) {
   await Promise.all(
     everything.slice(i, i + 8).map(async (path) => {
-      const data: Record<string, string> = path.startsWith('/_data')
-        ? { 'x-data-request': '1' }
-        : {}
+      const data: Record<string, string> = isDataPath(path) ? { 'x-data-request': '1' } : {}
       const res = await fetch(server.base + path, { headers: { 'user-agent': PHONE, ...data } })
       await res.arrayBuffer()
     }),

@@ -8,6 +8,7 @@
 // http://localhost:8787) the development token of package.json's start script is used.
 import { execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
+import { OPS_PURGE } from '../src/urls/paths'
 
 const DEV_ORIGIN = 'http://localhost:8787'
 const DEV_TOKEN = 'dev-purge-token'
@@ -37,7 +38,7 @@ async function purge(): Promise<void> {
     console.error(`set PURGE_TOKEN to purge ${values.origin}`)
     process.exit(1)
   }
-  const res = await fetch(new URL('/__ops/purge', values.origin), {
+  const res = await fetch(new URL(OPS_PURGE, values.origin), {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ urls: values.url, tags: values.tag }),

@@ -56,12 +56,20 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
   await next()
 }
 
-/** Pages answer GET and HEAD; anything else is a 405 with `Allow: GET, HEAD`. The ops
- * endpoint takes POST, and nothing else. */
+/** The methods a path answers: pages GET and HEAD; the ops endpoint POST, and nothing else. */
+function allowedMethods(path: string): readonly string[] {
+  return path === OPS_PURGE ? ['POST'] : ['GET', 'HEAD']
+}
+
+/** The `Allow` header of a 405 at `path`. */
+export function allowHeader(path: string): string {
+  return allowedMethods(path).join(', ')
+}
+
+/** A method the path does not answer is a 405, which names the ones it does (`allowHeader`). */
 export const allowMethods: MiddlewareHandler = async (c, next) => {
-  const allowed = c.req.path === OPS_PURGE ? ['POST'] : ['GET', 'HEAD']
-  if (!allowed.includes(c.req.method)) {
-    throw new HTTPException(405, { message: `Allow: ${allowed.join(', ')}` })
+  if (!allowedMethods(c.req.path).includes(c.req.method)) {
+    throw new HTTPException(405, { message: `Allow: ${allowHeader(c.req.path)}` })
   }
   await next()
 }

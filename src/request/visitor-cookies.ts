@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
 import type { AppEnv } from '../env'
+import { OPS_PREFIX } from '../urls/paths'
 import { isPrefetch } from './prefetch'
 
 /** SPEC section 7: Secure, SameSite=Lax, Path=/ (and 400 days, the longest browsers keep). */
@@ -27,7 +28,7 @@ export const visitorCookies: MiddlewareHandler<AppEnv> = async (c, next) => {
   const deviceId = DEVICE_ID.test(known) ? known : crypto.randomUUID()
   c.set('deviceId', deviceId)
   // Ops calls are not visits.
-  if (c.req.path.startsWith('/__ops/')) return next()
+  if (c.req.path.startsWith(`${OPS_PREFIX}/`)) return next()
   await next()
   if (isPrefetch(c.req.raw.headers)) {
     c.header('set-cookie', undefined)

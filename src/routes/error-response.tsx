@@ -9,7 +9,7 @@ import { pageTitle } from '../seo/head'
 import { ErrorPage, errorTitle } from '../views/error-page'
 import { renderHtml } from '../views/render-html'
 import { isDataPath } from '../urls/data-prefix'
-import { OPS_PURGE } from '../urls/paths'
+import { allowHeader } from '../request/normalise-request'
 import { cutAtNonce, joinWithNonce } from '../request/nonce'
 import { SiteContext } from '../views/site-context'
 import { siteOf } from './render-page'
@@ -38,7 +38,7 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
   // Set by the first middleware; absent only if the request failed before it ran.
   const timing = c.get('timing') as Timing | undefined
   if (timing) headers['server-timing'] = timing.header()
-  if (status === 405) headers.allow = c.req.path === OPS_PURGE ? 'POST' : 'GET, HEAD'
+  if (status === 405) headers.allow = allowHeader(c.req.path)
   if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS)
   // Data requests only ever get JSON (SPEC section 8): a missing page is `{"notFound": true}`.
   if (isDataPath(c.req.path)) {

@@ -12,7 +12,7 @@ import { absoluteUrl, pageHead, SITE_NAME } from '../seo/head'
 import { decideIndexing, worthListing } from '../seo/indexability'
 import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/shared/format'
-import { cityHubPath, entityId, jobListingPath, jobPath } from '../urls/paths'
+import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from './city-hub'
 import { renderPage } from './render-page'
 
@@ -35,7 +35,7 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const jobs = job && findJobService(job.service)
   if (!job || !jobs) throw new HTTPException(404)
   const path = jobPath(job)
-  if (`/job/${slug}` !== path) return c.redirect(path, 301)
+  if (slug !== jobSlug(job)) return c.redirect(path, 301)
 
   const now = new Date()
   const expired = isExpired(job, now)

@@ -29,7 +29,7 @@ import type { Crumb } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/shared/format'
 import type { ProfileService } from '../views/profile/profile-page'
 import { ProfilePage } from '../views/profile/profile-page'
-import { cityPath, entityId, providerPath } from '../urls/paths'
+import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
 import { renderPage, streamed } from './render-page'
 
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
@@ -40,7 +40,7 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const provider = id === null ? null : await findProvider(db, id)
   if (!provider) throw new HTTPException(404)
   const path = providerPath(provider)
-  if (`/p/${slug}` !== path) return c.redirect(path, 301)
+  if (slug !== providerSlug(provider)) return c.redirect(path, 301)
 
   const [rows, reviews, averages, cityCounts, stateLeaders] = await Promise.all([
     findProviderServices(db, provider.id),

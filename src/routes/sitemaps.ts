@@ -31,10 +31,14 @@ import {
   costPath,
   jobListingPath,
   jobPath,
+  OPS_PREFIX,
   providerPath,
   servicePath,
+  SITEMAP_INDEX,
+  sitemapFilePath,
   statePath,
 } from '../urls/paths'
+import { DATA_PREFIX } from '../urls/data-prefix'
 
 /**
  * The chunked sitemap files, sized so a file can never pass 50,000 URLs: a block of 4,000
@@ -58,10 +62,10 @@ const BATCH = 5_000
 /** `/sitemap.xml`: the sitemap index. */
 export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
   const bounds = await findSitemapBounds(c.var.db)
-  const files = ['/sitemaps/pages.xml']
+  const files = [sitemapFilePath('pages')]
   for (const [kind, { ids, span }] of Object.entries(CHUNKS)) {
     for (let n = 1; n <= Math.ceil(bounds[ids] / span); n++)
-      files.push(`/sitemaps/${kind}-${n}.xml`)
+      files.push(sitemapFilePath(`${kind}-${n}`))
   }
   return xml(sitemapStream('sitemapindex', once(files.map((f) => ({ loc: url(c, f) })))))
 }
@@ -89,10 +93,10 @@ export function robotsTxt(c: Context<AppEnv>): Response {
   const body = [
     'User-agent: *',
     'Allow: /',
-    'Disallow: /_data/',
-    'Disallow: /__ops/',
+    `Disallow: ${DATA_PREFIX}/`,
+    `Disallow: ${OPS_PREFIX}/`,
     '',
-    `Sitemap: ${url(c, '/sitemap.xml')}`,
+    `Sitemap: ${url(c, SITEMAP_INDEX)}`,
     '',
   ].join('\n')
   return new Response(body, {

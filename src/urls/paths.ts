@@ -13,11 +13,13 @@ const COST_SERVICE = `(?:${COST_GUIDE_SERVICES.map((s) => s.slug).join('|')})`
 const KEYWORD = `(?:${ACTIVITY_KEYWORDS.map((k) => k.slug).join('|')})`
 const SEGMENT = `(?:${SEGMENTS.map((s) => s.slug).join('|')})`
 const FLOW_SEGMENT = `(?:${FLOW_SEGMENTS.join('|')})`
-const FLOW = '/us-subscription/segment/nonmember'
 // An entity: an optional name part, then the id (`/p/123` redirects to its canonical URL).
 const ENTITY = '(?:[a-z0-9]+-)*[0-9]+'
 const STATE = '[a-z][a-z]'
 const CITY = '[a-z0-9]+(?:-[a-z0-9]+)*-[a-z][a-z]'
+
+/** The visitor flow's steps: about one visitor, never for search. */
+export const FLOW = '/us-subscription/segment/nonmember'
 
 export const PATTERNS = {
   serviceNational: `/:service{${SERVICE}}`,
@@ -39,8 +41,11 @@ export const servicePath = (service: string) => `/${service}`
 export const statePath = (service: string, stateCode: string) =>
   `/${service}/${stateCode.toLowerCase()}`
 export const cityPath = (service: string, citySlug: string) => `/${service}/${citySlug}`
-export const providerPath = (p: { nameSlug: string; id: number }) => `/p/${p.nameSlug}-${p.id}`
-export const jobPath = (j: { titleSlug: string; id: number }) => `/job/${j.titleSlug}-${j.id}`
+/** An entity's canonical slug: its name part, then its id (`maria-g-123`). */
+export const providerSlug = (p: { nameSlug: string; id: number }) => `${p.nameSlug}-${p.id}`
+export const jobSlug = (j: { titleSlug: string; id: number }) => `${j.titleSlug}-${j.id}`
+export const providerPath = (p: { nameSlug: string; id: number }) => `/p/${providerSlug(p)}`
+export const jobPath = (j: { titleSlug: string; id: number }) => `/job/${jobSlug(j)}`
 export const jobListingPath = (jobService: string, citySlug: string) => `/${jobService}/${citySlug}`
 export const cityHubPath = (citySlug: string) => `/local/${citySlug}`
 export const costPath = (service: string, citySlug?: string) =>
@@ -54,10 +59,14 @@ export function entityId(slug: string): number | null {
 }
 export const SITEMAP_INDEX = '/sitemap.xml'
 export const SITEMAP_FILE = '/sitemaps/:file{[a-z0-9-]+\\.xml}'
+/** A file of the sitemap index: `pages`, or a kind and a number (`directories-1`). */
+export const sitemapFilePath = (name: string) => `/sitemaps/${name}.xml`
 export const ROBOTS = '/robots.txt'
 
+/** The ops endpoints: for operators, never pages (no cookies, disallowed to crawlers). */
+export const OPS_PREFIX = '/__ops'
 /** The ops endpoint that purges the edge cache. */
-export const OPS_PURGE = '/__ops/purge'
+export const OPS_PURGE = `${OPS_PREFIX}/purge`
 
 export const flowPath = (segment: string) => `${FLOW}/${segment}`
 export const whoNeedsCarePath = `${FLOW}/in-facility/who-needs-care`
