@@ -3,7 +3,7 @@
 import { COST_GUIDE_SERVICES } from '../src/catalog/cost-guides'
 import { JOB_SERVICES } from '../src/catalog/jobs'
 import { SERVICES } from '../src/catalog/services'
-import { FLOW } from '../src/urls/paths'
+import { cityHubPath, cityPath, costPath, FLOW, jobListingPath, statePath } from '../src/urls/paths'
 
 /** What a listed page must be. Lengths are the ones search results show without cutting. */
 const SANE = { title: [15, 70], description: [50, 170] } as const
@@ -165,12 +165,12 @@ export function unlistedSiblings(paths: readonly string[]): string[] {
   const states = new Set([...cities].map((city) => city.slice(-2)))
   return [
     ...[...cities].flatMap((city) => [
-      `/local/${city}`,
-      ...SERVICES.map((s) => `/${s.slug}/${city}`),
-      ...JOB_SERVICES.map((j) => `/${j.slug}/${city}`),
-      ...COST_GUIDE_SERVICES.map((s) => `/cost/${s.slug}/${city}`),
+      cityHubPath(city),
+      ...SERVICES.map((s) => cityPath(s.slug, city)),
+      ...JOB_SERVICES.map((j) => jobListingPath(j.slug, city)),
+      ...COST_GUIDE_SERVICES.map((s) => costPath(s.slug, city)),
     ]),
-    ...[...states].flatMap((state) => SERVICES.map((s) => `/${s.slug}/${state}`)),
+    ...[...states].flatMap((state) => SERVICES.map((s) => statePath(s.slug, state))),
   ]
 }
 

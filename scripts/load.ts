@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { SEED_CITIES } from '../src/catalog/cities'
 import { DATA_PREFIX, isDataPath } from '../src/urls/data-prefix'
+import { activitiesPath, costPath } from '../src/urls/paths'
 import { buildHarness, CATALOGS, PHONE, serve } from './bench/harness'
 
 const { values } = parseArgs({
@@ -54,9 +55,8 @@ const realistic = () => {
   if (r < 0.05) return pick(tail)
   if (r < 0.5) return pick(directories) + pick(QUERIES)
   if (r < 0.8) return pick(entities)
-  if (r < 0.9)
-    return `/cost/${pick(['nannies', 'babysitters', 'senior-care'])}/${pick(SEED_CITIES)}`
-  return `/explore/d/${pick(['robotics', 'stem', 'music', 'sports', 'hip-hop'])}`
+  if (r < 0.9) return costPath(pick(['nannies', 'babysitters', 'senior-care']), pick(SEED_CITIES))
+  return activitiesPath(pick(['robotics', 'stem', 'music', 'sports', 'hip-hop']))
 }
 const randomSlug = () =>
   `/${pick(SERVICES)}/${Math.floor(random() * 1e12).toString(36)}-${pick(['zz', 'ga', 'tx'])}`
@@ -72,9 +72,9 @@ const everything = [
   ),
   ...entities,
   ...['nannies', 'babysitters', 'senior-care'].flatMap((s) =>
-    SEED_CITIES.map((c) => `/cost/${s}/${c}`),
+    SEED_CITIES.map((c) => costPath(s, c)),
   ),
-  ...['robotics', 'stem', 'music', 'sports', 'hip-hop'].map((k) => `/explore/d/${k}`),
+  ...['robotics', 'stem', 'music', 'sports', 'hip-hop'].map(activitiesPath),
 ]
 console.error(`load: warming ${everything.length} URLs`)
 for (let i = 0; i < everything.length; i += 8) {

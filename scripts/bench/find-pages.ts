@@ -2,6 +2,7 @@
 // sitemaps (the pages that exist) and, for a provider and a job, in the links of the city's
 // directory and job listing. No id is written here, so both catalogs are measured alike.
 import { SEGMENTS } from '../../src/catalog/segments'
+import { SITEMAP_INDEX, sitemapFilePath } from '../../src/urls/paths'
 import { PHONE } from './harness'
 
 /** The city of the city pages, and its babysitters' directory: the page of the targets. */
@@ -46,7 +47,7 @@ function firstLink(html: string, prefix: string): string {
 }
 
 export async function findPages(base: string): Promise<Record<PageType, string>> {
-  const files = await listed(base, '/sitemap.xml')
+  const files = await listed(base, SITEMAP_INDEX)
   /**
    * A page of the city from the sitemap files of one kind (`hubs-1.xml`, `hubs-2.xml`, …), read
    * until one lists it: the city's pages, in both catalogs, so that their rows compare.
@@ -61,7 +62,7 @@ export async function findPages(base: string): Promise<Record<PageType, string>>
     }
     return must(fallback, kind)
   }
-  const pages = await listed(base, '/sitemaps/pages.xml')
+  const pages = await listed(base, sitemapFilePath('pages'))
   const jobListing = await cityPage('job-listings', /^\/[a-z-]+\/[a-z0-9-]+$/)
   const segments = new Set(SEGMENTS.map((s) => `/${s.slug}`))
   return {
