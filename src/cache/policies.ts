@@ -1,4 +1,4 @@
-// How long each kind of page may be served from the edge cache (SPEC section 11).
+// How long each kind of page may be served from the edge cache (docs/caching.md, "Policies").
 //   sMaxage: fresh, served as HIT
 //   swr: then served STALE while one background render refreshes it
 //   staleIfError: then kept only to be served STALE when rendering fails

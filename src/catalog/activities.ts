@@ -1,7 +1,8 @@
 import type { Labelled } from './enums'
 import { slugOf } from './options'
 
-// Camps and activities (seed section 2, "Activity categories and their subcategories").
+// Camps and activities: the seed's activity categories and their subcategories
+// (docs/pages.md, "Camps and activities").
 // Keywords are the hyphen forms: `hip-hop`, `3d-printing`, `outdoor-and-adventure`.
 
 export interface ActivityCategory {

@@ -1,4 +1,4 @@
-// City slugs are `{city}-{state}` with the two-letter state code (SPEC section 3).
+// City slugs are `{city}-{state}` with the two-letter state code (docs/pages.md, "Page types").
 
 /** The seed's twenty cost-guide cities, "Atlanta to Washington DC". */
 export const SEED_CITIES = [

@@ -1,4 +1,5 @@
-// Enumerations of the seed document (section 3 and 9), `{product}` read as `care`.
+// Enumerations of the seed document (docs/data.md, "The catalog as data"), `{product}` read as
+// `care`.
 // Pure data: the pages, the generator and the D1 bitmasks all index into these lists,
 // so their order is part of the stored data. Append, never reorder.
 
@@ -35,7 +36,7 @@ export const CARE_TYPES = [
 ] as const
 export type CareType = (typeof CARE_TYPES)[number]
 
-/** The seed's service ids (section 3). */
+/** The seed's service ids. */
 export const SERVICE_IDS = [
   'academic',
   'activities',

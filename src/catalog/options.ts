@@ -1,6 +1,6 @@
 import type { Labelled } from './enums'
 
-// The seed's coded option lists (section 3, "Coded option lists"). The seed gives the code
+// The seed's coded option lists (docs/pages.md, "Provider profiles"). The seed gives the code
 // ranges and prefixes but not the labels; the labels here are ours, written the way a family
 // would read them. Each list is stored in D1 as a bitmask in this order: append, never reorder.
 

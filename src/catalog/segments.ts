@@ -1,7 +1,7 @@
 import { SERVICES } from './services'
 
-// Segment landing pages (SPEC section 3) and the visitor flow's segments. A segment names the
-// care a visitor is after; the flow asks the seed's buying-intent question for it.
+// Segment landing pages (docs/pages.md, "Page types") and the visitor flow's segments. A segment
+// names the care a visitor is after; the flow asks the seed's buying-intent question for it.
 
 export interface Segment {
   slug: string

@@ -14,8 +14,8 @@ import {
 } from './options'
 import type { VerticalCode } from './verticals'
 
-// The service slug table of SPEC section 3: slug → vertical, service id, care type, job slug,
-// cost guide or not. Which filters a service offers follows the seed's filter types.
+// The service slug table (docs/pages.md, "Page types"): slug → vertical, service id, care type, job
+// slug, cost guide or not. Which filters a service offers follows the seed's filter types.
 
 export interface Service {
   slug: string

@@ -1,5 +1,5 @@
 // US states as the seed lists them: the 50 states plus DC and PR. State slugs are the
-// lowercase two-letter code (SPEC section 3).
+// lowercase two-letter code (docs/pages.md, "Page types").
 
 export const STATES: Readonly<Record<string, string>> = {
   AL: 'Alabama',

@@ -1,4 +1,4 @@
-// The seed's vertical codes with their short forms (section 3). The seed names a pageSource
+// The seed's vertical codes with their short forms. The seed names a pageSource
 // and a serviceIdForMember per vertical without their values; ours are below.
 
 export const VERTICALS = {

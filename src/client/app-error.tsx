@@ -7,7 +7,7 @@ export const APP_ERROR = 'Application error: a client-side exception has occurre
 let failed = false
 
 /**
- * An uncaught error of the browser script (seed section 9): reported, and the page says so
+ * An uncaught error of the browser script (docs/browser.md): reported, and the page says so
  * in place of its content, with a way to load it again.
  */
 export function fail(error: unknown): void {

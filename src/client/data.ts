@@ -12,7 +12,7 @@ const FRESH_MS = 30_000
 const MAX_ENTRIES = 30
 const cache = new Map<string, { at: number; answer: Promise<DataAnswer> }>()
 
-/** The data URL of a listing URL: `/_data{path}?{query}` (SPEC section 8). */
+/** The data URL of a listing URL: `/_data{path}?{query}` (docs/browser.md). */
 export function dataUrl(url: URL): string {
   return `${DATA_PREFIX}${url.pathname}${url.search}`
 }

@@ -1,5 +1,5 @@
 // The browser script of listing pages. It hydrates each island on its own root, from the state
-// the page carries, and takes over navigation between listing states (SPEC section 8). Pages
+// the page carries, and takes over navigation between listing states (docs/browser.md). Pages
 // work fully without it. Written against React's API; bundled with Preact's compat layer
 // (scripts/build-assets.ts), which keeps the script within its budget.
 import { useSyncExternalStore } from 'react'

@@ -5,7 +5,7 @@ import { chooseIntent, intentForm } from './intent'
 import { crumb } from './report'
 import { getView, setLive, setView, subscribe } from './store'
 
-/** A route load slower than this becomes a full page load (seed section 8). */
+/** A route load slower than this becomes a full page load (docs/browser.md). */
 export const ROUTE_TIMEOUT_MS = 3_800
 
 interface How {

@@ -4,8 +4,8 @@ import { FILTER_PARAMS } from '../catalog/filters'
 // browser (src/client/report.ts).
 
 /**
- * Errors nobody can act on (seed section 8): browser noise, and the page-loading messages a
- * navigation that was cancelled or redirected leaves behind.
+ * Errors nobody can act on (docs/operations.md, "Errors and logs"): browser noise, and the
+ * page-loading messages a navigation that was cancelled or redirected leaves behind.
  */
 export const IGNORED_ERRORS: readonly (string | RegExp)[] = [
   /^ResizeObserver loop/,

@@ -5,11 +5,6 @@ import { Reporter } from './reporter'
 import { Timing } from './timing'
 import { Trail } from './trail'
 
-/**
- * The first step of every request and the last word on it: sets up timing, breadcrumbs and
- * error reporting, makes sure every 5xx is reported exactly once, sends the sampled trace, and
- * writes one JSON log line (`wrangler tail` shows it).
- */
 /** The route and page type of a request, as error reports and traces are tagged. */
 export function tagsOf(c: Context<AppEnv>): { route: string; pageType: string } {
   // The route pattern without its parameters' regular expressions: `/explore/d/:keyword`.
@@ -20,6 +15,11 @@ export function tagsOf(c: Context<AppEnv>): { route: string; pageType: string } 
   }
 }
 
+/**
+ * The first step of every request and the last word on it: sets up timing, breadcrumbs and
+ * error reporting, makes sure every 5xx is reported exactly once, sends the sampled trace, and
+ * writes one JSON log line (`wrangler tail` shows it).
+ */
 export const observe: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = Date.now()
   const trail = new Trail()

@@ -1,6 +1,6 @@
 import type { Labelled } from '../catalog/enums'
 
-/** One control of a listing's filter form (views/shared/filter-form.tsx), with its current value. */
+/** One control of a listing's filter form (src/views/listing/filter-panel.tsx), with its value. */
 export type FilterField =
   | {
       kind: 'select'

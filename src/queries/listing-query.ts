@@ -6,9 +6,9 @@ import type { FilterField } from './filter-fields'
 import type { ParseResult } from './query-params'
 import { readQuery, searchOf, slugsOf } from './query-params'
 
-// The query of a provider directory (SPEC section 5): parsed and validated into a value, and
-// written back in one canonical order for links and canonical URLs. Parameters the service
-// does not offer, and tracking parameters, are ignored.
+// The query of a provider directory (docs/pages.md, "Listing rules"): parsed and validated into a
+// value, and written back in one canonical order for links and canonical URLs. Parameters the
+// service does not offer, and tracking parameters, are ignored.
 
 export interface ListingQuery {
   distance: number | null

@@ -21,14 +21,14 @@ export type PageQuery = (
 /** Pages that read no query parameter at all. */
 export const noQuery: PageQuery = () => ''
 
-/** `/{service}/{city}`: the parameters the service offers (src/routes/listing-query.ts). */
+/** `/{service}/{city}`: the parameters the service offers (src/queries/listing-query.ts). */
 export const directoryQuery: PageQuery = (path, params) => {
   const service = findService(firstSegment(path))
   const parsed = service ? parseListingQuery(params, service) : null
   return parsed?.ok && service ? listingSearch(parsed.query, service) : null
 }
 
-/** `/{job-service}/{city}`: the job filters (src/routes/job-query.ts). */
+/** `/{job-service}/{city}`: the job filters (src/queries/job-query.ts). */
 export const jobListingQuery: PageQuery = (path, params) => {
   const jobs = findJobService(firstSegment(path))
   const parsed = jobs ? parseJobQuery(params, jobs) : null

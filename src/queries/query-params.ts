@@ -2,9 +2,9 @@ import type { Labelled, Sort } from '../catalog/enums'
 import { DEFAULT_SORT, SORT_ORDERS } from '../catalog/enums'
 import { MAX_PAGE } from '../catalog/filters'
 
-// Reading listing queries (SPEC section 5): values are case-insensitive, lists may be repeated
-// or comma-separated, empty form fields count as absent, a repeated identical value is one
-// value, and anything else malformed is an error that the route answers with a 400.
+// Reading listing queries (docs/pages.md, "Listing rules"): values are case-insensitive, lists may
+// be repeated or comma-separated, empty form fields count as absent, a repeated identical value is
+// one value, and anything else malformed is an error that the route answers with a 400.
 
 export type ParseResult<T> = { ok: true; query: T } | { ok: false; error: string }
 

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 
-/** The header the browser script sends with every data request (SPEC section 8). */
+/** The header the browser script sends with every data request (docs/browser.md). */
 export const DATA_REQUEST_HEADER = 'x-data-request'
 
 /**

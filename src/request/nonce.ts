@@ -1,5 +1,5 @@
 /**
- * Content-Security-Policy nonces (SPEC section 12): every HTML response has one of its own. A
+ * Content-Security-Policy nonces (docs/hardening.md): every HTML response has one of its own. A
  * fresh render writes the request's nonce; a page served again (a stored copy, an error page
  * rendered once) is kept cut where its old nonce was and joined with the new one, which costs a
  * copy of the bytes instead of a parse of the document.

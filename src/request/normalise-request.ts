@@ -14,7 +14,7 @@ const BAD_ESCAPE = /%(?![0-9a-fA-F]{2})/
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 /**
- * SPEC sections 3 and 9, first steps of the pipeline: malformed URLs are a 400; uppercase
+ * The first steps of the pipeline (docs/request-flow.md): malformed URLs are a 400; uppercase
  * paths, repeated slashes and trailing slashes answer 301 with the lowercase, slash-less path.
  * The Location is relative and always starts with exactly one "/", so it cannot leave the site
  * (`//evil.example/` becomes `/evil.example`; the URL parser already turned `\` into `/`).
@@ -48,7 +48,7 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
   const verdict = checkUrl(new URL(c.req.url))
   if (verdict.kind === 'bad-request') throw new HTTPException(400, { message: verdict.reason })
   if (verdict.kind === 'redirect') {
-    // A data path answers JSON only (SPEC section 8); the script asks for exact paths, so
+    // A data path answers JSON only (docs/browser.md); the script asks for exact paths, so
     // another spelling names nothing: a 404 in JSON, not a redirect.
     if (isDataPath(c.req.path)) throw new HTTPException(404)
     return new Response(null, { status: 301, headers: { Location: verdict.location } })

@@ -5,7 +5,10 @@ import type { AppEnv } from '../env'
 import { OPS_PREFIX } from '../urls/paths'
 import { isPrefetch } from './prefetch'
 
-/** SPEC section 7: Secure, SameSite=Lax, Path=/ (and 400 days, the longest browsers keep). */
+/**
+ * Secure, SameSite=Lax, Path=/ (and 400 days, the longest browsers keep): docs/pages.md,
+ * "Cookies".
+ */
 export const COOKIE_OPTIONS: CookieOptions = {
   path: '/',
   secure: true,

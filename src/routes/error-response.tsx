@@ -15,8 +15,8 @@ import { SiteContext } from '../views/site-context'
 import { siteOf } from './render-page'
 
 /**
- * The one place errors become pages (STYLE habit 5). Expected outcomes arrive as
- * HTTPException; anything else is a 500 and is reported.
+ * The one place errors become pages, and the only place that reports. Expected outcomes arrive
+ * as HTTPException; anything else is a 500 and is reported.
  */
 export const onError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof HTTPException) {
@@ -40,7 +40,7 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
   if (timing) headers['server-timing'] = timing.header()
   if (status === 405) headers.allow = allowHeader(c.req.path)
   if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS)
-  // Data requests only ever get JSON (SPEC section 8): a missing page is `{"notFound": true}`.
+  // Data requests only ever get JSON (docs/browser.md): a missing page is `{"notFound": true}`.
   if (isDataPath(c.req.path)) {
     const body = status === 404 ? { notFound: true } : { error: detail ?? errorTitle(status) }
     return c.json(body, status as ContentfulStatusCode, headers)

@@ -49,7 +49,7 @@ export function renderPage(
 
 /**
  * A listing page: its HTML at the page's path, or its state as JSON at `/_data{path}` for
- * client navigation (SPEC section 8). The view is only made for HTML.
+ * client navigation (docs/browser.md). The view is only made for HTML.
  */
 export async function renderListing(
   c: Context<AppEnv>,

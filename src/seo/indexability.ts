@@ -24,7 +24,7 @@ export interface PageFacts {
 }
 
 /**
- * The one rule that decides whether a page is indexable (SPEC sections 4 and 5). The page's
+ * The one rule that decides whether a page is indexable (docs/seo.md). The page's
  * robots meta and X-Robots-Tag, its x-seo-gate header, sitemap membership and every internal
  * link module use it, so nothing links to or lists a page that is noindex or empty. A page a
  * flag or configuration key turns off never gets here: it is a 404 and no link module names it

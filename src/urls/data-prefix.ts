@@ -1,4 +1,4 @@
-// Listing states as JSON for client navigation live under this prefix (SPEC section 8): the
+// Listing states as JSON for client navigation live under this prefix (docs/browser.md): the
 // same routes, gates and cache as the pages, told apart by the path. The browser script
 // imports this file, so it stays free of anything else.
 

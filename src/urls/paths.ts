@@ -4,7 +4,8 @@ import { JOB_SERVICES } from '../catalog/jobs'
 import { FLOW_SEGMENTS, SEGMENTS } from '../catalog/segments'
 import { SERVICES } from '../catalog/services'
 
-// URL shapes of SPEC section 3: the Hono patterns that route them and the builders of links.
+// URL shapes (docs/pages.md, "Page types"): the Hono patterns that route them and the builders
+// of links.
 
 // Alternatives are grouped: Hono joins param patterns into one regular expression.
 const SERVICE = `(?:${SERVICES.map((s) => s.slug).join('|')})`

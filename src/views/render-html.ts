@@ -14,8 +14,9 @@ export interface RenderOptions {
 }
 
 /**
- * Streams a page. Status and headers are fixed here, before the first byte (STYLE habit 6);
- * the shell, with the whole <head>, goes out as one chunk.
+ * Streams a page. Status and headers are fixed here, before the first byte: once the shell has
+ * flushed they cannot change. The shell, with the whole <head>, goes out as one chunk
+ * (docs/request-flow.md, "Streaming").
  */
 export async function renderHtml(node: ReactNode, options: RenderOptions): Promise<Response> {
   // React reports a shell error both to onError and by rejecting; hold errors until the shell

@@ -3,7 +3,7 @@ import type { PageKind, PageType } from '../catalog/enums'
 import type { Config, FlagName } from '../flags/definitions'
 import { CONFIG_DEFAULTS, FLAGS } from '../flags/definitions'
 
-/** The tag manager data layer of a page (SPEC section 7). */
+/** The tag manager data layer of a page (docs/flags.md, "Configuration keys"). */
 export interface DataLayer {
   pageType: PageType | null
   pageId: number | null

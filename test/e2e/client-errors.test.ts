@@ -1,4 +1,4 @@
-// An uncaught error of the browser script (seed section 9): the page says so, and the error is
+// An uncaught error of the browser script (docs/browser.md): the page says so, and the error is
 // reported straight to the browser DSN (the capture server) under the server's rules.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'

@@ -1,4 +1,4 @@
-// Client navigation between listing states (SPEC section 8), in Debian's Chromium against the
+// Client navigation between listing states (docs/browser.md), in Debian's Chromium against the
 // real `wrangler dev`.
 import type { Browser, Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

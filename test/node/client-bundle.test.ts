@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import manifest from '../../dist/asset-manifest.json'
 
-/** The JavaScript budget of a listing page (issue 8): the one script it loads. */
+/** The JavaScript budget of a listing page (docs/browser.md, "Budget"): the one script it loads. */
 const BUDGET = 60 * 1024
 
 it('keeps the JavaScript of a listing page within 60 KiB gzip', async () => {

@@ -22,7 +22,7 @@ export function avatarOf(
 }
 
 /**
- * A provider in a directory: everything SPEC section 4 lists for a card, nothing more. With
+ * A provider in a directory: everything a card shows, nothing more. With
  * `robust` (flag robustDaycareCards), daycare centres also show age groups, schedules, capacity
  * and hours.
  */

@@ -1,8 +1,8 @@
 import type { IslandProps } from './island-props'
 
 /**
- * The buying-intent question (SPEC section 4) as a GET form into the visitor flow, which works
- * without JavaScript. In the browser the choice is saved in place (src/client/intent.ts) and
+ * The buying-intent question (docs/pages.md, "Visitor flow") as a GET form into the flow, which
+ * works without JavaScript. In the browser the choice is saved in place (src/client/intent.ts) and
  * the visitor stays on the listing.
  */
 export function IntentChoice({ state, live }: IslandProps) {

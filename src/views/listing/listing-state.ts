@@ -21,7 +21,7 @@ export type CardLine =
   | { kind: 'text'; className: string | null; text: string }
   | { kind: 'badges'; items: readonly string[] }
 
-/** The buying-intent question (SPEC section 4): a GET form into the visitor flow. */
+/** The buying-intent question: a GET form into the visitor flow (docs/pages.md, "Visitor flow"). */
 export interface IntentQuestion {
   action: string
   question: string
@@ -31,7 +31,7 @@ export interface IntentQuestion {
 /**
  * Everything of a listing page that changes between its states (filters, sort, page). The
  * islands render it on the server, the page embeds it as JSON, and `/_data{path}` answers it,
- * so the browser renders a new state exactly as the server would (SPEC section 8).
+ * so the browser renders a new state exactly as the server would (docs/browser.md).
  */
 export interface ListingState {
   /** The client build it was made for: any other build loads the page in full. */

@@ -3,8 +3,9 @@ import { flowPath, whoNeedsCarePath } from '../../urls/paths'
 import { useSite } from '../site-context'
 
 /**
- * The next step for a visitor: the visitor flow's entry for a segment (SPEC section 4). With the
- * adult care enrollment rollout, adult care goes straight to the new enrollment step.
+ * The next step for a visitor: the visitor flow's entry for a segment (docs/pages.md, "Visitor
+ * flow"). With the adult care enrollment rollout, adult care goes straight to the new
+ * enrollment step.
  */
 export function CallToAction({
   segment,
