@@ -5,6 +5,7 @@
 //   npm run bench -- --large           and the 1M-provider catalog (seeded once, ~15 min)
 //   npm run bench -- --duration 10     seconds of load per route (default 5)
 //   npm run bench -- --connections 16  concurrent connections (default 8)
+//   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
 // benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
@@ -22,6 +23,7 @@ import type { Row } from './bench/bench-catalog'
 import { benchCatalog, label } from './bench/bench-catalog'
 import { buildHarness, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
+import { profileRoute } from './bench/profile'
 import type { Target } from './bench/targets'
 import { scaleTargets, targets } from './bench/targets'
 
@@ -30,11 +32,17 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '8' },
     large: { type: 'boolean', default: false },
+    profile: { type: 'string' },
+    hit: { type: 'boolean', default: false },
   },
 })
 const LOAD = { duration: Number(values.duration), connections: Number(values.connections) }
 
 await buildHarness()
+if (values.profile) {
+  await profileRoute(values.profile, values.hit, LOAD)
+  process.exit(0)
+}
 if (values.large)
   await step('large catalog (seeded once)', 'npx', [
     'tsx',

@@ -59,8 +59,14 @@ export type Caching = 'cached' | { missing: readonly string[] }
  * The benchmark worker over one catalog. With `d1` (serveD1), D1 is answered by that other
  * workerd, as in production, where D1 runs elsewhere: this one's CPU is then the worker's.
  */
-export async function serve(state: string, caching: Caching, d1?: Server): Promise<Server> {
+export async function serve(
+  state: string,
+  caching: Caching,
+  d1?: Server,
+  inspectorPort?: number,
+): Promise<Server> {
   return started({
+    ...(inspectorPort ? { inspectorPort } : {}),
     scriptPath: join(HARNESS, 'bench-worker.js'),
     modules: true,
     compatibilityDate,

@@ -1,0 +1,126 @@
+// Where a page's CPU goes: a V8 CPU profile of the benchmark worker while it serves one path
+// under load, summed by function (self time) and by source file. The profiles behind the
+// figures in docs/performance.md:
+//
+//   npm run bench -- --profile /babysitters/atlanta-ga          every request renders (a miss)
+//   npm run bench -- --profile /babysitters/atlanta-ga --hit    served from the cache
+import autocannon from 'autocannon'
+import WebSocket from 'ws'
+import type { Load } from './measure-route'
+import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+
+const INSPECTOR_PORT = 9230
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+  hitCount: number
+  children?: number[]
+}
+
+/** Prints the top functions and files by self time while `path` is loaded. */
+export async function profileRoute(path: string, hit: boolean, load: Load): Promise<void> {
+  const d1 = await serveD1(CATALOGS.default)
+  const site = await serve(
+    CATALOGS.default,
+    hit ? 'cached' : { missing: [path] },
+    d1,
+    INSPECTOR_PORT,
+  )
+  try {
+    const options = { url: site.base + path, headers: { 'user-agent': PHONE } }
+    await autocannon({ ...options, connections: load.connections, duration: 1 })
+    const inspector = await connect()
+    await inspector.send('Profiler.enable')
+    await inspector.send('Profiler.setSamplingInterval', { interval: 50 })
+    await inspector.send('Profiler.start')
+    const run = await autocannon({ ...options, ...load })
+    const { profile } = (await inspector.send('Profiler.stop')) as {
+      profile: { nodes: ProfileNode[] }
+    }
+    inspector.close()
+    report(profile.nodes, run.requests.total, path, hit)
+  } finally {
+    await Promise.all([site.mf.dispose(), d1.mf.dispose()])
+  }
+}
+
+function report(nodes: ProfileNode[], requests: number, path: string, hit: boolean): void {
+  const total = nodes.reduce((n, node) => n + node.hitCount, 0)
+  const byFunction = new Map<string, number>()
+  const byFile = new Map<string, number>()
+  for (const { callFrame, hitCount } of nodes) {
+    const file = fileOf(callFrame.url)
+    const fn = `${callFrame.functionName || '(anonymous)'} ${file}`
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + hitCount)
+    byFile.set(file, (byFile.get(file) ?? 0) + hitCount)
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, hits]) => `${((100 * hits) / total).toFixed(1).padStart(5)} %  ${name}`)
+      .join('\n')
+  console.log(`\n${path} (${hit ? 'hit' : 'miss'}), ${requests} requests, ${total} samples\n`)
+  console.log(`by file (self time):\n${top(byFile, 25)}\n`)
+  console.log(`by function (self time):\n${top(byFunction, 40)}\n`)
+  console.log(`by function (total time, with what it calls):\n${top(inclusive(nodes), 40)}`)
+}
+
+/** Each function's samples with its callees', counted once per sample however deep it recurses. */
+function inclusive(nodes: ProfileNode[]): Map<string, number> {
+  const byId = new Map(nodes.map((n) => [n.id, n]))
+  const totals = new Map<string, number>()
+  const walk = (node: ProfileNode, onStack: ReadonlySet<string>): void => {
+    const name = `${node.callFrame.functionName || '(anonymous)'} ${fileOf(node.callFrame.url)}`
+    const stack = onStack.has(name) ? onStack : new Set([...onStack, name])
+    for (const fn of stack) totals.set(fn, (totals.get(fn) ?? 0) + node.hitCount)
+    for (const child of node.children ?? []) {
+      const next = byId.get(child)
+      if (next) walk(next, stack)
+    }
+  }
+  const root = nodes[0]
+  if (root) walk(root, new Set())
+  return totals
+}
+
+/**
+ * The bundle's functions are named after the module they came from only through its source
+ * map; the bundle itself is one file, so the function's own name says most. Runtime and native
+ * frames have no URL.
+ */
+function fileOf(url: string): string {
+  if (!url) return '(native)'
+  return url.slice(url.lastIndexOf('/') + 1)
+}
+
+interface Inspector {
+  send(method: string, params?: object): Promise<unknown>
+  close(): void
+}
+
+/** The workerd inspector's session with the site's worker (Chrome DevTools protocol). */
+async function connect(): Promise<Inspector> {
+  const res = await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)
+  const targets = await res.json<{ webSocketDebuggerUrl: string; title: string }[]>()
+  const target = targets.find((t) => !t.title.includes('miniflare')) ?? targets[0]
+  if (!target) throw new Error('profile: no worker behind the inspector')
+  const ws = new WebSocket(target.webSocketDebuggerUrl)
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  let next = 1
+  const pending = new Map<number, (result: unknown) => void>()
+  ws.on('message', (data: Buffer) => {
+    const message = JSON.parse(data.toString()) as { id?: number; result?: unknown }
+    if (message.id !== undefined) pending.get(message.id)?.(message.result)
+  })
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve) => {
+        const id = next++
+        pending.set(id, resolve)
+        ws.send(JSON.stringify({ id, method, params }))
+      }),
+    close: () => ws.close(),
+  }
+}
