@@ -5,6 +5,7 @@
 //   npm run bench -- --large           and the 1M-provider catalog (seeded once, ~15 min)
 //   npm run bench -- --duration 10     seconds of load per route (default 5)
 //   npm run bench -- --connections 16  concurrent connections (default 8)
+//   npm run bench -- --only directory  one page type's rows (repeat for more; 'gate 404')
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     large: { type: 'boolean', default: false },
     profile: { type: 'string' },
     hit: { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true, default: [] },
   },
 })
 const LOAD = { duration: Number(values.duration), connections: Number(values.connections) }
@@ -63,7 +65,7 @@ for (const f of await readdir(SITE))
 
 const results = []
 for (const name of values.large ? (['default', 'large'] as const) : (['default'] as const))
-  results.push(await benchCatalog(name, LOAD))
+  results.push(await benchCatalog(name, LOAD, values.only))
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 const ms = (n: number) => n.toFixed(2)

@@ -31,7 +31,12 @@ export interface Row {
 
 export const label = (row: Row): string => (row.cache ? `${row.route}, ${row.cache}` : row.route)
 
-export async function benchCatalog(name: keyof typeof CATALOGS, load: Load) {
+/** `only`: the page types to load (none: every one, and the 404s). */
+export async function benchCatalog(
+  name: keyof typeof CATALOGS,
+  load: Load,
+  only: readonly string[] = [],
+) {
   console.error(`bench: ${name} catalog`)
   const state = CATALOGS[name]
   const d1 = await serveD1(state)
@@ -67,20 +72,23 @@ export async function benchCatalog(name: keyof typeof CATALOGS, load: Load) {
 
     const rows: Row[] = []
     for (const route of Object.keys(pages) as PageType[]) {
+      if (only.length && !only.includes(route)) continue
       rows.push(await pageRow(route, 'miss'))
       if (route === 'directory') rows.push(await pageRow(route, 'hit'))
     }
-    console.error('bench: 404s')
-    const bare = await measure(cached, BARE_404, 404)
-    const none = { cache: null, reference: null, js: null }
-    rows.push({ ...none, route: 'bare 404', path: BARE_404, measured: bare })
-    rows.push({
-      ...none,
-      route: 'gate 404',
-      path: UNKNOWN_CITY,
-      measured: await measure(cached, UNKNOWN_CITY, 404),
-      reference: { route: 'bare 404', bytes: null, measured: bare },
-    })
+    if (!only.length || only.includes('gate 404')) {
+      console.error('bench: 404s')
+      const bare = await measure(cached, BARE_404, 404)
+      const none = { cache: null, reference: null, js: null }
+      rows.push({ ...none, route: 'bare 404', path: BARE_404, measured: bare })
+      rows.push({
+        ...none,
+        route: 'gate 404',
+        path: UNKNOWN_CITY,
+        measured: await measure(cached, UNKNOWN_CITY, 404),
+        reference: { route: 'bare 404', bytes: null, measured: bare },
+      })
+    }
 
     // Miniflare types its bindings with its own copy of the Workers types.
     const db = (await d1.mf.getD1Database('DB')) as unknown as D1Database

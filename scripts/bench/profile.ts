@@ -64,7 +64,7 @@ function report(nodes: ProfileNode[], requests: number, path: string, hit: boole
   console.log(`\n${path} (${hit ? 'hit' : 'miss'}), ${requests} requests, ${total} samples\n`)
   console.log(`by file (self time):\n${top(byFile, 25)}\n`)
   console.log(`by function (self time):\n${top(byFunction, 40)}\n`)
-  console.log(`by function (total time, with what it calls):\n${top(inclusive(nodes), 40)}`)
+  console.log(`by function (total time, with what it calls):\n${top(inclusive(nodes), 90)}`)
 }
 
 /** Each function's samples with its callees', counted once per sample however deep it recurses. */

@@ -4,6 +4,7 @@ import { DerivedReads } from '../data/derived-reads'
 import { keptFlags } from '../flags/read-flags'
 import { keptGate } from '../gate/gate-store'
 import { keptNewCities } from '../gate/new-cities'
+import { Fragments } from '../views/fragments'
 
 /**
  * What an isolate keeps in memory from one request to the next. It belongs to the app:
@@ -23,4 +24,6 @@ export class Memory {
   readonly derivedReads = new DerivedReads()
   /** The most recently used stored pages, in front of the Cache API (docs/caching.md). */
   readonly hotPages = new HotPages()
+  /** Markup of repeated fragments (cards), rendered once per content (docs/performance.md). */
+  readonly fragments = new Fragments()
 }

@@ -7,7 +7,9 @@ import { NO_PAGE } from '../flags/page-context'
 import { isDataPath } from '../urls/data-prefix'
 import type { IndexDecision } from '../seo/indexability'
 import { robotsOf, seoGateHeader } from '../seo/indexability'
+import { cardMarkup } from '../views/listing/card'
 import type { ListingState } from '../views/listing/listing-state'
+import { Markup } from '../views/markup'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
 import { DEFAULT_SITE, SiteContext } from '../views/site-context'
@@ -23,6 +25,8 @@ export interface PageOptions {
   lastModified?: string | null
   /** Analytics beyond what the URL tells (page id, page kind). */
   analytics?: Partial<DataLayer>
+  /** Fragments rendered before the page, by the model they show (src/views/fragments.ts). */
+  markup?: ReadonlyMap<object, string>
 }
 
 /** Renders a page with the headers every page carries, decided before the first byte. */
@@ -35,7 +39,10 @@ export function renderPage(
   const headers = pageHeaders(c, site, options)
   headers['x-robots-tag'] = robotsOf(options.decision)
   headers['x-seo-gate'] = seoGateHeader(options.decision)
-  return renderHtml(createElement(SiteContext.Provider, { value: site }, node), {
+  const page = options.markup
+    ? createElement(Markup.Provider, { value: options.markup }, node)
+    : node
+  return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     status: options.status ?? 200,
     headers,
     nonce: site.nonce,
@@ -57,7 +64,11 @@ export async function renderListing(
   view: () => ReactNode,
   options: PageOptions,
 ): Promise<Response> {
-  if (!isDataPath(c.req.path)) return renderPage(c, view(), options)
+  if (!isDataPath(c.req.path))
+    return renderPage(c, view(), {
+      ...options,
+      markup: cardMarkup(c.get('memory').fragments, state.results.cards),
+    })
   const headers = pageHeaders(c, siteOf(c, options.analytics), options)
   // The JSON of a page is never a page of its own in a search index.
   headers['x-robots-tag'] = 'noindex'

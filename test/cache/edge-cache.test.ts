@@ -296,6 +296,18 @@ describe('purge', () => {
     expect((await settled('/child-care/atlanta-ga')).cache).toBe('HIT')
   })
 
+  it("by provider shows the card's new data, though its old markup was rendered once and kept", async () => {
+    const listing = await settled('/child-care/denver-co')
+    const id = /(\d+)$/.exec(cardLinks(listing.body)[0] ?? '')?.[1] ?? ''
+    await env.DB.prepare('UPDATE providers SET headline = ? WHERE id = ?')
+      .bind('Headline changed after the first render', id)
+      .run()
+    await purge({ tags: [`provider:${id}`] })
+    const again = await settled('/child-care/denver-co')
+    expect(again.cache).toBe('MISS')
+    expect(again.body).toContain('<p>Headline changed after the first render</p>')
+  })
+
   it('by the provider service reaches its job listings and job pages', async () => {
     const listing = await settled('/babysitting-jobs/denver-co')
     const job = /href="(\/job\/[a-z0-9-]+)"/.exec(listing.body)?.[1] ?? ''

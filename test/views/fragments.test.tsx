@@ -1,0 +1,122 @@
+import fc from 'fast-check'
+import { renderToString } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { PAY_UNITS } from '../../src/catalog/enums'
+import type { ProviderCard } from '../../src/data/provider-listing'
+import { providerCard } from '../../src/views/directory/provider-card'
+import { Fragments } from '../../src/views/fragments'
+import { Card, cardMarkup } from '../../src/views/listing/card'
+import type { CardModel } from '../../src/views/listing/listing-state'
+import { Markup } from '../../src/views/markup'
+
+// Text as stored data may hold it: markup, quotes, entities, line separators, emoji.
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('</li><script>alert(1)</script>', '"quoted" & <b>', 'é\u2028😀', ''),
+)
+
+const card: fc.Arbitrary<CardModel> = fc.record({
+  key: fc.string({ minLength: 1, maxLength: 8 }),
+  anchor: fc.option(fc.string({ maxLength: 12 })),
+  avatar: fc.option(
+    fc.record({
+      photoUrl: fc.option(fc.webUrl()),
+      initials: fc.string({ maxLength: 2 }),
+      tone: fc.nat(5),
+    }),
+  ),
+  title: text,
+  href: fc.option(fc.constantFrom('/p/ann-b-1', '/job/a-2', '/explore/d/music?x=1&y=2')),
+  lines: fc.array(
+    fc.oneof(
+      fc.record({
+        kind: fc.constant('text' as const),
+        className: fc.option(fc.constantFrom('meta', 'rate', 'bio')),
+        text,
+      }),
+      fc.record({ kind: fc.constant('badges' as const), items: fc.uniqueArray(text) }),
+    ),
+    { maxLength: 6 },
+  ),
+})
+
+const provider: fc.Arbitrary<ProviderCard> = fc.record({
+  id: fc.nat(),
+  nameSlug: fc.constant('ann-b'),
+  firstName: text,
+  lastName: text,
+  businessName: fc.option(text),
+  photoUrl: fc.option(fc.webUrl()),
+  headline: text,
+  bio: fc.string({ maxLength: 300 }),
+  rating: fc.option(fc.double({ min: 1, max: 5, noNaN: true })),
+  reviewCount: fc.nat(500),
+  yearsExperience: fc.nat(40),
+  rateMin: fc.nat(60),
+  rateMax: fc.nat(90),
+  payUnit: fc.constantFrom(...PAY_UNITS),
+  badges: fc.nat(255),
+  lat: fc.double({ min: -90, max: 90, noNaN: true }),
+  lng: fc.double({ min: -180, max: 180, noNaN: true }),
+  service: fc.constantFrom('babysitters', 'day-care', 'senior-care'),
+  ages: fc.nat(255),
+  schedules: fc.nat(255),
+  capacity: fc.option(fc.nat(200)),
+  openingHours: fc.option(text),
+})
+
+/** A list of cards as the page renders them: from fragments when `markup` is given. */
+function list(cards: readonly CardModel[], markup?: ReadonlyMap<object, string>): string {
+  const items = (
+    <ul>
+      {cards.map((c, i) => (
+        <Card key={i} card={c} />
+      ))}
+    </ul>
+  )
+  return renderToString(markup ? <Markup.Provider value={markup}>{items}</Markup.Provider> : items)
+}
+
+describe('fragments rendered once', () => {
+  it('place exactly the markup a fresh render of the card writes, the first time and from memory', () => {
+    const fragments = new Fragments()
+    fc.assert(
+      fc.property(fc.array(card, { maxLength: 4 }), (cards) => {
+        const fresh = list(cards)
+        expect(list(cards, cardMarkup(fragments, cards))).toBe(fresh)
+        expect(list(cards, cardMarkup(fragments, cards))).toBe(fresh)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('place what a fresh render writes for any provider, distance and robust-card flag', () => {
+    const fragments = new Fragments()
+    fc.assert(
+      fc.property(
+        provider,
+        fc.option(fc.double({ min: 0, max: 60, noNaN: true })),
+        fc.boolean(),
+        (p, distance, robust) => {
+          const cards = [providerCard(p, distance, robust)]
+          expect(list(cards, cardMarkup(fragments, cards))).toBe(list(cards))
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('never serve an old fragment for a changed entity or flag: the model is the key', () => {
+    const fragments = new Fragments()
+    const p = {
+      ...fc.sample(provider, { numRuns: 1, seed: 1 })[0],
+      headline: 'Before',
+    } as ProviderCard
+    const before = cardMarkup(fragments, [providerCard(p, 1, false)])
+    const changed = providerCard({ ...p, headline: 'After' }, 1, false)
+    const after = cardMarkup(fragments, [changed]).get(changed)
+    expect([...before.values()][0]).toContain('Before')
+    expect(after).toContain('After')
+    expect(after).not.toContain('Before')
+  })
+})
