@@ -7,7 +7,9 @@ import { NO_PAGE } from '../flags/page-context'
 import { isDataPath } from '../urls/data-prefix'
 import type { IndexDecision } from '../seo/indexability'
 import { robotsOf, seoGateHeader } from '../seo/indexability'
+import { frameMarkup } from '../views/document'
 import { cardMarkup } from '../views/listing/card'
+import { filterMarkup } from '../views/listing/islands'
 import type { ListingState } from '../views/listing/listing-state'
 import { Markup } from '../views/markup'
 import { renderHtml } from '../views/render-html'
@@ -25,8 +27,8 @@ export interface PageOptions {
   lastModified?: string | null
   /** Analytics beyond what the URL tells (page id, page kind). */
   analytics?: Partial<DataLayer>
-  /** Fragments rendered before the page, by the model they show (src/views/fragments.ts). */
-  markup?: ReadonlyMap<object, string>
+  /** The page's own fragments rendered before it, beside the frame's (src/views/fragments.ts). */
+  markup?: readonly [unknown, string][]
 }
 
 /** Renders a page with the headers every page carries, decided before the first byte. */
@@ -39,9 +41,12 @@ export function renderPage(
   const headers = pageHeaders(c, site, options)
   headers['x-robots-tag'] = robotsOf(options.decision)
   headers['x-seo-gate'] = seoGateHeader(options.decision)
-  const page = options.markup
-    ? createElement(Markup.Provider, { value: options.markup }, node)
-    : node
+  const { fragments } = c.get('memory')
+  const markup = new Map<unknown, string>([
+    ...frameMarkup(fragments, site),
+    ...(options.markup ?? []),
+  ])
+  const page = createElement(Markup.Provider, { value: markup }, node)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     status: options.status ?? 200,
     headers,
@@ -67,7 +72,10 @@ export async function renderListing(
   if (!isDataPath(c.req.path))
     return renderPage(c, view(), {
       ...options,
-      markup: cardMarkup(c.get('memory').fragments, state.results.cards),
+      markup: [
+        ...cardMarkup(c.get('memory').fragments, state.results.cards),
+        filterMarkup(c.get('memory').fragments, state),
+      ],
     })
   const headers = pageHeaders(c, siteOf(c, options.analytics), options)
   // The JSON of a page is never a page of its own in a search index.

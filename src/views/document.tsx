@@ -6,6 +6,8 @@ import type { Head } from '../seo/head'
 import { metaDescription, SITE_NAME } from '../seo/head'
 import { scriptJson } from '../seo/json-ld'
 import type { ClientConfig } from './client-config'
+import type { Fragments } from './fragments'
+import { Placed } from './markup'
 import { CLIENT_CONFIG_ID } from './client-config'
 import type { Site } from './site-context'
 import { useSite } from './site-context'
@@ -34,7 +36,7 @@ export function Document({
   children: ReactNode
 }) {
   const site = useSite()
-  const services = shownServices(site.on)
+  const frame = frameOf(site)
   return (
     <html lang="en" className={site.config.greaterCareReskin ? 'theme-greater' : undefined}>
       <head>
@@ -66,44 +68,78 @@ export function Document({
         <a className="skip" href="#main">
           Skip to content
         </a>
-        <header className="site-header">
-          <div className="wrap">
-            <span className="logo">{SITE_NAME}</span>
-            <nav className="site-nav" aria-label="Services">
-              <ul>
-                {services
-                  .filter((s) => NAV.includes(s.slug))
-                  .map((s) => (
-                    <li key={s.slug}>
-                      <a href={`/${s.slug}`}>{s.title}</a>
-                    </li>
-                  ))}
-              </ul>
-            </nav>
-            {site.config.accessibilityWidgetEnabled ? <AccessibilityWidget /> : null}
-          </div>
-        </header>
+        <Placed tag="header" className="site-header" of={SiteHeader}>
+          <SiteHeader {...frame} />
+        </Placed>
         <main id="main" className="wrap">
           {children}
         </main>
-        <footer className="site-footer">
-          <div className="wrap">
-            <h2>Find care</h2>
-            <ul className="links">
-              {services.map((s) => (
-                <li key={s.slug}>
-                  <a href={`/${s.slug}`}>{s.title}</a>
-                </li>
-              ))}
-            </ul>
-            <p>
-              {`${SITE_NAME} connects families with caregivers. Caregivers set their own rates; figures on these pages come from caregivers' profiles.`}
-            </p>
-          </div>
-        </footer>
+        <Placed tag="footer" className="site-footer" of={SiteFooter}>
+          <SiteFooter {...frame} />
+        </Placed>
       </body>
     </html>
   )
+}
+
+/** What shapes the site's header and footer: the services shown, the accessibility widget. */
+interface Frame {
+  services: readonly { slug: string; title: string }[]
+  widget: boolean
+}
+
+function frameOf(site: Site): Frame {
+  return {
+    services: shownServices(site.on).map(({ slug, title }) => ({ slug, title })),
+    widget: site.config.accessibilityWidgetEnabled,
+  }
+}
+
+function SiteHeader({ services, widget }: Frame) {
+  return (
+    <div className="wrap">
+      <span className="logo">{SITE_NAME}</span>
+      <nav className="site-nav" aria-label="Services">
+        <ul>
+          {services
+            .filter((s) => NAV.includes(s.slug))
+            .map((s) => (
+              <li key={s.slug}>
+                <a href={`/${s.slug}`}>{s.title}</a>
+              </li>
+            ))}
+        </ul>
+      </nav>
+      {widget ? <AccessibilityWidget /> : null}
+    </div>
+  )
+}
+
+function SiteFooter({ services }: Frame) {
+  return (
+    <div className="wrap">
+      <h2>Find care</h2>
+      <ul className="links">
+        {services.map((s) => (
+          <li key={s.slug}>
+            <a href={`/${s.slug}`}>{s.title}</a>
+          </li>
+        ))}
+      </ul>
+      <p>
+        {`${SITE_NAME} connects families with caregivers. Caregivers set their own rates; figures on these pages come from caregivers' profiles.`}
+      </p>
+    </div>
+  )
+}
+
+/** The header and footer of this site's pages, rendered once per set of flags that shape them. */
+export function frameMarkup(fragments: Fragments, site: Site): [unknown, string][] {
+  const frame = frameOf(site)
+  return [
+    [SiteHeader, fragments.html('header', SiteHeader, frame)],
+    [SiteFooter, fragments.html('footer', SiteFooter, frame)],
+  ]
 }
 
 /**

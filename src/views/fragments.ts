@@ -1,17 +1,20 @@
 import { LRUCache } from 'lru-cache'
-import type { ReactElement } from 'react'
+import type { ComponentType } from 'react'
+import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 
 /** What an isolate's rendered fragments may hold in all (string length, about bytes). */
 const MAX_SIZE = 4 * 1024 * 1024
 
 /**
- * Fragments that many pages repeat (a provider's card is on every listing it appears in),
- * rendered by React once and kept as markup, so a page's render places the string instead of
- * rendering the same elements again (docs/performance.md). A fragment is keyed by everything
- * that shapes its markup (its model's JSON): a changed entity or flag is another key, so no
- * purge or data change can ever get an old fragment, and old keys fall out as the least
- * recently used. One per app (src/request/memory.ts).
+ * Fragments that many pages repeat (a provider's card on every listing it appears in, a
+ * service's filter panel, the site's header and footer), rendered by React once and kept as
+ * markup, so a page's render places the string instead of rendering the same elements again
+ * (docs/performance.md). A fragment is keyed by its name and the JSON of its props, which are
+ * all that shape it: a changed entity or flag is another key, so no purge or data change can
+ * ever get an old fragment, and old keys fall out as the least recently used. Rendered before
+ * the page, never inside its render (React's renderers are not reentrant). One per app
+ * (src/request/memory.ts).
  */
 export class Fragments {
   readonly #kept = new LRUCache<string, string>({
@@ -19,11 +22,12 @@ export class Fragments {
     sizeCalculation: (html, key) => html.length + key.length,
   })
 
-  /** The markup of `render()`, from memory when `key` was rendered before. */
-  html(key: string, render: () => ReactElement): string {
+  /** The markup of `<Component {...props} />`, from memory when rendered before. */
+  html<P extends object>(name: string, Component: ComponentType<P>, props: P): string {
+    const key = `${name}:${JSON.stringify(props)}`
     let html = this.#kept.get(key)
     if (html === undefined) {
-      html = renderToString(render())
+      html = renderToString(createElement(Component, props))
       this.#kept.set(key, html)
     }
     return html

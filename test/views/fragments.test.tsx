@@ -1,12 +1,20 @@
 import fc from 'fast-check'
+import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { PAY_UNITS } from '../../src/catalog/enums'
+import { SERVICES } from '../../src/catalog/services'
+import type { FlagName } from '../../src/flags/definitions'
+import { CONFIG_DEFAULTS, FLAGS } from '../../src/flags/definitions'
+import { Document, frameMarkup } from '../../src/views/document'
+import { filterMarkup, Island } from '../../src/views/listing/islands'
+import type { CardModel, ListingState } from '../../src/views/listing/listing-state'
+import { DEFAULT_SITE, SiteContext } from '../../src/views/site-context'
+import { fetchPage } from '../support/fetch-page'
 import type { ProviderCard } from '../../src/data/provider-listing'
 import { providerCard } from '../../src/views/directory/provider-card'
 import { Fragments } from '../../src/views/fragments'
 import { Card, cardMarkup } from '../../src/views/listing/card'
-import type { CardModel } from '../../src/views/listing/listing-state'
 import { Markup } from '../../src/views/markup'
 
 // Text as stored data may hold it: markup, quotes, entities, line separators, emoji.
@@ -66,7 +74,7 @@ const provider: fc.Arbitrary<ProviderCard> = fc.record({
 })
 
 /** A list of cards as the page renders them: from fragments when `markup` is given. */
-function list(cards: readonly CardModel[], markup?: ReadonlyMap<object, string>): string {
+function list(cards: readonly CardModel[], markup?: [unknown, string][]): string {
   const items = (
     <ul>
       {cards.map((c, i) => (
@@ -74,7 +82,13 @@ function list(cards: readonly CardModel[], markup?: ReadonlyMap<object, string>)
       ))}
     </ul>
   )
-  return renderToString(markup ? <Markup.Provider value={markup}>{items}</Markup.Provider> : items)
+  return placed(items, markup)
+}
+
+function placed(node: ReactNode, markup?: [unknown, string][]): string {
+  return renderToString(
+    markup ? <Markup.Provider value={new Map(markup)}>{node}</Markup.Provider> : node,
+  )
 }
 
 describe('fragments rendered once', () => {
@@ -114,9 +128,49 @@ describe('fragments rendered once', () => {
     } as ProviderCard
     const before = cardMarkup(fragments, [providerCard(p, 1, false)])
     const changed = providerCard({ ...p, headline: 'After' }, 1, false)
-    const after = cardMarkup(fragments, [changed]).get(changed)
-    expect([...before.values()][0]).toContain('Before')
+    const [[, after = ''] = []] = cardMarkup(fragments, [changed])
+    expect(before[0]?.[1]).toContain('Before')
     expect(after).toContain('After')
     expect(after).not.toContain('Before')
+  })
+
+  it("place what a fresh render writes for the site's header and footer, under any flags", () => {
+    const fragments = new Fragments()
+    const flagNames = Object.keys(FLAGS) as FlagName[]
+    fc.assert(
+      fc.property(fc.subarray(flagNames), fc.boolean(), (on, widget) => {
+        const site = {
+          ...DEFAULT_SITE,
+          on: (name: FlagName) => on.includes(name),
+          config: { ...CONFIG_DEFAULTS, accessibilityWidgetEnabled: widget },
+        }
+        const page = (
+          <SiteContext.Provider value={site}>
+            <Document head={{ title: 't', description: 'd', robots: 'index', jsonLd: [] }}>
+              <p>page</p>
+            </Document>
+          </SiteContext.Provider>
+        )
+        expect(placed(page, frameMarkup(fragments, site))).toBe(placed(page))
+      }),
+      { numRuns: 100 },
+    )
+  })
+
+  it("place what a fresh render writes for every service's filter panel, plain and filtered", async () => {
+    const fragments = new Fragments()
+    let compared = 0
+    for (const service of SERVICES)
+      for (const query of ['', '?sort=newest&distance=5', '?rate=10-15&page=2']) {
+        const res = await fetchPage(`/_data/${service.slug}/atlanta-ga${query}`, {
+          headers: { 'x-data-request': '1' },
+        })
+        if (res.status !== 200) continue
+        const state = await res.json<ListingState>()
+        const island = <Island name="filters" state={state} />
+        expect(placed(island, [filterMarkup(fragments, state)])).toBe(placed(island))
+        compared++
+      }
+    expect(compared).toBeGreaterThanOrEqual(SERVICES.length * 2)
   })
 })

@@ -1,6 +1,5 @@
-import { useContext } from 'react'
 import type { Fragments } from '../fragments'
-import { Markup } from '../markup'
+import { Placed } from '../markup'
 import { Avatar } from '../shared/avatar'
 import type { CardModel } from './listing-state'
 
@@ -10,14 +9,10 @@ import type { CardModel } from './listing-state'
  * renders it, and hydrates the same markup.
  */
 export function Card({ card }: { card: CardModel }) {
-  const markup = useContext(Markup).get(card)
-  const id = card.anchor ?? undefined
-  return markup === undefined ? (
-    <li className="card" id={id}>
+  return (
+    <Placed tag="li" className="card" id={card.anchor ?? undefined} of={card}>
       <CardBody card={card} />
-    </li>
-  ) : (
-    <li className="card" id={id} dangerouslySetInnerHTML={{ __html: markup }} />
+    </Placed>
   )
 }
 
@@ -45,15 +40,10 @@ function CardBody({ card }: { card: CardModel }) {
   )
 }
 
-/** The inside of each card, rendered once per model (the model's JSON is all that shapes it). */
+/** The inside of each card, rendered once per model (the model is all that shapes it). */
 export function cardMarkup(
   fragments: Fragments,
   cards: readonly CardModel[],
-): Map<CardModel, string> {
-  return new Map(
-    cards.map((card) => [
-      card,
-      fragments.html(JSON.stringify(card), () => <CardBody card={card} />),
-    ]),
-  )
+): [CardModel, string][] {
+  return cards.map((card) => [card, fragments.html('card', CardBody, { card })])
 }

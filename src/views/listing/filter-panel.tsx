@@ -1,3 +1,4 @@
+import type { FilterField } from '../../queries/filter-fields'
 import type { IslandProps } from './island-props'
 
 /**
@@ -6,14 +7,26 @@ import type { IslandProps } from './island-props'
  * change applies at once (src/client/router.ts).
  */
 export function FilterPanel({ state, live }: IslandProps) {
-  const fields = state.filters
+  return <FilterForm path={state.path} filters={state.filters} formKey={live.formKey} />
+}
+
+/** The panel from what shapes it: rendered once per service and query on the server. */
+export function FilterForm({
+  path,
+  filters: fields,
+  formKey,
+}: {
+  path: string
+  filters: readonly FilterField[]
+  formKey: number
+}) {
   const active = fields.filter((f) =>
     f.kind === 'checks' ? f.mask !== 0 : f.value !== '' && f.name !== 'sort',
   ).length
   return (
     <details className="filters">
       <summary>{`Filters${active ? ` (${active})` : ''}`}</summary>
-      <form key={live.formKey} method="get" action={state.path}>
+      <form key={formKey} method="get" action={path}>
         {fields.map((f) =>
           f.kind === 'date' ? (
             <label key={f.name} className="field">
@@ -52,7 +65,7 @@ export function FilterPanel({ state, live }: IslandProps) {
         )}
         <div className="filter-actions">
           <button type="submit">Show results</button>
-          <a href={state.path}>Clear filters</a>
+          <a href={path}>Clear filters</a>
         </div>
       </form>
     </details>

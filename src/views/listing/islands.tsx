@@ -1,5 +1,7 @@
 import type { ComponentType } from 'react'
-import { FilterPanel } from './filter-panel'
+import type { Fragments } from '../fragments'
+import { Placed } from '../markup'
+import { FilterForm, FilterPanel } from './filter-panel'
 import type { IslandProps } from './island-props'
 import { IntentChoice } from './intent-choice'
 import { ListingHeading } from './listing-heading'
@@ -31,8 +33,25 @@ export const STATE_ID = 'listing-state'
 export function Island({ name, state }: { name: IslandName; state: ListingState }) {
   const View = ISLANDS[name]
   return (
-    <div data-island={name} className="island">
+    <Placed
+      tag="div"
+      data-island={name}
+      className="island"
+      of={name === 'filters' ? state.filters : null}
+    >
       <View state={state} live={IDLE} />
-    </div>
+    </Placed>
   )
+}
+
+/**
+ * The filter panel, the largest island after the results, rendered once per listing path and
+ * filter values: every page of it (sort, page N) shares it.
+ */
+export function filterMarkup(fragments: Fragments, state: ListingState): [unknown, string] {
+  const { path, filters } = state
+  return [
+    state.filters,
+    fragments.html('filters', FilterForm, { path, filters, formKey: IDLE.formKey }),
+  ]
 }
