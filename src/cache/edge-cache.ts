@@ -7,7 +7,7 @@ import { newestGeneration, readGenerations } from './generations'
 import type { EntryMeta } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
-import { cutAtNonce, joinWithNonce } from '../request/nonce'
+import { cutAtNonce, includesText, joinWithNonce } from '../request/nonce'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
 
@@ -169,7 +169,7 @@ function store(
         c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
         return
       }
-      const complete = !new TextDecoder().decode(body).includes('<template id="B:')
+      const complete = !includesText(new Uint8Array(body), '<template id="B:')
       const copy = new Headers(headers)
       copy.delete('server-timing')
       const entry = { ...meta, complete }

@@ -28,11 +28,19 @@ export class StorageError extends Error {}
  */
 export const READ_DEADLINE_MS = 2_500
 
+// Each statement's one-line form, for traces and errors: the statements are a fixed set.
+const oneLines = new Map<string, string>()
+function oneLine(sql: string): string {
+  let line = oneLines.get(sql)
+  if (line === undefined) oneLines.set(sql, (line = sql.replace(/\s+/g, ' ')))
+  return line
+}
+
 async function withDeadline<T>(read: Promise<T>, sql: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const what = sql.replace(/\s+/g, ' ').slice(0, 80)
+      const what = oneLine(sql).slice(0, 80)
       reject(new StorageError(`D1 read over ${READ_DEADLINE_MS} ms: ${what}`))
     }, READ_DEADLINE_MS)
   })
@@ -60,8 +68,7 @@ export function openDb(
   function memoised<T>(sql: string, params: Param[]): Promise<T[]> {
     if (!derived || !readsDerivedOnly(sql)) return read<T>(sql, params)
     const kept = derived.of(JSON.stringify([sql, params]))
-    if (!kept.stale || kept.loading)
-      trail?.add('d1', `memory: ${sql.replace(/\s+/g, ' ').slice(0, 72)}`)
+    if (!kept.stale || kept.loading) trail?.add('d1', `memory: ${oneLine(sql).slice(0, 72)}`)
     return kept.get({ read: () => read<T>(sql, params) }) as Promise<T[]>
   }
 
@@ -78,7 +85,7 @@ export function openDb(
         )
         const ms = performance.now() - start
         timing.add('d1', ms)
-        trail?.add('d1', sql.replace(/\s+/g, ' ').slice(0, 80), {
+        trail?.add('d1', oneLine(sql).slice(0, 80), {
           rows: results.length,
           ms: Math.round(ms),
         })
@@ -88,7 +95,7 @@ export function openDb(
         trail?.add('d1', `failed: ${String(error).slice(0, 80)}`, { attempt })
         if (error instanceof StorageError) throw error
         if (attempt >= READ_RETRIES || !isTransient(error)) {
-          const message = `D1 read failed: ${sql.replace(/\s+/g, ' ').slice(0, 80)}`
+          const message = `D1 read failed: ${oneLine(sql).slice(0, 80)}`
           throw new StorageError(message, { cause: error })
         }
         await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt))

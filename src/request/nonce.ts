@@ -21,17 +21,46 @@ function attribute(nonce: string): string {
 /** The body cut around each occurrence of `nonce`'s attribute (none: one part). */
 export function cutAtNonce(body: Uint8Array, nonce: string): Uint8Array[] {
   const needle = encoder.encode(attribute(nonce))
-  const first = needle[0] ?? 0
   const parts: Uint8Array[] = []
   let start = 0
-  for (let at = body.indexOf(first); at !== -1; at = body.indexOf(first, at + 1)) {
-    if (!startsWith(body, needle, at)) continue
+  for (const at of occurrences(body, needle)) {
     parts.push(body.subarray(start, at))
     start = at + needle.byteLength
-    at = start - 1
   }
   parts.push(body.subarray(start))
   return parts
+}
+
+/** Whether `body` holds `text` (ASCII). */
+export function includesText(body: Uint8Array, text: string): boolean {
+  return occurrences(body, encoder.encode(text), 1).length > 0
+}
+
+/**
+ * Where `needle` starts in `body`, without overlaps, at most `limit` times. The scan jumps
+ * between occurrences of the needle's rarest-looking byte (an uppercase letter, digit or
+ * sign, which markup seldom holds), found by the engine's native indexOf: a document is
+ * mostly lowercase, so few places are compared in full.
+ */
+function occurrences(body: Uint8Array, needle: Uint8Array, limit = Infinity): number[] {
+  const k = Math.max(0, needle.findIndex(isRare))
+  const anchor = needle[k] ?? 0
+  const found: number[] = []
+  let from = 0
+  for (let at = body.indexOf(anchor, k); at !== -1 && found.length < limit;) {
+    const start = at - k
+    if (start >= from && startsWith(body, needle, start)) {
+      found.push(start)
+      from = start + needle.byteLength
+      at = body.indexOf(anchor, from + k)
+    } else at = body.indexOf(anchor, at + 1)
+  }
+  return found
+}
+
+/** A–Z, 0–9, `+`, `/` and `:`: bytes of a nonce or a marker that lowercase markup seldom has. */
+function isRare(byte: number): boolean {
+  return (byte >= 65 && byte <= 90) || (byte >= 48 && byte <= 58) || byte === 43 || byte === 47
 }
 
 /** The parts joined with `nonce`'s attribute: the document as this response sends it. */
@@ -54,6 +83,6 @@ export function joinWithNonce(parts: readonly Uint8Array[], nonce: string): Uint
 
 function startsWith(body: Uint8Array, needle: Uint8Array, at: number): boolean {
   if (at + needle.byteLength > body.byteLength) return false
-  for (let i = 1; i < needle.byteLength; i++) if (body[at + i] !== needle[i]) return false
+  for (let i = 0; i < needle.byteLength; i++) if (body[at + i] !== needle[i]) return false
   return true
 }

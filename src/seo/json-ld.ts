@@ -32,5 +32,10 @@ const ESCAPES: Record<string, string> = {
  * valid JavaScript for old parsers. JSON.parse reads the escapes back as the same text.
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => ESCAPES[ch] ?? ch)
+  return scriptSafe(JSON.stringify(value))
+}
+
+/** JSON text made safe inside a <script> element, as `scriptJson` makes it. */
+export function scriptSafe(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (ch) => ESCAPES[ch] ?? ch)
 }

@@ -22,9 +22,17 @@ export class Fragments {
     sizeCalculation: (html, key) => html.length + key.length,
   })
 
-  /** The markup of `<Component {...props} />`, from memory when rendered before. */
-  html<P extends object>(name: string, Component: ComponentType<P>, props: P): string {
-    const key = `${name}:${JSON.stringify(props)}`
+  /**
+   * The markup of `<Component {...props} />`, from memory when rendered before. `json`: the
+   * JSON of what shapes it, when the caller has it already.
+   */
+  html<P extends object>(
+    name: string,
+    Component: ComponentType<P>,
+    props: P,
+    json = JSON.stringify(props),
+  ): string {
+    const key = `${name}:${json}`
     let html = this.#kept.get(key)
     if (html === undefined) {
       html = renderToString(createElement(Component, props))

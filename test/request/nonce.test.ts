@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cutAtNonce, joinWithNonce, newNonce } from '../../src/request/nonce'
+import fc from 'fast-check'
+import { cutAtNonce, includesText, joinWithNonce, newNonce } from '../../src/request/nonce'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, sameDocument } from '../support/fetch-page'
 
@@ -31,6 +32,29 @@ describe('nonces', () => {
   it('find the nonce at the very start and the very end', () => {
     const page = 'nonce="abc"x nonce="abc"'
     expect(text(joinWithNonce(cutAtNonce(bytes(page), 'abc'), 'Z'))).toBe('nonce="Z"x nonce="Z"')
+  })
+})
+
+describe('finding text in a body', () => {
+  const piece = (nonce: string) =>
+    fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom(`nonce="${nonce}"`, nonce, 'nonce="', '<template id="B:0">', 'é😀', 'ABC:'),
+    )
+
+  it('cuts and finds exactly where a plain string search does, in any document', () => {
+    const nonce = newNonce()
+    fc.assert(
+      fc.property(fc.array(piece(nonce), { maxLength: 12 }), (pieces) => {
+        const page = pieces.join('')
+        const joined = text(joinWithNonce(cutAtNonce(bytes(page), nonce), 'NEW'))
+        expect(joined).toBe(page.replaceAll(`nonce="${nonce}"`, 'nonce="NEW"'))
+        expect(includesText(bytes(page), '<template id="B:')).toBe(
+          page.includes('<template id="B:'),
+        )
+      }),
+      { numRuns: 500 },
+    )
   })
 })
 

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react'
+import { useContext } from 'react'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { scriptJson } from '../../seo/json-ld'
+import { scriptJson, scriptSafe } from '../../seo/json-ld'
+import { Markup } from '../markup'
 import { Document } from '../document'
 import { Breadcrumbs } from '../shared/breadcrumbs'
 import { Island, STATE_ID } from './islands'
@@ -22,6 +24,7 @@ export interface ListingLayoutProps {
  * island hydrated from the state embedded below them; then the modules.
  */
 export function ListingLayout({ head, crumbs, state, aside, children }: ListingLayoutProps) {
+  const markup = useContext(Markup)
   return (
     <Document head={head} client>
       <Breadcrumbs crumbs={crumbs} />
@@ -34,8 +37,19 @@ export function ListingLayout({ head, crumbs, state, aside, children }: ListingL
       <script
         type="application/json"
         id={STATE_ID}
-        dangerouslySetInnerHTML={{ __html: scriptJson(state) }}
+        dangerouslySetInnerHTML={{ __html: stateJson(state, markup.get(state.results.cards)) }}
       />
     </Document>
   )
+}
+
+/**
+ * The state as the page embeds it: `scriptJson(state)`, with the cards' JSON taken from
+ * `cardsJson` when the cards were serialised already (src/views/listing/card.tsx).
+ */
+export function stateJson(state: ListingState, cardsJson?: string): string {
+  if (cardsJson === undefined) return scriptJson(state)
+  const rest = scriptJson({ ...state, results: { ...state.results, cards: [] } })
+  // A quote inside a JSON string is escaped, so this is the one key named cards.
+  return rest.replace('"cards":[]', () => `"cards":${scriptSafe(cardsJson)}`)
 }
