@@ -6,6 +6,8 @@
 //   npm run bench -- --duration 10     seconds of load per route (default 5)
 //   npm run bench -- --connections 16  concurrent connections (default 8)
 //   npm run bench -- --only directory  one page type's rows (repeat for more; 'gate 404')
+//   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
+//                                      trip 50 ms away, and the round trips that implies
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
@@ -22,6 +24,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import type { Row } from './bench/bench-catalog'
 import { benchCatalog, label } from './bench/bench-catalog'
+import { benchDistance } from './bench/distance'
 import { buildHarness, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
 import { profileRoute } from './bench/profile'
@@ -36,11 +39,24 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     hit: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true, default: [] },
+    distance: { type: 'string' },
   },
 })
 const LOAD = { duration: Number(values.duration), connections: Number(values.connections) }
 
 await buildHarness()
+if (values.distance) {
+  const delay = Number(values.distance)
+  const rows = await benchDistance(delay)
+  console.log(`\nnpm run bench -- --distance ${delay}: one request at a time, median of 5\n`)
+  console.log(
+    markdownTable(
+      ['page', 'path', 'TTFB ms', 'round trips'],
+      rows.map((r) => [r.route, r.path, r.ttfb.toFixed(0), String(r.roundTrips)]),
+    ),
+  )
+  process.exit(0)
+}
 if (values.profile) {
   await profileRoute(values.profile, values.hit, LOAD)
   process.exit(0)

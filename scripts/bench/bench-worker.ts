@@ -3,6 +3,7 @@
 import { urlTag } from '../../src/cache/cache-key'
 import { PURGE_PREFIX } from '../../src/cache/generations'
 import { readGate } from '../../src/gate/gate-store'
+import { memory } from '../../src/app'
 import worker from '../../src/worker'
 
 interface BenchEnv extends Env {
@@ -10,6 +11,8 @@ interface BenchEnv extends Env {
   BENCH_MISSES?: string[]
   /** Set: D1 is answered by another workerd, so this one's CPU is the worker's own. */
   D1_ELSEWHERE?: Fetcher
+  /** Milliseconds every D1 round trip takes on top of its work: D1 far from the visitor. */
+  BENCH_D1_DELAY_MS?: number
 }
 
 /** Baseline bodies, built once per size: the cost of serving a string, nothing else. */
@@ -26,6 +29,10 @@ export default {
       }
       case '/__bench/not-found':
         return new Response('Not found', { status: 404 })
+      case '/__bench/forget':
+        // The derived reads this isolate keeps: the next page reads as a page never seen does.
+        memory.derivedReads.clear()
+        return new Response(null, { status: 204 })
       case '/__bench/gate': {
         // The filter's read from KV and its decoding, as a fresh isolate pays it.
         const started = performance.now()
@@ -36,7 +43,7 @@ export default {
         })
       }
     }
-    const db = env.D1_ELSEWHERE ? d1Elsewhere(env.D1_ELSEWHERE) : env.DB
+    const db = env.D1_ELSEWHERE ? d1Elsewhere(env.D1_ELSEWHERE, env.BENCH_D1_DELAY_MS ?? 0) : env.DB
     const purges = env.BENCH_MISSES ? purgedForever(env.PURGES, env.BENCH_MISSES) : env.PURGES
     return worker.fetch(request, { ...env, DB: db, PURGES: purges }, ctx)
   },
@@ -74,28 +81,36 @@ function purgedForever(kv: KVNamespace, paths: readonly string[]): KVNamespace {
 }
 
 /**
- * The part of D1 that page reads use (`prepare(sql).bind(...).all()`), sent over a service
- * binding to the catalog's D1 in another workerd (`serveD1` in harness.ts): like production,
- * where D1 runs elsewhere and a query costs the worker a round trip, not the query's work.
+ * The part of D1 that page reads use (`prepare(sql).bind(...).all()`, and `batch` of such
+ * statements), sent over a service binding to the catalog's D1 in another workerd (`serveD1` in
+ * harness.ts): like production, where D1 runs elsewhere and a query costs the worker a round
+ * trip, not the query's work. Each round trip waits `delay` ms first, as a distant D1 would.
  */
-function d1Elsewhere(service: Fetcher): D1Database {
+function d1Elsewhere(service: Fetcher, delay: number): D1Database {
+  const roundTrip = async (body: unknown): Promise<unknown> => {
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay))
+    const res = await service.fetch('http://d1/', { method: 'POST', body: JSON.stringify(body) })
+    if (!res.ok) throw new Error(await res.text())
+    return res.json()
+  }
+  interface Statement {
+    sql: string
+    params: unknown[]
+  }
   const prepare = (sql: string) => {
-    let params: unknown[] = []
     const statement = {
+      sql,
+      params: [] as unknown[],
       bind(...values: unknown[]) {
-        params = values
-        return statement
+        return { ...statement, params: values }
       },
-      async all() {
-        const res = await service.fetch('http://d1/', {
-          method: 'POST',
-          body: JSON.stringify({ sql, params }),
-        })
-        if (!res.ok) throw new Error(await res.text())
-        return res.json()
+      all() {
+        return roundTrip({ sql: this.sql, params: this.params })
       },
     }
     return statement
   }
-  return { prepare } as unknown as D1Database
+  const batch = (statements: Statement[]) =>
+    roundTrip({ batch: statements.map(({ sql, params }) => ({ sql, params })) })
+  return { prepare, batch } as unknown as D1Database
 }

@@ -63,7 +63,7 @@ export async function serve(
   state: string,
   caching: Caching,
   d1?: Server,
-  inspectorPort?: number,
+  { inspectorPort, d1DelayMs = 0 }: { inspectorPort?: number; d1DelayMs?: number } = {},
 ): Promise<Server> {
   return started({
     ...(inspectorPort ? { inspectorPort } : {}),
@@ -75,6 +75,7 @@ export async function serve(
       ENVIRONMENT: 'bench',
       SENTRY_BROWSER_DSN: '',
       ...(caching === 'cached' ? {} : { BENCH_MISSES: [...caching.missing] }),
+      BENCH_D1_DELAY_MS: d1DelayMs,
     },
     d1Databases: { DB: 'DB' },
     kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE', PURGES: 'PURGES' },
@@ -96,14 +97,16 @@ export async function serve(
 
 /**
  * A catalog's D1 in a workerd of its own, answering the part of D1 that page reads use
- * (`prepare(sql).bind(...).all()`) over HTTP: bench-worker.ts's `d1Elsewhere` is its client.
+ * (`prepare(sql).bind(...).all()`, `batch`) over HTTP: bench-worker.ts's `d1Elsewhere` is its client.
  */
 export async function serveD1(state: string): Promise<Server> {
   return started({
     script: `export default {
       async fetch(request, env) {
-        const { sql, params } = await request.json()
-        return Response.json(await env.DB.prepare(sql).bind(...params).all())
+        const { sql, params, batch } = await request.json()
+        const statement = (s) => env.DB.prepare(s.sql).bind(...s.params)
+        if (batch) return Response.json(await env.DB.batch(batch.map(statement)))
+        return Response.json(await statement({ sql, params }).all())
       },
     }`,
     modules: true,

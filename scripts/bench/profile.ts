@@ -21,12 +21,9 @@ interface ProfileNode {
 /** Prints the top functions and files by self time while `path` is loaded. */
 export async function profileRoute(path: string, hit: boolean, load: Load): Promise<void> {
   const d1 = await serveD1(CATALOGS.default)
-  const site = await serve(
-    CATALOGS.default,
-    hit ? 'cached' : { missing: [path] },
-    d1,
-    INSPECTOR_PORT,
-  )
+  const site = await serve(CATALOGS.default, hit ? 'cached' : { missing: [path] }, d1, {
+    inspectorPort: INSPECTOR_PORT,
+  })
   try {
     const options = { url: site.base + path, headers: { 'user-agent': PHONE } }
     await autocannon({ ...options, connections: load.connections, duration: 1 })

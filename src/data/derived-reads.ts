@@ -15,10 +15,20 @@ const DERIVED_TABLES = new Set([
 const DERIVED_READ_TTL_MS = 60_000
 const MAX_DERIVED_READS = 2_000
 
+// The answer for each statement: the statements are a fixed set.
+const derivedOnly = new Map<string, boolean>()
+
 /** Whether every table `sql` reads is derived. */
 export function readsDerivedOnly(sql: string): boolean {
-  const tables = [...sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/gi)].map((m) => m[1]?.toLowerCase())
-  return tables.length > 0 && tables.every((t) => t !== undefined && DERIVED_TABLES.has(t))
+  let only = derivedOnly.get(sql)
+  if (only === undefined) {
+    const tables = [...sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/gi)].map((m) =>
+      m[1]?.toLowerCase(),
+    )
+    only = tables.length > 0 && tables.every((t) => t !== undefined && DERIVED_TABLES.has(t))
+    derivedOnly.set(sql, only)
+  }
+  return only
 }
 
 /** An isolate's derived reads, by statement and parameters. A failed read is not kept. */

@@ -1,0 +1,62 @@
+// Latency at a distance: every D1 round trip pays an injected delay, as from a visitor far from
+// the database, and each page's miss is requested one at a time. Its time to first byte,
+// divided by the delay, is the number of sequential round trips before the status was decided.
+import type { PageType } from './find-pages'
+import { findPages } from './find-pages'
+import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+
+const RUNS = 5
+
+export interface DistanceRow {
+  route: PageType | 'directory, hit' | 'gate 404'
+  path: string
+  /** Median time to the response's status and headers, in ms. */
+  ttfb: number
+  /** ttfb ÷ the injected delay, rounded: the round trips the page waited for. */
+  roundTrips: number
+}
+
+export async function benchDistance(delay: number): Promise<DistanceRow[]> {
+  console.error(`bench: distance, ${delay} ms per D1 round trip`)
+  const d1 = await serveD1(CATALOGS.default)
+  const servers = [d1]
+  try {
+    const cached = await serve(CATALOGS.default, 'cached', d1, { d1DelayMs: delay })
+    servers.push(cached)
+    const pages = await findPages(cached.base)
+    const missing = await serve(CATALOGS.default, { missing: Object.values(pages) }, d1, {
+      d1DelayMs: delay,
+    })
+    servers.push(missing)
+    const row = async (route: DistanceRow['route'], base: string, path: string) => {
+      const ttfb = await medianTtfb(base + path)
+      return { route, path, ttfb, roundTrips: Math.round(ttfb / delay) }
+    }
+    const rows: DistanceRow[] = []
+    for (const [route, path] of Object.entries(pages) as [PageType, string][])
+      rows.push(await row(route, missing.base, path))
+    rows.push(await row('directory, hit', cached.base, pages.directory))
+    rows.push(await row('gate 404', cached.base, '/babysitters/nowhere-zz'))
+    return rows
+  } finally {
+    await Promise.all(servers.map((s) => s.mf.dispose()))
+  }
+}
+
+/**
+ * One request at a time, after two that warm the isolate (its flags, gate, purges and whole
+ * tables are then in memory, as on a busy isolate), each measured one as a long-tail page is
+ * read: with the derived reads kept for other pages only. The median time to headers.
+ */
+async function medianTtfb(url: string): Promise<number> {
+  const times: number[] = []
+  for (let i = 0; i < RUNS + 2; i++) {
+    await fetch(new URL('/__bench/forget', url))
+    const started = performance.now()
+    const res = await fetch(url, { headers: { 'user-agent': PHONE } })
+    const ttfb = performance.now() - started
+    await res.arrayBuffer()
+    if (i >= 2) times.push(ttfb)
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? NaN
+}
