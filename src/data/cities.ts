@@ -1,4 +1,5 @@
 import type { Db } from './db'
+import { CITY_COLUMNS } from './kept-cities'
 
 export interface City {
   id: number
@@ -10,10 +11,28 @@ export interface City {
   population: number
 }
 
-const CITY_COLUMNS = 'id, slug, name, state_code AS stateCode, lat, lng, population'
+/**
+ * A city by its slug: from the isolate's copy of every city when it has one (no round trip),
+ * else from D1 (a fresh isolate, a city added since the copy was read).
+ */
+export async function findCity(db: Db, slug: string): Promise<City | null> {
+  return (
+    db.cities()?.get(slug) ??
+    db.first<City>(`SELECT ${CITY_COLUMNS} FROM cities WHERE slug = ?`, slug)
+  )
+}
 
-export function findCity(db: Db, slug: string): Promise<City | null> {
-  return db.first<City>(`SELECT ${CITY_COLUMNS} FROM cities WHERE slug = ?`, slug)
+/**
+ * A city as a read names it: by id, or as the city of a job or a provider, when the page knows
+ * only that (then the read finds the city itself, and needs no round trip before it).
+ */
+export type CityOf = number | { job: number } | { provider: number }
+
+/** The SQL value of a city's id, and its parameter. */
+export function cityIdOf(city: CityOf): [string, number] {
+  if (typeof city === 'number') return ['?', city]
+  if ('job' in city) return ['(SELECT city_id FROM jobs WHERE id = ?)', city.job]
+  return ['(SELECT city_id FROM providers WHERE id = ?)', city.provider]
 }
 
 export interface NearbyCity extends City {

@@ -2,8 +2,8 @@ import type { PayUnit } from '../catalog/enums'
 import { PAGE_SIZE } from '../catalog/filters'
 import type { JobSchedule, JobType } from '../catalog/jobs'
 import type { JobQuery } from '../queries/job-query'
-import type { City } from './cities'
-import { box, MILES_PER_DEGREE } from './cities'
+import type { City, CityOf } from './cities'
+import { box, cityIdOf, MILES_PER_DEGREE } from './cities'
 import type { Db, Param } from './db'
 
 /** What a job card shows. */
@@ -199,9 +199,10 @@ export interface JobCount {
   updatedAt: string
 }
 
-export function findCityJobCounts(db: Db, cityId: number): Promise<JobCount[]> {
+export function findCityJobCounts(db: Db, city: CityOf): Promise<JobCount[]> {
+  const [id, param] = cityIdOf(city)
   return db.all<JobCount>(
-    'SELECT service, jobs, pay_avg AS payAvg, updated_at AS updatedAt FROM job_city_stats WHERE city_id = ?',
-    cityId,
+    `SELECT service, jobs, pay_avg AS payAvg, updated_at AS updatedAt FROM job_city_stats WHERE city_id = ${id}`,
+    param,
   )
 }

@@ -117,20 +117,29 @@ export async function findProviderListing(
   return { total: count?.n ?? 0, cards }
 }
 
-/** The best-ranked providers of a service among a few cities (state pages). */
+/**
+ * The best-ranked providers of a service in the `cities` largest cities of a state that have
+ * `minProviders` or more of it (state pages): the cities are chosen in the same read, so the
+ * page needs no round trip before this one.
+ */
 export function findTopProviders(
   db: Db,
   service: string,
-  cityIds: number[],
-  limit = 6,
+  stateCode: string,
+  { cities = 5, minProviders = 1, limit = 6 } = {},
 ): Promise<ProviderCard[]> {
-  if (cityIds.length === 0) return Promise.resolve([])
   return db.all<ProviderCard>(
     `SELECT ${CARD_COLUMNS} FROM provider_services ps JOIN providers p ON p.id = ps.provider_id
-      WHERE ps.service = ? AND ps.city_id IN (${cityIds.map(() => '?').join(', ')})
+      WHERE ps.service = ? AND ps.city_id IN (
+              SELECT s.city_id FROM service_city_stats s
+               WHERE s.service = ? AND s.state_code = ? AND s.providers >= ?
+               ORDER BY s.providers DESC, s.city_id LIMIT ?)
       ORDER BY ps.rank_score DESC LIMIT ?`,
     service,
-    ...cityIds,
+    service,
+    stateCode,
+    minProviders,
+    cities,
     limit,
   )
 }

@@ -1,5 +1,7 @@
 import type { PayUnit } from '../catalog/enums'
 import { SERVICES } from '../catalog/services'
+import type { CityOf } from './cities'
+import { cityIdOf } from './cities'
 import type { Db } from './db'
 
 /** Aggregates of service_city_stats (migrations/0001_catalog.sql). */
@@ -71,7 +73,7 @@ export function findStateCities(
     `SELECT c.id, c.slug, c.name, c.state_code AS stateCode, s.providers
        FROM service_city_stats s JOIN cities c ON c.id = s.city_id
       WHERE s.service = ? AND s.state_code = ? AND s.providers >= ?
-      ORDER BY s.providers DESC LIMIT ?`,
+      ORDER BY s.providers DESC, s.city_id LIMIT ?`,
     service,
     stateCode,
     minProviders,
@@ -100,14 +102,21 @@ export function findStateCounts(db: Db, service: string, minProviders = 1): Prom
  * Per service, the providers of its largest city in a state: a state page is worth a link
  * when that city's page is (seo/indexability.ts).
  */
-export function findStateLeaders(db: Db, stateCode: string): Promise<ServiceCount[]> {
+export function findStateLeaders(
+  db: Db,
+  state: string | { provider: number },
+): Promise<ServiceCount[]> {
+  const code =
+    typeof state === 'string'
+      ? '?'
+      : '(SELECT c.state_code FROM providers p JOIN cities c ON c.id = p.city_id WHERE p.id = ?)'
   return db.all<ServiceCount>(
     `SELECT service, MAX(providers) AS providers, MAX(updated_at) AS updatedAt
        FROM service_city_stats
-      WHERE service IN (${SERVICES.map(() => '?').join(', ')}) AND state_code = ?
+      WHERE service IN (${SERVICES.map(() => '?').join(', ')}) AND state_code = ${code}
       GROUP BY service`,
     ...SERVICES.map((s) => s.slug),
-    stateCode,
+    typeof state === 'string' ? state : state.provider,
   )
 }
 
@@ -118,9 +127,10 @@ export interface ServiceCount {
   updatedAt: string
 }
 
-export function findCityServices(db: Db, cityId: number): Promise<ServiceCount[]> {
+export function findCityServices(db: Db, city: CityOf): Promise<ServiceCount[]> {
+  const [id, param] = cityIdOf(city)
   return db.all<ServiceCount>(
-    'SELECT service, providers, updated_at AS updatedAt FROM service_city_stats WHERE city_id = ?',
-    cityId,
+    `SELECT service, providers, updated_at AS updatedAt FROM service_city_stats WHERE city_id = ${id}`,
+    param,
   )
 }

@@ -1,6 +1,7 @@
 import { KnownPurges } from '../cache/generations'
 import { HotPages } from '../cache/hot-pages'
 import { DerivedReads } from '../data/derived-reads'
+import { keptCities } from '../data/kept-cities'
 import { keptFlags } from '../flags/read-flags'
 import { keptGate } from '../gate/gate-store'
 import { keptNewCities } from '../gate/new-cities'
@@ -22,6 +23,8 @@ export class Memory {
   readonly purges = new KnownPurges()
   /** Reads of the tables only the cron writes, kept a minute; the cron's refresh forgets them. */
   readonly derivedReads = new DerivedReads()
+  /** Every city, read whole and again after five minutes in the background (docs/data.md). */
+  readonly cities = keptCities()
   /** The most recently used stored pages, in front of the Cache API (docs/caching.md). */
   readonly hotPages = new HotPages()
   /** Markup of repeated fragments (cards), rendered once per content (docs/performance.md). */

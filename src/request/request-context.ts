@@ -13,7 +13,14 @@ export function requestContext(memory: Memory): MiddlewareHandler<AppEnv> {
     c.set('memory', memory)
     c.set(
       'db',
-      openDb(c.env.DB, c.get('timing'), { trail: c.get('trail'), derived: memory.derivedReads }),
+      openDb(c.env.DB, c.get('timing'), {
+        trail: c.get('trail'),
+        kept: {
+          derived: memory.derivedReads,
+          cities: memory.cities,
+          waitUntil: (p) => c.executionCtx.waitUntil(p),
+        },
+      }),
     )
     c.set('bot', isCrawler(c.req.header('user-agent')))
     await next()

@@ -36,13 +36,18 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   const city = citySlug ? await findCity(db, citySlug) : null
   if (citySlug && !city) throw new HTTPException(404)
 
-  const [local, national, experience, nationalExperience, seedRates] = await Promise.all([
-    city ? findCityStats(db, service.slug, city.id) : Promise.resolve(null),
-    findNationalStats(db, service.slug),
-    findExperienceRates(db, service.slug, city?.id ?? 0),
-    findExperienceRates(db, service.slug, 0),
-    findCityRates(db, service.slug, SEED_CITIES),
-  ])
+  // Every read at once: one round trip (docs/data.md).
+  const [local, national, experience, nationalExperience, seedRates, [cities, others]] =
+    await Promise.all([
+      city ? findCityStats(db, service.slug, city.id) : Promise.resolve(null),
+      findNationalStats(db, service.slug),
+      findExperienceRates(db, service.slug, city?.id ?? 0),
+      findExperienceRates(db, service.slug, 0),
+      findCityRates(db, service.slug, SEED_CITIES),
+      city
+        ? cityLinks(db, service.slug, city)
+        : nationalLinks(db, service.slug, c.var.flags.config.costGuideLocalPage),
+    ])
   const stats = city ? local : national
   // No rates at all: there is nothing to say, and an empty guide would be a soft 404.
   if (!stats || !national) throw new HTTPException(404)
@@ -55,9 +60,6 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
     { name: `${service.title} costs`, path: costPath(service.slug) },
     ...(city && place ? [{ name: place, path }] : []),
   ]
-  const [cities, others] = city
-    ? await cityLinks(db, service.slug, city)
-    : await nationalLinks(db, service.slug, c.var.flags.config.costGuideLocalPage)
   const year = stats.updatedAt.slice(0, 4)
 
   return renderPage(

@@ -14,7 +14,7 @@ import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/shared/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from './city-hub'
-import { renderPage } from './render-page'
+import { renderPage, streamed } from './render-page'
 
 const EMPLOYMENT_TYPE = {
   FULL_TIME: 'FULL_TIME',
@@ -31,7 +31,13 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const slug = c.req.param('slug') ?? ''
   const id = entityId(slug)
   const { db } = c.var
-  const job = id === null ? null : await findJob(db, id)
+  if (id === null) throw new HTTPException(404)
+  // The job and its city's counts at once, the city named through the job: one round trip.
+  const [job, services, jobCounts] = await Promise.all([
+    findJob(db, id),
+    findCityServices(db, { job: id }),
+    findCityJobCounts(db, { job: id }),
+  ])
   const jobs = job && findJobService(job.service)
   if (!job || !jobs) throw new HTTPException(404)
   const path = jobPath(job)
@@ -39,13 +45,12 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
 
   const now = new Date()
   const expired = isExpired(job, now)
-  const [similar, services, jobCounts] = await Promise.all([
+  // Other jobs are not needed for the status: streamed after the shell.
+  const similar = streamed(
     expired
       ? findOpenJobsNear(db, job, now, 6)
       : findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: 4 }),
-    findCityServices(db, job.cityId),
-    findCityJobCounts(db, job.cityId),
-  ])
+  )
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${job.cityName}, ${job.stateCode}`
   // A family is no organisation: JSON-LD names it "Private family", and so does the page.

@@ -37,18 +37,20 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const slug = c.req.param('slug') ?? ''
   const id = entityId(slug)
   const { db } = c.var
-  const provider = id === null ? null : await findProvider(db, id)
+  if (id === null) throw new HTTPException(404)
+  // Every read named by the id at once, the city and state through the provider: one round trip.
+  const [provider, rows, reviews, averages, cityCounts, stateLeaders] = await Promise.all([
+    findProvider(db, id),
+    findProviderServices(db, id),
+    findReviews(db, id),
+    findRatingAverages(db, id),
+    findCityServices(db, { provider: id }),
+    findStateLeaders(db, { provider: id }),
+  ])
   if (!provider) throw new HTTPException(404)
   const path = providerPath(provider)
   if (slug !== providerSlug(provider)) return c.redirect(path, 301)
 
-  const [rows, reviews, averages, cityCounts, stateLeaders] = await Promise.all([
-    findProviderServices(db, provider.id),
-    findReviews(db, provider.id),
-    findRatingAverages(db, provider.id),
-    findCityServices(db, provider.cityId),
-    findStateLeaders(db, provider.stateCode),
-  ])
   // Services in catalog order: the first is the one the profile is about.
   const services: ProfileService[] = SERVICES.flatMap((service) => {
     const row = rows.find((r) => r.service === service.slug)

@@ -6,7 +6,12 @@ import { findStateCities, findStateLeaders } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
 import { pageHead } from '../seo/head'
-import { decideIndexing, stateInventory, worthListing } from '../seo/indexability'
+import {
+  decideIndexing,
+  MIN_INDEXABLE_PROVIDERS,
+  stateInventory,
+  worthListing,
+} from '../seo/indexability'
 import { StatePage } from '../views/directory/state-page'
 import { cityPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
@@ -22,16 +27,14 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
   if (!name) throw new HTTPException(404)
 
   const { db } = c.var
-  const [cities, leaders] = await Promise.all([
+  // Every read at once: one round trip (docs/data.md).
+  const [cities, leaders, top] = await Promise.all([
     findStateCities(db, service.slug, code),
     findStateLeaders(db, code),
+    // The providers of the five largest cities the page links to.
+    findTopProviders(db, service.slug, code, { minProviders: MIN_INDEXABLE_PROVIDERS }),
   ])
   const linked = cities.filter((city) => worthListing(city.providers))
-  const top = await findTopProviders(
-    db,
-    service.slug,
-    linked.slice(0, 5).map((city) => city.id),
-  )
   const providers = cities.reduce((n, city) => n + city.providers, 0)
   const decision = decideIndexing({ inventory: stateInventory(cities.map((c) => c.providers)) })
   const path = statePath(service.slug, code)

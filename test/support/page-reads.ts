@@ -58,6 +58,7 @@ export function explainingDb(d1: D1Database, plans: QueryPlan[]): Db {
     return []
   }
   return {
+    cities: () => null,
     all: (sql, ...params) => explain(sql, params),
     first: async (sql, ...params) => (await explain(sql, params), null),
   }
@@ -95,14 +96,17 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
   ]) {
     await findProviderListing(db, 'babysitters', ATLANTA, listingQuery(search))
   }
-  await findTopProviders(db, 'babysitters', [1, 2, 3])
+  await findTopProviders(db, 'babysitters', 'GA')
   await findCityStats(db, 'babysitters', ATLANTA.id)
   await findNationalStats(db, 'babysitters')
   await findTopCities(db, 'babysitters')
   await findStateCities(db, 'babysitters', 'GA')
   await findStateCounts(db, 'babysitters')
   await findCityServices(db, ATLANTA.id)
+  await findCityServices(db, { provider: 1 })
+  await findCityServices(db, { job: 1 })
   await findStateLeaders(db, 'GA')
+  await findStateLeaders(db, { provider: 1 })
   await findNearbyHubs(db, ATLANTA)
   await countCityProviders(db, ATLANTA.id, ['babysitters', 'tutors', 'day-care'])
   await findProvider(db, 1)
@@ -127,6 +131,7 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
   await findNearbyOpenJobs(db, ATLANTA, [jobs.slug], new Date())
   await findOpenJobs(db, ['nanny-jobs', 'tutoring-jobs'], ATLANTA.id, new Date())
   await findCityJobCounts(db, ATLANTA.id)
+  await findCityJobCounts(db, { job: 1 })
   await findExperienceRates(db, 'babysitters', ATLANTA.id)
   await findCityRates(db, 'babysitters', SEED_CITIES)
   for (const slug of ['stem', 'robotics']) {

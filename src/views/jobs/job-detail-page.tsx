@@ -1,3 +1,4 @@
+import { Suspense, use } from 'react'
 import type { Labelled } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
 import type { Job, JobCard } from '../../data/jobs'
@@ -17,7 +18,8 @@ export interface JobDetailPageProps {
   place: string
   ages: readonly Labelled[]
   requirements: readonly Labelled[]
-  similar: readonly JobCard[]
+  /** Slower: streamed after the shell. */
+  similar: Promise<readonly JobCard[]>
   /**
    * The job listing of the service and city, when it is worth a link: "Pet care jobs in
    * Atlanta", and the family's name in a sentence ("pet care jobs").
@@ -93,25 +95,34 @@ export function JobDetailPage(props: JobDetailPageProps) {
           />
         </>
       )}
-      {props.similar.length ? (
-        <section aria-labelledby="similar-title">
-          <h2 id="similar-title">
-            {props.expired ? `Open jobs near ${props.place}` : `Similar jobs in ${props.place}`}
-          </h2>
-          <ul className="cards">
-            {props.similar.map((j) => (
-              <JobCardView key={j.id} job={j} now={props.now} />
-            ))}
-          </ul>
-          {props.listing ? (
-            <p>
-              <a href={props.listing.href}>
-                {`See all ${props.listing.family} in ${props.listing.city}`}
-              </a>
-            </p>
-          ) : null}
-        </section>
-      ) : null}
+      <Suspense fallback={<p className="loading">Loading other jobs…</p>}>
+        <SimilarJobs {...props} />
+      </Suspense>
     </Document>
+  )
+}
+
+/** Other jobs: similar open ones, or open ones nearby for a closed job. Streamed when slow. */
+function SimilarJobs(props: JobDetailPageProps) {
+  const similar = use(props.similar)
+  if (!similar.length) return null
+  return (
+    <section aria-labelledby="similar-title">
+      <h2 id="similar-title">
+        {props.expired ? `Open jobs near ${props.place}` : `Similar jobs in ${props.place}`}
+      </h2>
+      <ul className="cards">
+        {similar.map((j) => (
+          <JobCardView key={j.id} job={j} now={props.now} />
+        ))}
+      </ul>
+      {props.listing ? (
+        <p>
+          <a href={props.listing.href}>
+            {`See all ${props.listing.family} in ${props.listing.city}`}
+          </a>
+        </p>
+      ) : null}
+    </section>
   )
 }

@@ -1,0 +1,113 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../src/app'
+import { Memory } from '../../src/request/memory'
+import { withFaults } from '../support/with-faults'
+import { cardLinks, ORIGIN, PHONE } from '../support/fetch-page'
+
+/** Long enough that reads in flight together overlap and reads one after another do not. */
+const ROUND_TRIP_MS = 15
+
+interface Trip {
+  sql: string
+  start: number
+  end: number
+}
+
+/** The real D1, each call of it (a statement's read, a batch) one round trip `ROUND_TRIP_MS` away. */
+function distantD1(trips: Trip[]): D1Database {
+  const away = async <T>(sql: string, call: () => Promise<T>): Promise<T> => {
+    const trip = { sql, start: performance.now(), end: Infinity }
+    trips.push(trip)
+    await new Promise((resolve) => setTimeout(resolve, ROUND_TRIP_MS))
+    try {
+      return await call()
+    } finally {
+      trip.end = performance.now()
+    }
+  }
+  const statement = (s: D1PreparedStatement, sql: string): D1PreparedStatement =>
+    withFaults(s, {
+      bind: (bind, ...params) => statement(bind(...params), sql),
+      all: (all) => away(sql, all),
+      first: (first: (column?: string) => Promise<unknown>, column?: string) =>
+        away(sql, () => first(column)),
+      raw: (raw, options) => away(sql, () => raw(options)),
+      run: (run) => away(sql, run),
+    })
+  return withFaults(env.DB, {
+    prepare: (prepare, sql) => statement(prepare(sql), sql),
+    batch: (batch, statements) => away('batch', () => batch(statements)),
+  })
+}
+
+/**
+ * The longest chain of reads that waited on one another before the response's status and
+ * headers were decided (reads still in flight then were not waited for: streamed sections). A
+ * read that starts after another has answered may depend on it.
+ */
+function sequentialTrips(trips: readonly Trip[], answered: number): number {
+  const depth = new Map<Trip, number>()
+  const before = trips.filter((t) => t.end <= answered).sort((a, b) => a.start - b.start)
+  for (const t of before) {
+    const waitedFor = before.filter((p) => p.end <= t.start).map((p) => depth.get(p) ?? 0)
+    depth.set(t, 1 + Math.max(0, ...waitedFor))
+  }
+  return Math.max(0, ...depth.values())
+}
+
+describe('round trips to D1 before the first byte', () => {
+  const memory = new Memory()
+  const app = createApp(memory)
+
+  /** A page's miss, read as a long-tail page is: by a busy isolate that has not seen it. */
+  async function tripsOf(path: string): Promise<number> {
+    memory.derivedReads.clear()
+    const trips: Trip[] = []
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
+      { ...env, DB: distantD1(trips) },
+      ctx,
+    )
+    const answered = performance.now()
+    expect(res.status).toBe(200)
+    await res.text()
+    await waitOnExecutionContext(ctx)
+    return sequentialTrips(trips, answered)
+  }
+
+  const pages: Record<string, string | (() => Promise<string>)> = {
+    profile: async () => cardLinks(await htmlOf('/babysitters/denver-co'))[0] ?? '',
+    'job detail': async () =>
+      /href="(\/job\/[^"]+)"/.exec(await htmlOf('/babysitting-jobs/denver-co'))?.[1] ?? '',
+    directory: '/babysitters/atlanta-ga?sort=newest',
+    'job listing': '/babysitting-jobs/atlanta-ga?sort=newest',
+    'city hub': '/local/denver-co',
+    'service, state': '/nannies/ga',
+    'service, national': '/tutors',
+    'cost guide, national': '/cost/nannies',
+    'cost guide, city': '/cost/nannies/denver-co',
+    activities: '/explore/d/music',
+    segment: '/adult-care',
+    'sitemap index': '/sitemap.xml',
+  }
+
+  async function htmlOf(path: string): Promise<string> {
+    const res = await app.fetch(
+      new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
+      env,
+      createExecutionContext(),
+    )
+    return res.text()
+  }
+
+  // The isolate's flags, gate and purges, as a busy isolate has them.
+  beforeAll(() => htmlOf('/babysitters/denver-co'))
+
+  it.each(Object.entries(pages))('is one at most for a miss: %s', async (_, page) => {
+    const path = typeof page === 'string' ? page : await page()
+    expect(await tripsOf(path)).toBeLessThanOrEqual(1)
+  })
+})
