@@ -112,5 +112,6 @@ function d1Elsewhere(service: Fetcher, delay: number): D1Database {
   }
   const batch = (statements: Statement[]) =>
     roundTrip({ batch: statements.map(({ sql, params }) => ({ sql, params })) })
-  return { prepare, batch } as unknown as D1Database
+  const db = { prepare, batch, withSession: () => db }
+  return db as unknown as D1Database
 }

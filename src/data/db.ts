@@ -8,6 +8,9 @@ import type { Kept, WaitUntil } from '../request/kept'
 
 export type Param = string | number | null
 
+/** What reads need of D1: a database, or a session of D1's Sessions API (src/request/read-session.ts). */
+export type D1Reads = Pick<D1Database, 'prepare'>
+
 /** The read side of D1 that data functions get: counted, timed, retried. */
 export interface Db {
   all<T>(sql: string, ...params: Param[]): Promise<T[]>
@@ -77,7 +80,7 @@ export interface KeptReads {
  * without it, every read goes to D1.
  */
 export function openDb(
-  d1: D1Database,
+  d1: D1Reads,
   timing: Timing,
   { trail, kept }: { trail?: Trail; kept?: KeptReads } = {},
 ): Db {

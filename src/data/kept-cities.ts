@@ -1,5 +1,6 @@
 import { Kept } from '../request/kept'
 import type { City } from './cities'
+import type { D1Reads } from './db'
 
 /** How long an isolate trusts its copy of the cities before reading them again, in the background. */
 export const CITIES_MAX_AGE_MS = 5 * 60_000
@@ -16,7 +17,7 @@ export const keptCities = (): Kept<CityIndex> => new Kept({ maxAgeMs: CITIES_MAX
 
 export const CITY_COLUMNS = 'id, slug, name, state_code AS stateCode, lat, lng, population'
 
-export async function readCityIndex(d1: D1Database): Promise<CityIndex> {
+export async function readCityIndex(d1: D1Reads): Promise<CityIndex> {
   const { results } = await d1.prepare(`SELECT ${CITY_COLUMNS} FROM cities`).all<City>()
   return new Map(results.map((city) => [city.slug, city]))
 }

@@ -3,6 +3,7 @@ import { openDb } from '../data/db'
 import type { AppEnv } from '../env'
 import { isCrawler } from './crawler'
 import type { Memory } from './memory'
+import { readConstraint } from './read-session'
 
 /**
  * Variables every later step reads: the isolate's memory, this request's D1 access, crawler or
@@ -13,7 +14,7 @@ export function requestContext(memory: Memory): MiddlewareHandler<AppEnv> {
     c.set('memory', memory)
     c.set(
       'db',
-      openDb(c.env.DB, c.get('timing'), {
+      openDb(c.env.DB.withSession(readConstraint(memory.purges)), c.get('timing'), {
         trail: c.get('trail'),
         kept: {
           derived: memory.derivedReads,

@@ -15,7 +15,7 @@ interface Trip {
   end: number
 }
 
-/** The real D1, each call of it (a statement's read, a batch) one round trip `ROUND_TRIP_MS` away. */
+/** The real D1, each statement's call one round trip `ROUND_TRIP_MS` away. */
 function distantD1(trips: Trip[]): D1Database {
   const away = async <T>(sql: string, call: () => Promise<T>): Promise<T> => {
     const trip = { sql, start: performance.now(), end: Infinity }
@@ -36,9 +36,11 @@ function distantD1(trips: Trip[]): D1Database {
       raw: (raw, options) => away(sql, () => raw(options)),
       run: (run) => away(sql, run),
     })
+  const prepare = (real: (sql: string) => D1PreparedStatement, sql: string) =>
+    statement(real(sql), sql)
   return withFaults(env.DB, {
-    prepare: (prepare, sql) => statement(prepare(sql), sql),
-    batch: (batch, statements) => away('batch', () => batch(statements)),
+    prepare,
+    withSession: (withSession, constraint) => withFaults(withSession(constraint), { prepare }),
   })
 }
 

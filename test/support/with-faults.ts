@@ -35,11 +35,14 @@ export function withStatementFaults(
       ...faults,
       bind: (bind, ...params) => withFaults(bind(...params), faults),
     })
+  const prepare = (real: (sql: string) => D1PreparedStatement, sql: string) => {
+    const faults = pick(sql)
+    return faults ? faulty(real(sql), faults) : real(sql)
+  }
   return withFaults(db, {
-    prepare: (prepare, sql) => {
-      const faults = pick(sql)
-      return faults ? faulty(prepare(sql), faults) : prepare(sql)
-    },
+    prepare,
+    // A session's reads (D1's Sessions API) get the same faults.
+    withSession: (withSession, constraint) => withFaults(withSession(constraint), { prepare }),
   })
 }
 
