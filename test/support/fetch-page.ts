@@ -59,6 +59,7 @@ export function anIsolate() {
   return {
     app,
     worker,
+    memory,
     fetchPage,
     page: async (path: string, init: RequestInit = {}) => {
       const res = await fetchPage(path, init)
