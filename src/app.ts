@@ -5,14 +5,15 @@ import type { AppEnv } from './env'
 import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
 import { observe } from './observability/observe'
-import { noPage, pageContext, ROUTES } from './pages'
+import { noPage, pageContext, ROUTES, routedPage } from './pages'
 import { dataRequests } from './request/data-requests'
+import { fastPath } from './request/fast-path'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
 import { Memory } from './request/memory'
 import { requestContext } from './request/request-context'
 import { securityHeaders } from './request/security-headers'
 import { visitorCookies } from './request/visitor-cookies'
-import { notFound, onError } from './routes/error-response'
+import { notFound, onError, renderedNotFound } from './routes/error-response'
 import { DATA_PREFIX } from './urls/data-prefix'
 
 /**
@@ -44,6 +45,19 @@ export function createApp(memory = new Memory()): Hono<AppEnv> {
   return app
 }
 
+/**
+ * The worker's fetch: what the fast path can answer from the isolate's memory (a fresh stored
+ * page, the gate's 404) before the framework, everything else through `app`.
+ */
+export function withFastPath(
+  memory: Memory,
+  app: Hono<AppEnv>,
+): (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response> {
+  const early = fastPath(memory, { route: routedPage, notFound: renderedNotFound })
+  return (request, env, ctx) => early(request, env, ctx) ?? app.fetch(request, env, ctx)
+}
+
 /** The worker's app and what its isolate keeps, which the cron's refresh also reaches. */
 export const memory = new Memory()
 export const app = createApp(memory)
+export const fetch = withFastPath(memory, app)

@@ -11,6 +11,7 @@ import { CALL_TO_ACTION_FLAGS, DOCUMENT_FLAGS, EVERY_PAGE_FLAGS } from './flags/
 import type { PageContext } from './flags/page-context'
 import { NO_PAGE } from './flags/page-context'
 import { pageTarget } from './flags/page-target'
+import type { RoutedPage } from './request/fast-path'
 import type { GateKind } from './gate/gate-filter'
 import { activitiesPage } from './routes/activities'
 import { cityHubPage } from './routes/city-hub'
@@ -248,6 +249,20 @@ export function matchPage(
   for (const [name, at] of Object.entries(found))
     params[name] = stash ? (stash[at as number] ?? '') : String(at)
   return { row, params }
+}
+
+/** What the fast path needs of the row a GET path routes to, or null for none. */
+export function routedPage(path: string): RoutedPage | null {
+  const match = matchPage('GET', path)
+  if (!match) return null
+  const { row, params } = match
+  return {
+    pattern: row.pattern,
+    page: contextOf(row, params),
+    policy: row.policy,
+    gate: row.gate,
+    params,
+  }
 }
 
 /** What the flags and analytics know of the page a request asks for. */

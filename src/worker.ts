@@ -1,8 +1,8 @@
-import { app, memory } from './app'
+import { fetch, memory } from './app'
 import { refreshDerived } from './cron/refresh-derived'
 
 export default {
-  fetch: app.fetch,
+  fetch,
   scheduled(controller, env, ctx) {
     ctx.waitUntil(refreshDerived(env, new Date(controller.scheduledTime), memory.derivedReads))
   },

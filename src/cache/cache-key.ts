@@ -1,4 +1,6 @@
+import type { FlagName } from '../flags/definitions'
 import { BUILD } from '../views/assets'
+import type { Policy } from './policies'
 
 /**
  * The cache key of a page: its normalised path, the query as the page reads it (`query`, from
@@ -21,4 +23,15 @@ export function cacheKey(
 /** The tag every page has, so a URL purge reaches all its variants and query forms. */
 export function urlTag(path: string): string {
   return `url:${path}`
+}
+
+/** The cache key of a request for a page stored under `policy`, for the flags it is served with. */
+export function pageKey(
+  policy: Policy,
+  origin: string,
+  url: URL,
+  on: (name: FlagName) => boolean,
+  variant: string,
+): string {
+  return cacheKey(origin, url.pathname, policy.query(url.pathname, url.searchParams, on), variant)
 }

@@ -1,15 +1,15 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
-import { cacheKey, urlTag } from './cache-key'
-import { ifNoneMatchHits } from './etag'
+import { pageKey, urlTag } from './cache-key'
 import { newestGeneration, readGenerations } from './generations'
 import type { EntryMeta } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
-import { cutAtNonce, includesText, joinWithNonce } from '../request/nonce'
+import { cutAtNonce, includesText } from '../request/nonce'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
+import { servable, storedResponse } from './stored-response'
 
 /** Renders a request through the whole app: how a stale page is refreshed in the background. */
 export type Rerender = (
@@ -35,9 +35,8 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     const trail = c.get('trail')
     const reporter = c.get('reporter')
     const { hotPages, purges } = c.get('memory')
-    const url = new URL(c.req.url)
-    const query = policy.query(url.pathname, url.searchParams, c.get('flags').on)
-    const key = cacheKey(c.env.PUBLIC_ORIGIN, url.pathname, query, c.get('flags').variant)
+    const flags = c.get('flags')
+    const key = pageKey(policy, c.env.PUBLIC_ORIGIN, new URL(c.req.url), flags.on, flags.variant)
     const now = Date.now()
     const isRefresh = refreshes.has(c.req.raw)
     let cache: Cache | null
@@ -51,8 +50,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
       reporter.problem('cache: unavailable, serving uncached', { error: String(error) })
       cache = null
     }
-    // Crawlers are never served a document that needs a script to put its sections in place.
-    const meta = stored && (stored.meta.complete || !c.get('bot')) ? stored.meta : null
+    const meta = servable(stored, c.get('bot'))
     const freshness = meta
       ? assess(
           meta,
@@ -92,34 +90,14 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
   }
 }
 
-/**
- * A stored page as the visitor gets it: public headers, `x-cache`, this response's nonce, or a
- * 304 for a matching ETag.
- */
+/** A stored page as the visitor gets it, or a 304 for a matching ETag. */
 function serve(
   c: Context<AppEnv>,
   stored: HotPage,
   status: 'HIT' | 'STALE',
   now: number,
 ): Response {
-  const { meta } = stored
-  const headers = new Headers(stored.headers)
-  headers.set('cache-control', meta.cacheControl)
-  headers.set('x-cache', status)
-  headers.set('age', String(Math.max(0, Math.floor((now - meta.storedAt) / 1000))))
-  if (ifNoneMatchHits(c.req.header('if-none-match'), meta.etag)) {
-    return new Response(null, { status: 304, headers: notModified(headers) })
-  }
-  return new Response(joinWithNonce(stored.parts, c.get('nonce')), {
-    status: stored.status,
-    headers,
-  })
-}
-
-/** A 304 keeps the validators and caching headers, and drops what described the body. */
-function notModified(headers: Headers): Headers {
-  for (const name of ['content-type', 'content-length', 'content-encoding']) headers.delete(name)
-  return headers
+  return storedResponse(stored, status, now, c.req.header('if-none-match'), c.get('nonce'))
 }
 
 /** Decides whether a fresh render is stored, sets its caching headers and stores it in waitUntil. */

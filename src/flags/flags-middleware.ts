@@ -1,6 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
+import type { Trail } from '../observability/trail'
 import type { Config, Shaping } from './definitions'
+import type { Evaluations } from './evaluate'
 import { evaluateAll, fingerprint, strayReads } from './evaluate'
 import { readFlags } from './read-flags'
 
@@ -16,9 +18,7 @@ export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
     { deviceId: c.get('deviceId'), bot: c.get('bot') },
     page.target,
   )
-  for (const [name, e] of Object.entries(evaluations)) {
-    c.get('trail').add('flags', `${name}=${e.value}`, { outcome: e.outcome })
-  }
+  recordFlags(c.get('trail'), evaluations)
   c.get('reporter').tracesSampleRate = set.config.traceSampleRates.server
   const variant = fingerprint(evaluations, set.config, page.shapedBy)
   // What the route and the views read, to check it against what the variant keys on.
@@ -41,4 +41,11 @@ export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
   })
   await next()
   c.header('x-variant', variant)
+}
+
+/** Each flag's value and how it was decided, in the request's breadcrumbs. */
+export function recordFlags(trail: Trail, evaluations: Evaluations): void {
+  for (const [name, e] of Object.entries(evaluations)) {
+    trail.add('flags', `${name}=${e.value}`, { outcome: e.outcome })
+  }
 }

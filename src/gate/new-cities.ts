@@ -34,19 +34,30 @@ export function citiesAddedAfter(
   report: Report,
 ): ReadonlySet<string> {
   const after = meta.cityAdditions
+  const current = knownNewCities(kept, meta)
+  if (current || after === undefined) return current ?? NONE
+  waitUntil(
+    kept.load({
+      read: async () => ({ after, slugs: new Set(await findCitiesAddedAfter(d1, after)) }),
+      // Keep what was known (a superset is harmless: D1 decides) and ask again in a minute.
+      recover: (error, previous) => {
+        report('gate: new cities could not be read', { error: String(error) })
+        return { after, slugs: previous?.slugs ?? NONE }
+      },
+    }),
+  )
+  return kept.value?.slugs ?? NONE
+}
+
+/**
+ * What `citiesAddedAfter` answers without asking D1 again, or null when it would ask: what is
+ * known is older than a minute or of another build, and no read is running.
+ */
+export function knownNewCities(kept: Kept<NewCities>, meta: GateMeta): ReadonlySet<string> | null {
+  const after = meta.cityAdditions
   if (after === undefined) return NONE
   const known = kept.value
-  if ((kept.stale || known?.after !== after) && !kept.loading)
-    waitUntil(
-      kept.load({
-        read: async () => ({ after, slugs: new Set(await findCitiesAddedAfter(d1, after)) }),
-        // Keep what was known (a superset is harmless: D1 decides) and ask again in a minute.
-        recover: (error, previous) => {
-          report('gate: new cities could not be read', { error: String(error) })
-          return { after, slugs: previous?.slugs ?? NONE }
-        },
-      }),
-    )
+  if ((kept.stale || known?.after !== after) && !kept.loading) return null
   return known?.slugs ?? NONE
 }
 

@@ -7,12 +7,51 @@ import { Trail } from './trail'
 
 /** The route and page type of a request, as error reports and traces are tagged. */
 export function tagsOf(c: Context<AppEnv>): { route: string; pageType: string } {
+  // Unset only when a step before the page table's failed.
+  return pageTags(c.req.routePath, c.get('page'))
+}
+
+/** The tags of a request routed to `routePath` (a Hono pattern) for `page`. */
+export function pageTags(
+  routePath: string,
+  page: PageContext | undefined,
+): { route: string; pageType: string } {
   // The route pattern without its parameters' regular expressions: `/explore/d/:keyword`.
   return {
-    route: c.req.routePath.replace(/\{[^{}]*\}/g, ''),
-    // Unset only when a step before the page table's failed.
-    pageType: (c.get('page') as PageContext | undefined)?.target.pageType ?? 'none',
+    route: routePath.replace(/\{[^{}]*\}/g, ''),
+    pageType: page?.target.pageType ?? 'none',
   }
+}
+
+/** What the log line of a request says. */
+export interface RequestLine {
+  method: string
+  path: string
+  /** The query, of which only the parameter names are logged. */
+  query: URLSearchParams
+  status: number
+  pageType: string
+  cache: string
+  started: number
+  bot: boolean
+}
+
+/** The one JSON log line of a request (`wrangler tail` shows it). */
+export function logRequest(line: RequestLine): void {
+  const { method, path, query, status, pageType, cache, started, bot } = line
+  console.log(
+    JSON.stringify({
+      method,
+      // Parameter names only: values could identify a visitor.
+      path,
+      params: [...new Set(query.keys())],
+      status,
+      pageType,
+      cache,
+      ms: Date.now() - started,
+      bot,
+    }),
+  )
 }
 
 /**
@@ -41,17 +80,14 @@ export const observe: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (status >= 500 && !reporter.reportedError)
     reporter.error(new Error(`HTTP ${status} on ${c.req.path}`), tags)
   reporter.finish(status, tags)
-  console.log(
-    JSON.stringify({
-      method: c.req.method,
-      // Parameter names only: values could identify a visitor.
-      path: c.req.path,
-      params: [...new Set(new URL(c.req.url).searchParams.keys())],
-      status,
-      pageType: tags.pageType,
-      cache: c.res.headers.get('x-cache') ?? 'none',
-      ms: Date.now() - started,
-      bot: c.get('bot') ?? false,
-    }),
-  )
+  logRequest({
+    method: c.req.method,
+    path: c.req.path,
+    query: new URL(c.req.url).searchParams,
+    status,
+    pageType: tags.pageType,
+    cache: c.res.headers.get('x-cache') ?? 'none',
+    started,
+    bot: c.get('bot') ?? false,
+  })
 }

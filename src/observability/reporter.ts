@@ -11,6 +11,11 @@ export const logProblem: Report = (message, detail = {}) => {
   console.error(JSON.stringify({ level: 'error', message, ...detail }))
 }
 
+/** Whether to trace a request, at a sample rate of `rate`. */
+export function sampled(rate: number): boolean {
+  return rate > 0 && Math.random() < rate
+}
+
 export interface ReporterOptions {
   /** SENTRY_DSN; empty or absent turns error reporting off, silently. */
   dsn: string | undefined
@@ -67,7 +72,11 @@ export class Reporter {
 
   /** The request's transaction, for the sampled share of requests. */
   finish(status: number, tags: Record<string, string>): void {
-    if (this.tracesSampleRate <= 0 || Math.random() >= this.tracesSampleRate) return
+    if (sampled(this.tracesSampleRate)) this.trace(status, tags)
+  }
+
+  /** The request's transaction, sent now: for a caller that has already drawn it (`sampled`). */
+  trace(status: number, tags: Record<string, string>): void {
     const traceId = crypto.randomUUID().replace(/-/g, '')
     this.#sentry()?.captureEvent({
       type: 'transaction',

@@ -22,14 +22,15 @@ const CONTROL = /[\u0000-\u001f\u007f]/
 export function checkUrl(url: URL): Verdict {
   const path = url.pathname
   const query = url.search.slice(1)
-  if (new TextEncoder().encode(path).byteLength > MAX_PATH_BYTES) return bad('path too long')
-  if (new TextEncoder().encode(query).byteLength > MAX_QUERY_BYTES) return bad('query too long')
+  if (longer(path, MAX_PATH_BYTES)) return bad('path too long')
+  if (longer(query, MAX_QUERY_BYTES)) return bad('query too long')
   if (BAD_ESCAPE.test(path) || BAD_ESCAPE.test(query)) return bad('invalid percent-encoding')
   let decodedPath: string
   let decodedQuery: string
+  // Without a percent-escape, decoding changes nothing a control character could hide in.
   try {
-    decodedPath = decodeURIComponent(path)
-    decodedQuery = decodeURIComponent(query.replace(/\+/g, ' '))
+    decodedPath = path.includes('%') ? decodeURIComponent(path) : path
+    decodedQuery = query.includes('%') ? decodeURIComponent(query.replace(/\+/g, ' ')) : query
   } catch {
     return bad('invalid percent-encoding')
   }
@@ -38,6 +39,13 @@ export function checkUrl(url: URL): Verdict {
   const normalised = '/' + path.split('/').filter(Boolean).join('/').toLowerCase()
   if (normalised !== path) return { kind: 'redirect', location: normalised + url.search }
   return { kind: 'ok' }
+}
+
+const encoder = new TextEncoder()
+
+/** Whether `text` is longer than `max` bytes in UTF-8 (at most 3 bytes per UTF-16 unit). */
+function longer(text: string, max: number): boolean {
+  return text.length * 3 > max && encoder.encode(text).byteLength > max
 }
 
 function bad(reason: string): Verdict {

@@ -23,24 +23,26 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   const nonce = newNonce()
   c.set('nonce', nonce)
   await next()
-  const html = c.res.headers.get('content-type')?.startsWith('text/html') ?? false
-  const csp = policy(html ? nonce : null, c.env.SENTRY_BROWSER_DSN)
-  let headers = c.res.headers
   try {
-    setAll(headers, csp)
+    secure(c.res.headers, nonce, c.env.SENTRY_BROWSER_DSN)
   } catch {
     // A response whose headers are immutable (one fetched as it is) is copied once.
     const res = c.res
-    headers = new Headers(res.headers)
-    setAll(headers, csp)
+    const headers = new Headers(res.headers)
+    secure(headers, nonce, c.env.SENTRY_BROWSER_DSN)
     c.res = undefined
     c.res = new Response(res.body, { status: res.status, statusText: res.statusText, headers })
   }
 }
 
-function setAll(headers: Headers, csp: string): void {
+/**
+ * Sets the security headers of a response in place: the policy names `nonce` on HTML only
+ * (a 304 has no content type, so no nonce).
+ */
+export function secure(headers: Headers, nonce: string, browserDsn: string): void {
+  const html = headers.get('content-type')?.startsWith('text/html') ?? false
   for (const [name, value] of ALWAYS) headers.set(name, value)
-  headers.set('content-security-policy', csp)
+  headers.set('content-security-policy', policy(html ? nonce : null, browserDsn))
 }
 
 /** No script but this site's and this response's inline ones; no framing; reports to Sentry. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
-import { getCookie, setCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
+import { parse, serialize } from 'hono/utils/cookie'
 import type { AppEnv } from '../env'
 import { OPS_PREFIX } from '../urls/paths'
 import { isPrefetch } from './prefetch'
@@ -21,15 +21,44 @@ export const VISIT_GAP_SECONDS = 30 * 60
 
 const DEVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
+/** Who sent a request, from its Cookie header: a device id, new unless it sent a valid one. */
+export interface Visitor {
+  /** The `care_did` it sent, valid or not ("" for none). */
+  known: string
+  deviceId: string
+  /** The `n_vis` it sent. */
+  visits: string | undefined
+}
+
+export function visitorOf(cookie: string | null): Visitor {
+  const known = (cookie && parse(cookie, 'care_did').care_did) || ''
+  return {
+    known,
+    deviceId: DEVICE_ID.test(known) ? known : crypto.randomUUID(),
+    visits: cookie ? parse(cookie, 'n_vis').n_vis : undefined,
+  }
+}
+
+/** The Set-Cookie values of a response to `visitor` at `now` (unix seconds). */
+export function visitorCookiesOut(visitor: Visitor, now: number): string[] {
+  const out: string[] = []
+  if (visitor.deviceId !== visitor.known) out.push(cookie('care_did', visitor.deviceId))
+  out.push(cookie('n_vis', nextVisits(visitor.visits, now)))
+  return out
+}
+
+function cookie(name: string, value: string): string {
+  return serialize(name, value, { path: '/', ...COOKIE_OPTIONS })
+}
+
 /**
  * Visitor cookies, added on the way out (after any cache, so no shared cache ever stores them):
  * `care_did` is set once, `n_vis` counts visits as `<visits>-<last request, unix seconds>`.
  * A prefetch counts no visit and leaves with no cookie at all.
  */
 export const visitorCookies: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const known = getCookie(c, 'care_did') ?? ''
-  const deviceId = DEVICE_ID.test(known) ? known : crypto.randomUUID()
-  c.set('deviceId', deviceId)
+  const visitor = visitorOf(c.req.raw.headers.get('cookie'))
+  c.set('deviceId', visitor.deviceId)
   // Ops calls are not visits.
   if (c.req.path.startsWith(`${OPS_PREFIX}/`)) return next()
   await next()
@@ -37,9 +66,8 @@ export const visitorCookies: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.header('set-cookie', undefined)
     return
   }
-  const now = Math.floor(Date.now() / 1000)
-  if (deviceId !== known) setCookie(c, 'care_did', deviceId, COOKIE_OPTIONS)
-  setCookie(c, 'n_vis', nextVisits(getCookie(c, 'n_vis'), now), COOKIE_OPTIONS)
+  for (const value of visitorCookiesOut(visitor, Math.floor(Date.now() / 1000)))
+    c.header('set-cookie', value, { append: true })
 }
 
 /** The n_vis value after a request at `now`. */

@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { HTTPException } from 'hono/http-exception'
 import { StorageError } from '../data/db'
 import type { AppEnv } from '../env'
+import type { PageContext } from '../flags/page-context'
 import { tagsOf } from '../observability/observe'
 import type { Timing } from '../observability/timing'
 import { pageTitle } from '../seo/head'
@@ -11,8 +12,9 @@ import { renderHtml } from '../views/render-html'
 import { isDataPath } from '../urls/data-prefix'
 import { allowHeader } from '../request/normalise-request'
 import { cutAtNonce, joinWithNonce } from '../request/nonce'
+import type { DataLayer } from '../views/site-context'
 import { SiteContext } from '../views/site-context'
-import { siteOf } from './render-page'
+import { dataLayerOf, siteOf } from './render-page'
 
 /**
  * The one place errors become pages, and the only place that reports. Expected outcomes arrive
@@ -33,13 +35,40 @@ export const RETRY_AFTER_SECONDS = 30
 
 export const notFound: NotFoundHandler<AppEnv> = (c) => errorPage(c, 404)
 
-async function errorPage(c: Context<AppEnv>, status: number, detail?: string): Promise<Response> {
+/**
+ * The 404 page of a URL routed to `page` that the gate rejected (before any flag is read), as
+ * the first such request rendered it, with `nonce`; null until one has.
+ */
+export function renderedNotFound(
+  page: PageContext,
+  nonce: string,
+  timing: Timing,
+): Response | null {
+  const rendered = renderedErrors.get(errorKey(404, { ...dataLayerOf(page), city: null }))
+  if (rendered === undefined) return null
+  return html(joinWithNonce(rendered, nonce), 404, errorHeaders(404, '', timing))
+}
+
+function errorHeaders(
+  status: number,
+  path: string,
+  timing: Timing | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' }
-  // Set by the first middleware; absent only if the request failed before it ran.
-  const timing = c.get('timing') as Timing | undefined
   if (timing) headers['server-timing'] = timing.header()
-  if (status === 405) headers.allow = allowHeader(c.req.path)
+  if (status === 405) headers.allow = allowHeader(path)
   if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS)
+  return headers
+}
+
+/** What an error page is rendered once for: its status, data layer and flag variant. */
+function errorKey(status: number, dataLayer: DataLayer, variant?: string): string {
+  return JSON.stringify([status, dataLayer, variant])
+}
+
+async function errorPage(c: Context<AppEnv>, status: number, detail?: string): Promise<Response> {
+  // Set by the first middleware; absent only if the request failed before it ran.
+  const headers = errorHeaders(status, c.req.path, c.get('timing'))
   // Data requests only ever get JSON (docs/browser.md): a missing page is `{"notFound": true}`.
   if (isDataPath(c.req.path)) {
     const body = status === 404 ? { notFound: true } : { error: detail ?? errorTitle(status) }
@@ -52,7 +81,7 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     // URL of a page type shares one rendered page.
     if (status === 404) site.dataLayer = { ...site.dataLayer, city: null }
     const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
-    const key = detail ? null : JSON.stringify([status, site.dataLayer, flags?.variant])
+    const key = detail ? null : errorKey(status, site.dataLayer, flags?.variant)
     const rendered = key === null ? undefined : renderedErrors.get(key)
     if (rendered !== undefined) return html(joinWithNonce(rendered, site.nonce), status, headers)
     const res = await renderHtml(

@@ -102,21 +102,26 @@ function pageHeaders(
 export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): Site {
   const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
   const page = (c.get('page') as PageContext | undefined) ?? NO_PAGE
-  const target = page.target
   return {
     on: flags ? flags.on : DEFAULT_SITE.on,
     config: flags?.config ?? DEFAULT_SITE.config,
     nonce: c.get('nonce'),
     browser: { dsn: c.env.SENTRY_BROWSER_DSN || null, environment: c.env.ENVIRONMENT },
-    dataLayer: {
-      pageType: target.pageType ?? null,
-      pageId: null,
-      pageKind: page.pageKind,
-      vertical: target.vertical ?? null,
-      service: target.service ?? null,
-      city: target.city ?? null,
-      ...analytics,
-    },
+    dataLayer: dataLayerOf(page, analytics),
+  }
+}
+
+/** The tag manager data layer of a request routed to `page`. */
+export function dataLayerOf(page: PageContext, analytics: Partial<DataLayer> = {}): DataLayer {
+  const target = page.target
+  return {
+    pageType: target.pageType ?? null,
+    pageId: null,
+    pageKind: page.pageKind,
+    vertical: target.vertical ?? null,
+    service: target.service ?? null,
+    city: target.city ?? null,
+    ...analytics,
   }
 }
 

@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
-import { createApp } from '../../src/app'
+import { createApp, withFastPath } from '../../src/app'
+import { Memory } from '../../src/request/memory'
 import worker from '../../src/worker'
 
 export const ORIGIN = 'https://www.care.example'
@@ -47,20 +48,25 @@ async function settledThrough(app: App, path: string, init: RequestInit, binding
  * keeps: the flag store, the gate, the catalog's place data.
  */
 export function anIsolate() {
-  const app = createApp()
+  const memory = new Memory()
+  const app = createApp(memory)
+  // As the worker serves: the fast path first, then the app (src/app.ts).
+  const worker = { fetch: withFastPath(memory, app) }
   const fetchPage = (path: string, init: RequestInit = {}): Promise<Response> =>
     Promise.resolve(
-      app.fetch(asPhone(path, { redirect: 'manual', ...init }), env, createExecutionContext()),
+      worker.fetch(asPhone(path, { redirect: 'manual', ...init }), env, createExecutionContext()),
     )
   return {
     app,
+    worker,
+    memory,
     fetchPage,
     page: async (path: string, init: RequestInit = {}) => {
       const res = await fetchPage(path, init)
       return { res, html: await res.text() }
     },
     settled: (path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) =>
-      settledThrough(app, path, init, bindings),
+      settledThrough(worker, path, init, bindings),
   }
 }
 

@@ -1,0 +1,207 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { pageKey } from '../../src/cache/cache-key'
+import { POLICIES } from '../../src/cache/policies'
+import { FLAGS } from '../../src/flags/definitions'
+import { bucket } from '../../src/flags/evaluate'
+import type { Isolate } from '../support/fetch-page'
+import { anIsolate, d1Reads, GOOGLEBOT, ORIGIN, PHONE, sameDocument } from '../support/fetch-page'
+
+// Each test runs in an isolate of its own: the fast path answers from what that isolate holds.
+
+/** A request straight to the isolate's Hono app: the whole pipeline, never the fast path. */
+async function throughPipeline(isolate: Isolate, path: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers)
+  if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
+  const ctx = createExecutionContext()
+  const res = await isolate.app.fetch(new Request(ORIGIN + path, { ...init, headers }), env, ctx)
+  const body = await res.text()
+  await waitOnExecutionContext(ctx)
+  return { res, body }
+}
+
+/** A request through the isolate as the worker serves it, and whether the pipeline ran. */
+async function served(isolate: Isolate, path: string, init: RequestInit = {}) {
+  const pipeline = vi.spyOn(isolate.app, 'fetch')
+  try {
+    const { res, body, cache } = await isolate.settled(path, init)
+    return { res, body, cache, fast: pipeline.mock.calls.length === 0 }
+  } finally {
+    pipeline.mockRestore()
+  }
+}
+
+/**
+ * Stores `path` and serves it once through the pipeline, which then holds what the fast path
+ * needs (the flag set, the gate, the purges, the page), as after any first requests.
+ */
+async function warm(isolate: Isolate, path: string) {
+  const first = await served(isolate, path)
+  const second = await served(isolate, path)
+  expect([first.cache, first.fast, second.cache, second.fast]).toEqual([
+    'MISS',
+    false,
+    'HIT',
+    false,
+  ])
+  return first
+}
+
+/** A response's headers, but what differs by response: the nonce, the date, the age, cookies. */
+function comparable(res: Response): [string, string][] {
+  return [...res.headers]
+    .filter(([name]) => !['date', 'age', 'set-cookie'].includes(name))
+    .map(([name, value]) => [name, value.replace(/'nonce-[^']*'/, "'nonce-'")])
+}
+
+const cookieNames = (res: Response) => res.headers.getSetCookie().map((c) => c.split('=')[0])
+
+const DEVICE = '22222222-2222-4222-8222-222222222222'
+
+afterEach(async () => {
+  vi.useRealTimers()
+  await env.FLAGS.delete('flags')
+})
+
+describe('the fast path', () => {
+  it('answers a fresh stored page without the pipeline, with the headers and document the pipeline gives', async () => {
+    const isolate = anIsolate()
+    await warm(isolate, '/babysitters/austin-tx')
+    const fast = await served(isolate, '/babysitters/austin-tx')
+    expect([fast.cache, fast.fast]).toEqual(['HIT', true])
+    const slow = await throughPipeline(isolate, '/babysitters/austin-tx')
+    expect(slow.res.headers.get('x-cache')).toBe('HIT')
+    expect(fast.res.status).toBe(slow.res.status)
+    expect(comparable(fast.res)).toEqual(comparable(slow.res))
+    expect(cookieNames(fast.res)).toEqual(cookieNames(slow.res))
+    expect(cookieNames(fast.res)).toEqual(['care_did', 'n_vis'])
+    expect(sameDocument(fast.body)).toBe(sameDocument(slow.body))
+    // A nonce of its own, in the policy and in the document.
+    const nonce = /'nonce-([^']+)'/.exec(fast.res.headers.get('content-security-policy') ?? '')?.[1]
+    expect(nonce).toBeTruthy()
+    expect(fast.body).toContain(`nonce="${nonce}"`)
+    expect(slow.body).not.toContain(`nonce="${nonce}"`)
+  })
+
+  it('answers a matching If-None-Match with 304, and HEAD without a body, as the pipeline does', async () => {
+    const isolate = anIsolate()
+    const { res } = await warm(isolate, '/nannies/austin-tx')
+    const etag = res.headers.get('etag') ?? ''
+    const init = { headers: { 'if-none-match': etag } }
+    const fast = await served(isolate, '/nannies/austin-tx', init)
+    const slow = await throughPipeline(isolate, '/nannies/austin-tx', init)
+    expect([fast.res.status, fast.fast]).toEqual([304, true])
+    expect(comparable(fast.res)).toEqual(comparable(slow.res))
+    expect(fast.res.headers.get('content-security-policy')).not.toContain('nonce')
+
+    const head = await served(isolate, '/nannies/austin-tx', { method: 'HEAD' })
+    const slowHead = await throughPipeline(isolate, '/nannies/austin-tx', { method: 'HEAD' })
+    expect([head.res.status, head.fast, head.body]).toEqual([200, true, ''])
+    expect(comparable(head.res)).toEqual(comparable(slowHead.res))
+  })
+
+  it('keeps the visitor: a known device id is not set again, visits are counted, a prefetch gets no cookie', async () => {
+    const isolate = anIsolate()
+    await warm(isolate, '/tutors/austin-tx')
+    const known = await served(isolate, '/tutors/austin-tx', {
+      headers: { cookie: `care_did=${DEVICE}; n_vis=3-1` },
+    })
+    expect(known.fast).toBe(true)
+    expect(known.res.headers.getSetCookie()).toEqual([expect.stringMatching(/^n_vis=4-\d+;/)])
+    const prefetch = await served(isolate, '/tutors/austin-tx', {
+      headers: { 'sec-purpose': 'prefetch' },
+    })
+    expect([prefetch.cache, prefetch.fast]).toEqual(['HIT', true])
+    expect(prefetch.res.headers.has('set-cookie')).toBe(false)
+  })
+
+  it('never serves a purged copy', async () => {
+    const isolate = anIsolate()
+    await warm(isolate, '/pet-care/austin-tx')
+    expect((await served(isolate, '/pet-care/austin-tx')).fast).toBe(true)
+    const purge = await isolate.fetchPage('/__ops/purge', {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-ops-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ urls: [`${ORIGIN}/pet-care/austin-tx`] }),
+    })
+    expect(purge.status).toBe(200)
+    const after = await served(isolate, '/pet-care/austin-tx')
+    expect([after.cache, after.fast]).toEqual(['MISS', false])
+  })
+
+  it('misses when the variant of the flags that shape the page changes, and keys rollouts on care_did', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const isolate = anIsolate()
+    await warm(isolate, '/senior-care/austin-tx')
+    const before = await served(isolate, '/senior-care/austin-tx')
+    expect(before.fast).toBe(true)
+    // Half the devices lose ranked sorting; the isolate reads the store again after 20 s.
+    await env.FLAGS.put(
+      'flags',
+      JSON.stringify({
+        flags: {
+          rankedDirectorySorting: { state: 'ENABLED', rules: [{ value: false, percentage: 50 }] },
+        },
+      }),
+    )
+    vi.setSystemTime(Date.now() + 21_000)
+    const device = (inside: boolean) =>
+      Array.from(
+        { length: 64 },
+        (_, i) => `33333333-3333-4333-8333-${String(i).padStart(12, '0')}`,
+      ).find((d) => bucket('rankedDirectorySorting', d) < 50 === inside) ?? ''
+    const out = { headers: { cookie: `care_did=${device(false)}` } }
+    const inside = { headers: { cookie: `care_did=${device(true)}` } }
+    // Outside the rollout: the same variant as before, which the pipeline re-reads the flags for.
+    const kept = await served(isolate, '/senior-care/austin-tx', out)
+    expect([kept.cache, kept.fast]).toEqual(['HIT', false])
+    expect(kept.res.headers.get('x-variant')).toBe(before.res.headers.get('x-variant'))
+    // Inside: another variant, so another key: rendered once, then answered by the fast path.
+    const changed = await served(isolate, '/senior-care/austin-tx', inside)
+    expect([changed.cache, changed.fast]).toEqual(['MISS', false])
+    expect(changed.res.headers.get('x-variant')).not.toBe(before.res.headers.get('x-variant'))
+    const again = await served(isolate, '/senior-care/austin-tx', inside)
+    expect([again.cache, again.fast]).toEqual(['HIT', true])
+    expect(again.res.headers.get('x-variant')).toBe(changed.res.headers.get('x-variant'))
+    expect((await served(isolate, '/senior-care/austin-tx', out)).fast).toBe(true)
+  })
+
+  it('leaves to the pipeline what its memory cannot answer: a fresh isolate, a crawler with an incomplete copy, a data request', async () => {
+    const isolate = anIsolate()
+    const first = await warm(isolate, '/child-care/austin-tx')
+    // The copy in memory, as if its slow sections had still been loading when it was stored.
+    const url = new URL(`${ORIGIN}/child-care/austin-tx`)
+    const variant = first.res.headers.get('x-variant') ?? ''
+    const key = pageKey(POLICIES.directory, ORIGIN, url, (name) => FLAGS[name].default, variant)
+    const stored = isolate.memory.hotPages.recall(key)
+    if (!stored) throw new Error('not in memory')
+    isolate.memory.hotPages.remember(key, { ...stored, meta: { ...stored.meta, complete: false } })
+    const crawler = await served(isolate, '/child-care/austin-tx', {
+      headers: { 'user-agent': GOOGLEBOT },
+    })
+    expect(crawler.fast).toBe(false)
+    expect(crawler.body).not.toContain('<template id="B:')
+    expect((await served(isolate, '/child-care/austin-tx')).fast).toBe(true)
+    const data = await served(isolate, '/_data/child-care/austin-tx', {
+      headers: { 'x-data-request': '1' },
+    })
+    expect(data.fast).toBe(false)
+  })
+
+  it("answers the gate's 404 with no D1 read and the document the pipeline rendered", async () => {
+    const isolate = anIsolate()
+    const first = await served(isolate, '/babysitters/nowhere-zz')
+    expect([first.res.status, first.fast, d1Reads(first.res)]).toEqual([404, false, 0])
+    const fast = await served(isolate, '/babysitters/nowhere-zz')
+    expect([fast.res.status, fast.fast, d1Reads(fast.res)]).toEqual([404, true, 0])
+    expect(sameDocument(fast.body)).toBe(sameDocument(first.body))
+    const timing = (res: Response) =>
+      comparable(res).map(([n, v]) => [n, n === 'server-timing' ? v.replace(/[\d.]+/, '') : v])
+    expect(timing(fast.res)).toEqual(timing(first.res))
+    expect(cookieNames(fast.res)).toEqual(['care_did', 'n_vis'])
+    // Another unknown city of the same page type: the same page, still no read.
+    const other = await served(isolate, '/babysitters/atlantis-tx')
+    expect([other.res.status, other.fast, d1Reads(other.res)]).toEqual([404, true, 0])
+  })
+})
