@@ -64,7 +64,7 @@ describe('round trips to D1 before the first byte', () => {
   const app = createApp(memory)
 
   /** A page's miss, read as a long-tail page is: by a busy isolate that has not seen it. */
-  async function tripsOf(path: string): Promise<number> {
+  async function tripsOf(path: string, status = 200): Promise<number> {
     memory.derivedReads.clear()
     const trips: Trip[] = []
     const ctx = createExecutionContext()
@@ -74,7 +74,7 @@ describe('round trips to D1 before the first byte', () => {
       ctx,
     )
     const answered = performance.now()
-    expect(res.status).toBe(200)
+    expect(res.status).toBe(status)
     await res.text()
     await waitOnExecutionContext(ctx)
     return sequentialTrips(trips, answered)
@@ -111,5 +111,23 @@ describe('round trips to D1 before the first byte', () => {
   it.each(Object.entries(pages))('is one at most for a miss: %s', async (_, page) => {
     const path = typeof page === 'string' ? page : await page()
     expect(await tripsOf(path)).toBeLessThanOrEqual(1)
+  })
+
+  it('is one at most for every kind of sitemap', async () => {
+    const index = await htmlOf('/sitemap.xml')
+    const files = [...index.matchAll(/<loc>[^<]*(\/sitemaps\/[^<]+)<\/loc>/g)].map(
+      (m) => m[1] ?? '',
+    )
+    const kinds = new Map(files.map((f) => [f.replace(/-\d+\.xml$/, ''), f]))
+    expect(kinds.size).toBeGreaterThan(3)
+    for (const file of kinds.values()) expect(await tripsOf(file), file).toBeLessThanOrEqual(1)
+  })
+
+  it('is none for a stored page and for a slug the gate rejects', async () => {
+    const path = '/housekeeping/denver-co'
+    await htmlOf(path)
+    await htmlOf(path)
+    expect(await tripsOf(path)).toBe(0)
+    expect(await tripsOf('/housekeeping/nowhere-zz', 404)).toBe(0)
   })
 })
