@@ -111,8 +111,10 @@ export function findStateLeaders(
       ? '?'
       : '(SELECT c.state_code FROM providers p JOIN cities c ON c.id = p.city_id WHERE p.id = ?)'
   return db.all<ServiceCount>(
+    // Each service's rows of the state by the state index: left to itself, SQLite walks every
+    // city of each service (13–30 ms of D1 at the 1M-provider scale against 2 ms).
     `SELECT service, MAX(providers) AS providers, MAX(updated_at) AS updatedAt
-       FROM service_city_stats
+       FROM service_city_stats INDEXED BY service_city_stats_state
       WHERE service IN (${SERVICES.map(() => '?').join(', ')}) AND state_code = ${code}
       GROUP BY service`,
     ...SERVICES.map((s) => s.slug),
