@@ -24,7 +24,7 @@ import { checkUrl } from './normalise-request'
 import { isPrefetch } from './prefetch'
 import { secure } from './security-headers'
 import type { Visitor } from './visitor-cookies'
-import { visitorCookiesOut, visitorOf } from './visitor-cookies'
+import { setVisitorCookies, visitorOf } from './visitor-cookies'
 
 /** What the page table (src/pages.ts) tells of the row a GET path routes to. */
 export interface RoutedPage {
@@ -176,8 +176,7 @@ function finish(
   trace: Trace | null,
 ): Response {
   if (!isPrefetch(request.headers))
-    for (const value of visitorCookiesOut(visitor, Math.floor(Date.now() / 1000)))
-      res.headers.append('set-cookie', value)
+    setVisitorCookies(res.headers, visitor, Math.floor(Date.now() / 1000))
   secure(res.headers, nonce, env.SENTRY_BROWSER_DSN, config)
   const tags = pageTags(routed.pattern, routed.page)
   if (trace) {
