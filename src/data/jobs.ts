@@ -11,7 +11,8 @@ export interface JobCard {
   id: number
   titleSlug: string
   title: string
-  employer: string
+  /** A business's name; null for a family, whose name no page may show. */
+  employer: string | null
   jobType: JobType
   payMin: number
   payMax: number
@@ -39,7 +40,9 @@ export interface Job extends JobCard {
   lng: number
 }
 
-const CARD_COLUMNS = `j.id, j.title_slug AS titleSlug, j.title, j.employer, j.job_type AS jobType,
+// A family's name never leaves D1, so no page, card, JSON-LD or data twin can show it.
+const CARD_COLUMNS = `j.id, j.title_slug AS titleSlug, j.title,
+  CASE j.job_type WHEN 'SMB_JOB' THEN j.employer END AS employer, j.job_type AS jobType,
   j.pay_min AS payMin, j.pay_max AS payMax, j.pay_unit AS payUnit, j.schedule,
   j.hours_per_week AS hoursPerWeek, j.start_date AS startDate, j.posted_at AS postedAt,
   c.name AS cityName, c.state_code AS stateCode`

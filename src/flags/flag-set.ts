@@ -9,6 +9,8 @@ export interface FlagSet {
   flags: Partial<Record<FlagName, FlagDocument>>
   config: Config
   problems: string[]
+  /** The document as a whole was unreadable: a reader keeps its last good set instead. */
+  malformed?: true
 }
 
 export const DEFAULT_FLAG_SET: FlagSet = { flags: {}, config: CONFIG_DEFAULTS, problems: [] }
@@ -22,7 +24,11 @@ export function parseFlagSet(raw: unknown): FlagSet {
   if (raw === null || raw === undefined) return DEFAULT_FLAG_SET
   const doc = documentSchema.safeParse(raw)
   if (!doc.success)
-    return { ...DEFAULT_FLAG_SET, problems: [`malformed flag document: ${brief(doc.error)}`] }
+    return {
+      ...DEFAULT_FLAG_SET,
+      problems: [`malformed flag document: ${brief(doc.error)}`],
+      malformed: true,
+    }
 
   const problems: string[] = []
   const flags: Partial<Record<FlagName, FlagDocument>> = {}

@@ -8,7 +8,7 @@ import { Kept } from '../request/kept'
 /** How long an isolate keeps the flag set; with KV's own 30 s edge cache, a change shows
  * within a minute. */
 export const FLAGS_MAX_AGE_MS = 20_000
-/** After a failed read, how long the defaults stand before KV is asked again. */
+/** After a failed read, how long what stands in is kept before KV is asked again. */
 const RETRY_AFTER_MS = 5_000
 
 /** An isolate's copy of the flag set (src/request/memory.ts). */
@@ -17,8 +17,9 @@ export const keptFlags = (): Kept<FlagSet> =>
 
 /**
  * The flag set of an isolate, kept in `kept`: at most one KV read per FLAGS_MAX_AGE_MS however
- * many pages are served. A malformed document or a KV failure gives the documented defaults and
- * one report, never a failed page.
+ * many pages are served. A KV failure or a malformed document keeps the last good set for the
+ * retry delay (the documented defaults if none was ever read), with one report: never a failed
+ * page, and never a flip of every variant or of a kill switch ops turned off.
  */
 export function readFlags(
   kept: Kept<FlagSet>,
@@ -27,9 +28,14 @@ export function readFlags(
 ): Promise<FlagSet> {
   return kept.get({
     read: () => fetchFlags(kv, report),
-    recover: (error) => {
-      report('flags: store unreadable, documented defaults used', { error: String(error) })
-      return DEFAULT_FLAG_SET
+    recover: (error, previous) => {
+      report(
+        previous
+          ? 'flags: store unreadable, last good set kept'
+          : 'flags: store unreadable, documented defaults used',
+        { error: String(error) },
+      )
+      return previous ?? DEFAULT_FLAG_SET
     },
   })
 }
@@ -37,6 +43,8 @@ export function readFlags(
 async function fetchFlags(kv: KVNamespace, report: Report): Promise<FlagSet> {
   const text = await kv.get(FLAGS_KEY, { cacheTtl: 30 })
   const set = text === null ? DEFAULT_FLAG_SET : parseFlagSet(parseJson(text))
+  // Reported once, by `recover`, which keeps what was read before.
+  if (set.malformed) throw new Error(set.problems.join('; '))
   if (set.problems.length)
     report('flags: invalid entries, documented defaults used', { problems: set.problems })
   return set

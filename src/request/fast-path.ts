@@ -3,6 +3,8 @@ import { assess } from '../cache/entry-meta'
 import { newestGeneration } from '../cache/generations'
 import type { Policy } from '../cache/policies'
 import { servable, storedResponse } from '../cache/stored-response'
+import type { Config } from '../flags/definitions'
+import { CONFIG_DEFAULTS } from '../flags/definitions'
 import type { Evaluations } from '../flags/evaluate'
 import { evaluateAll, fingerprint } from '../flags/evaluate'
 import { recordFlags } from '../flags/flags-middleware'
@@ -22,7 +24,7 @@ import { checkUrl } from './normalise-request'
 import { isPrefetch } from './prefetch'
 import { secure } from './security-headers'
 import type { Visitor } from './visitor-cookies'
-import { visitorCookiesOut, visitorOf } from './visitor-cookies'
+import { setVisitorCookies, visitorOf } from './visitor-cookies'
 
 /** What the page table (src/pages.ts) tells of the row a GET path routes to. */
 export interface RoutedPage {
@@ -95,8 +97,9 @@ function answer(
     const res = parts.notFound(routed.page, nonce, new Timing())
     if (!res) return null
     res.headers.set('x-cache', 'BYPASS')
-    // Nothing traced: the gate answers before the flags set a sample rate.
-    return finish(answered, res, nonce, null)
+    // Nothing traced: the gate answers before the flags set a sample rate. Rendered before
+    // the flags step too, so with the documented configuration.
+    return finish(answered, res, nonce, CONFIG_DEFAULTS, null)
   }
 
   const flags = memory.flags
@@ -121,7 +124,7 @@ function answer(
   const trace = sampled(set.config.traceSampleRates.server)
     ? { rate: set.config.traceSampleRates.server, crumbs: gate.crumbs, evaluations }
     : null
-  return finish(answered, res, nonce, trace)
+  return finish(answered, res, nonce, set.config, trace)
 }
 
 /** What the gate says of a routed URL's parameters, or null when its memory is due a load. */
@@ -169,12 +172,12 @@ function finish(
   { request, env, ctx, url, started, bot, visitor, routed }: Answered,
   res: Response,
   nonce: string,
+  config: Config,
   trace: Trace | null,
 ): Response {
   if (!isPrefetch(request.headers))
-    for (const value of visitorCookiesOut(visitor, Math.floor(Date.now() / 1000)))
-      res.headers.append('set-cookie', value)
-  secure(res.headers, nonce, env.SENTRY_BROWSER_DSN)
+    setVisitorCookies(res.headers, visitor, Math.floor(Date.now() / 1000))
+  secure(res.headers, nonce, env.SENTRY_BROWSER_DSN, config)
   const tags = pageTags(routed.pattern, routed.page)
   if (trace) {
     // The breadcrumbs the pipeline would have left: the gate's, the flags', the cache's.

@@ -1,8 +1,10 @@
 import type { MiddlewareHandler } from 'hono'
+import type { Config } from '../flags/definitions'
+import { CONFIG_DEFAULTS } from '../flags/definitions'
 import type { AppEnv } from '../env'
 import { newNonce } from './nonce'
 
-/** The tag manager's script origin: allowed when the configuration turns the tag manager on. */
+/** The tag manager's script origin: allowed only on HTML whose configuration turns it on. */
 const TAG_MANAGER = 'https://www.googletagmanager.com'
 
 /** Headers every response carries, whatever produced it (a page, an error, a 304, a redirect). */
@@ -23,13 +25,15 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   const nonce = newNonce()
   c.set('nonce', nonce)
   await next()
+  // As the views read it: a response answered before the flags step was rendered with defaults.
+  const config = c.get('flags')?.config ?? CONFIG_DEFAULTS
   try {
-    secure(c.res.headers, nonce, c.env.SENTRY_BROWSER_DSN)
+    secure(c.res.headers, nonce, c.env.SENTRY_BROWSER_DSN, config)
   } catch {
     // A response whose headers are immutable (one fetched as it is) is copied once.
     const res = c.res
     const headers = new Headers(res.headers)
-    secure(headers, nonce, c.env.SENTRY_BROWSER_DSN)
+    secure(headers, nonce, c.env.SENTRY_BROWSER_DSN, config)
     c.res = undefined
     c.res = new Response(res.body, { status: res.status, statusText: res.statusText, headers })
   }
@@ -37,20 +41,36 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * Sets the security headers of a response in place: the policy names `nonce` on HTML only
- * (a 304 has no content type, so no nonce).
+ * (a 304 has no content type, so no nonce), and the tag manager only on HTML whose `config`
+ * turns it on. `config` is the one the response was rendered with, read only for HTML: a
+ * read of it counts towards the page's variant, which only documents key on.
  */
-export function secure(headers: Headers, nonce: string, browserDsn: string): void {
+export function secure(
+  headers: Headers,
+  nonce: string,
+  browserDsn: string,
+  config: Pick<Config, 'tagManagerEnabled'>,
+): void {
   const html = headers.get('content-type')?.startsWith('text/html') ?? false
   for (const [name, value] of ALWAYS) headers.set(name, value)
-  headers.set('content-security-policy', policy(html ? nonce : null, browserDsn))
+  const scripts = html ? { nonce, tagManager: config.tagManagerEnabled } : null
+  headers.set('content-security-policy', policy(scripts, browserDsn))
 }
 
-/** No script but this site's and this response's inline ones; no framing; reports to Sentry. */
-export function policy(nonce: string | null, browserDsn: string): string {
+/**
+ * No script but this site's, this response's inline ones and, when the page loads it, the tag
+ * manager's; no framing; reports to Sentry.
+ */
+export function policy(
+  scripts: { nonce: string; tagManager: boolean } | null,
+  browserDsn: string,
+): string {
   const sentry = originOf(browserDsn)
+  const inline = scripts ? ` 'nonce-${scripts.nonce}'` : ''
+  const tagManager = scripts?.tagManager ? ` ${TAG_MANAGER}` : ''
   return [
     "default-src 'self'",
-    `script-src 'self'${nonce ? ` 'nonce-${nonce}' ${TAG_MANAGER}` : ''}`,
+    `script-src 'self'${inline}${tagManager}`,
     "style-src 'self'",
     "img-src 'self' data: https:",
     `connect-src 'self'${sentry ? ` ${sentry}` : ''}`,

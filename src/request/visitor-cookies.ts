@@ -6,15 +6,19 @@ import { OPS_PREFIX } from '../urls/paths'
 import { isPrefetch } from './prefetch'
 
 /**
- * Secure, SameSite=Lax, Path=/ (and 400 days, the longest browsers keep): docs/pages.md,
- * "Cookies".
+ * Secure, SameSite=Lax, Path=/ (and 400 days, the longest browsers keep), and HttpOnly: the
+ * browser script reads no cookie (docs/pages.md, "Cookies").
  */
 export const COOKIE_OPTIONS: CookieOptions = {
   path: '/',
   secure: true,
+  httpOnly: true,
   sameSite: 'Lax',
   maxAge: 400 * 86_400,
 }
+
+/** What only a shared cache heeds: gone from a response made private. */
+const SHARED_ONLY = /^(public|s-maxage=.*|proxy-revalidate)$/i
 
 /** A new visit after 30 minutes without a request. */
 export const VISIT_GAP_SECONDS = 30 * 60
@@ -47,6 +51,31 @@ export function visitorCookiesOut(visitor: Visitor, now: number): string[] {
   return out
 }
 
+/**
+ * Puts the visitor's cookies on a response's headers, and makes the response private: no shared
+ * cache downstream may hand one visitor's cookies to another. The browser keeps what the policy
+ * gave it (its max-age and stale windows); the edge cache has already stored its own copy,
+ * without cookies and with the public policy.
+ */
+export function setVisitorCookies(headers: Headers, visitor: Visitor, now: number): void {
+  const cookies = visitorCookiesOut(visitor, now)
+  for (const value of cookies) headers.append('set-cookie', value)
+  if (cookies.length) headers.set('cache-control', privateTo(headers.get('cache-control')))
+}
+
+/**
+ * A Cache-Control value as only the browser may heed it. `no-store` stands as it is: no cache,
+ * shared or not, keeps such a response.
+ */
+export function privateTo(cacheControl: string | null): string {
+  const directives = (cacheControl ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d && !SHARED_ONLY.test(d))
+  if (directives.some((d) => d.toLowerCase() === 'no-store')) return directives.join(', ')
+  return ['private', ...directives.filter((d) => d.toLowerCase() !== 'private')].join(', ')
+}
+
 function cookie(name: string, value: string): string {
   return serialize(name, value, { path: '/', ...COOKIE_OPTIONS })
 }
@@ -66,8 +95,17 @@ export const visitorCookies: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.header('set-cookie', undefined)
     return
   }
-  for (const value of visitorCookiesOut(visitor, Math.floor(Date.now() / 1000)))
-    c.header('set-cookie', value, { append: true })
+  const now = Math.floor(Date.now() / 1000)
+  try {
+    setVisitorCookies(c.res.headers, visitor, now)
+  } catch {
+    // A response whose headers are immutable (one fetched as it is) is copied once.
+    const res = c.res
+    const headers = new Headers(res.headers)
+    setVisitorCookies(headers, visitor, now)
+    c.res = undefined
+    c.res = new Response(res.body, { status: res.status, statusText: res.statusText, headers })
+  }
 }
 
 /** The n_vis value after a request at `now`. */

@@ -16,6 +16,8 @@ import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls
 import { hubDecision } from './city-hub'
 import { renderPage, streamed } from './render-page'
 
+const PRIVATE_FAMILY = 'Private family'
+
 const EMPLOYMENT_TYPE = {
   FULL_TIME: 'FULL_TIME',
   PART_TIME: 'PART_TIME',
@@ -53,8 +55,8 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   )
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${job.cityName}, ${job.stateCode}`
-  // A family is no organisation: JSON-LD names it "Private family", and so does the page.
-  const employer = job.jobType === 'SMB_JOB' ? job.employer : `Private family (${job.employer})`
+  // A family is no organisation and its name is private: the page and JSON-LD say "Private family".
+  const employer = job.employer ?? PRIVATE_FAMILY
   const listing = jobListingPath(job.service, job.citySlug)
   // The trail and the listing link name only pages worth a link.
   const listed = worthListing(jobCounts.find((r) => r.service === job.service)?.jobs ?? 0)
@@ -130,7 +132,7 @@ function posting(job: Job, url: string): object {
     datePosted: job.postedAt.slice(0, 10),
     validThrough: job.validThrough,
     employmentType: EMPLOYMENT_TYPE[job.schedule],
-    employer: job.jobType === 'SMB_JOB' ? job.employer : 'Private family',
+    employer: job.employer ?? PRIVATE_FAMILY,
     place: { locality: job.cityName, region: job.stateCode },
     pay: { min: job.payMin, max: job.payMax, unit: job.payUnit },
   })

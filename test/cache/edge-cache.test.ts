@@ -61,7 +61,13 @@ describe('the edge cache', () => {
     expect(sameDocument(second.body)).toBe(sameDocument(first.body))
     expect(second.res.headers.get('etag')).toBe(first.res.headers.get('etag'))
     expect(first.res.headers.get('etag')).toMatch(/^W\/"[0-9a-f]{8}\.[0-9a-z]+"$/)
+    // Its policy, kept from shared caches while the response sets the visitor's cookies.
     expect(second.res.headers.get('cache-control')).toBe(
+      'private, max-age=0, stale-while-revalidate=3600, stale-if-error=604800',
+    )
+    const prefetched = await settled('/nannies/austin-tx', { headers: { purpose: 'prefetch' } })
+    expect(prefetched.cache).toBe('HIT')
+    expect(prefetched.res.headers.get('cache-control')).toBe(
       'public, max-age=0, s-maxage=600, stale-while-revalidate=3600, stale-if-error=604800',
     )
     const providers = cardLinks(first.body).map((href) => `provider:${/(\d+)$/.exec(href)?.[1]}`)
@@ -186,7 +192,7 @@ describe('the edge cache', () => {
 
   it('stores a 404 briefly, so a flood of unknown ids costs one render each', async () => {
     const a = await settled('/p/nobody-999999999')
-    const b = await settled('/p/nobody-999999999')
+    const b = await settled('/p/nobody-999999999', { headers: { purpose: 'prefetch' } })
     expect([a.res.status, b.res.status]).toEqual([404, 404])
     expect([a.cache, b.cache]).toEqual(['MISS', 'HIT'])
     expect(b.res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=60')

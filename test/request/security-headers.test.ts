@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, inject, it, vi } from 'vitest'
 import { policy } from '../../src/request/security-headers'
 import { aProvider, cityId } from '../support/builders'
-import { fetchPage, ORIGIN, settled } from '../support/fetch-page'
+import { anIsolate, fetchPage, ORIGIN, settled } from '../support/fetch-page'
 
 const ALWAYS = {
   'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
@@ -72,7 +72,7 @@ describe('security headers', () => {
   })
 
   it("allow no script but the site's own and the response's, and reports only to Sentry", () => {
-    expect(policy('abc', 'https://key@o1.ingest.sentry.io/5')).toBe(
+    expect(policy({ nonce: 'abc', tagManager: true }, 'https://key@o1.ingest.sentry.io/5')).toBe(
       [
         "default-src 'self'",
         "script-src 'self' 'nonce-abc' https://www.googletagmanager.com",
@@ -85,9 +85,54 @@ describe('security headers', () => {
         "frame-ancestors 'none'",
       ].join('; '),
     )
+    expect(policy({ nonce: 'abc', tagManager: false }, '')).toContain(
+      "script-src 'self' 'nonce-abc';",
+    )
     expect(policy(null, '')).toContain("script-src 'self';")
     expect(policy(null, 'not a url')).toContain("connect-src 'self';")
   })
+
+  it.each([
+    ['off', {}],
+    ['on', { config: { tagManagerEnabled: true } }],
+  ])(
+    "name the tag manager's origin exactly where the document loads it, with the tag manager %s",
+    async (state, doc) => {
+      await env.FLAGS.put('flags', JSON.stringify(doc))
+      const isolate = anIsolate()
+      const answers: { res: Response; body: string; fast: boolean }[] = []
+      const serve = async (path: string, init: RequestInit = {}) => {
+        const pipeline = vi.spyOn(isolate.app, 'fetch')
+        const { res, body } = await isolate.settled(path, init)
+        answers.push({ res, body, fast: pipeline.mock.calls.length === 0 })
+        pipeline.mockRestore()
+      }
+      // Rendered, served again by the pipeline, then by the fast path; the gate's 404 twice;
+      // an error page; JSON.
+      for (const path of [
+        ...Array<string>(3).fill('/senior-care/austin-tx'),
+        '/senior-care/atlantis-zz',
+        '/senior-care/atlantis-zz',
+        '/senior-care/austin-tx?distance=7',
+      ])
+        await serve(path)
+      await serve('/_data/senior-care/austin-tx', { headers: { 'x-data-request': '1' } })
+      await env.FLAGS.delete('flags')
+
+      expect(answers.map(({ res }) => res.status)).toEqual([200, 200, 200, 404, 404, 400, 200])
+      expect(answers.filter(({ fast }) => fast).length).toBeGreaterThanOrEqual(2)
+      const loads = answers.map(({ body }) => body.includes('https://www.googletagmanager.com/'))
+      const allows = answers.map(({ res }) =>
+        /script-src [^;]*https:\/\/www\.googletagmanager\.com/.test(
+          res.headers.get('content-security-policy') ?? '',
+        ),
+      )
+      expect(allows).toEqual(loads)
+      const page = state === 'on'
+      // Pages load it while it is on; what is answered before the flags are read never does.
+      expect(loads).toEqual([page, page, page, false, false, page, false])
+    },
+  )
 
   it('never show a secret, in a response, a log line or an error report: not the purge tokens, not the DSN', async () => {
     const secrets = ['test-ops-token', 'test-ci-token', env.SENTRY_DSN ?? 'unset']

@@ -1,8 +1,9 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { FLAG_NAMES, FLAGS } from '../../src/flags/definitions'
+import { FLAGS_MAX_AGE_MS } from '../../src/flags/read-flags'
 import { anIsolate, cardLinks, GOOGLEBOT, robotsOf } from '../support/fetch-page'
-import { unreachable } from '../support/with-faults'
+import { unreachable, withFaults } from '../support/with-faults'
 
 // Requests here go through an isolate of this file's own, a fresh one after each change to the
 // flag store: an isolate keeps the flag set it read for 20 s.
@@ -372,6 +373,76 @@ describe('when the flag store cannot be read', () => {
     expect(nannies).not.toContain('googletagmanager')
     expect(nannies).not.toContain('a11y-widget')
     expect(await get('/cost/babysitters/atlanta-ga')).toContain('<h1')
+  })
+})
+
+describe('when the flag store fails after a good read', () => {
+  // Ops turned off a kill switch (the day-care directory) and a flag every directory's variant
+  // keys on.
+  const OPS_CHANGES = {
+    flags: {
+      daycareDirectoryFlow: { state: 'DISABLED', default: false },
+      rankedDirectorySorting: { state: 'DISABLED', default: false },
+    },
+  }
+  const reports = (errors: { mock: { calls: unknown[][] } }) =>
+    errors.mock.calls.filter(([line]) => String(line).includes('flags:')).length
+
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.restoreAllMocks()
+  })
+
+  it('keeps serving the last good set for the retry delay, with one report, then asks KV again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    await store(OPS_CHANGES)
+    const good = await isolate.settled('/babysitters/atlanta-ga')
+    expect(good.cache).toBe('MISS')
+    expect((await isolate.settled('/day-care/atlanta-ga')).res.status).toBe(404)
+
+    let reads = 0
+    const failing = withFaults(unreachable(env.FLAGS), {
+      get: (get, ...args) => {
+        reads++
+        return get(...args)
+      },
+    })
+    // Past the flag set's age: the isolate asks KV again, and KV fails.
+    vi.setSystemTime(Date.now() + FLAGS_MAX_AGE_MS + 1_000)
+    const during = [
+      await over({ FLAGS: failing }, '/babysitters/atlanta-ga'),
+      await over({ FLAGS: failing }, '/day-care/atlanta-ga'),
+      await over({ FLAGS: failing }, '/babysitters/atlanta-ga'),
+    ]
+    expect(during.map(({ res }) => res.status)).toEqual([200, 404, 200])
+    for (const { res, cache } of during.filter((_, i) => i !== 1)) {
+      expect(cache).toBe('HIT')
+      expect(res.headers.get('x-variant')).toBe(good.res.headers.get('x-variant'))
+    }
+    expect(reads).toBe(1)
+    expect(reports(errors)).toBe(1)
+
+    // After the retry delay KV is asked again; still failing, the same set stands.
+    vi.setSystemTime(Date.now() + 6_000)
+    expect((await over({ FLAGS: failing }, '/day-care/atlanta-ga')).res.status).toBe(404)
+    expect(reads).toBe(2)
+  })
+
+  it('keeps the last good set when the store then holds a malformed document', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    await store(OPS_CHANGES)
+    const good = await isolate.settled('/babysitters/atlanta-ga')
+    expect((await isolate.settled('/day-care/atlanta-ga')).res.status).toBe(404)
+
+    await env.FLAGS.put('flags', '{"flags": {"daycareDirectoryFlow": ')
+    vi.setSystemTime(Date.now() + FLAGS_MAX_AGE_MS + 1_000)
+    const after = await isolate.settled('/babysitters/atlanta-ga')
+    expect(after.cache).toBe('HIT')
+    expect(after.res.headers.get('x-variant')).toBe(good.res.headers.get('x-variant'))
+    expect((await isolate.settled('/day-care/atlanta-ga')).res.status).toBe(404)
+    expect(reports(errors)).toBe(1)
   })
 })
 

@@ -259,6 +259,36 @@ describe('job details', () => {
     expect(html).toContain(`>See all ${family} in Atlanta</a>`)
   })
 
+  it("never show a family's name: not on its job page, its JSON-LD, the listing that shows it or that listing's data", async () => {
+    const listing = '/babysitting-jobs/atlanta-ga?jobType=family'
+    const { html: listed } = await page(listing)
+    const [job] = await jobs(
+      `id IN (${jobLinks(listed).join(',')}) AND job_type = 'SEEKER_JOB' ORDER BY id LIMIT 1`,
+    )
+    if (!job) throw new Error('no family job listed')
+    const { res, html } = await page(`/job/${job.title_slug}-${job.id}`)
+    expect(res.status).toBe(200)
+    expect(textOf(html)).toContain('Private family')
+    const data = await fetchPage(`/_data${listing}`, { headers: { 'x-data-request': '1' } })
+    expect(data.status).toBe(200)
+    for (const body of [html, textOf(html), listed, textOf(listed), await data.text()]) {
+      expect(body).not.toContain(job.employer)
+    }
+  })
+
+  it('name a business that posts a job, on its page and as its hiringOrganization', async () => {
+    const [job] = await jobs(
+      "valid_through > ? AND job_type = 'SMB_JOB' ORDER BY id LIMIT 1",
+      instant(new Date()),
+    )
+    if (!job) throw new Error('no open business job')
+    const { html } = await page(`/job/${job.title_slug}-${job.id}`)
+    expect(textOf(html)).toContain(job.employer)
+    expect(jsonLd(html).find((d) => d['@type'] === 'JobPosting')).toMatchObject({
+      hiringOrganization: { '@type': 'Organization', name: job.employer },
+    })
+  })
+
   it('answer 410 from the moment the job closes, with open jobs nearby and no JSON-LD', async () => {
     const job = await openJob()
     const path = `/job/${job.title_slug}-${job.id}`

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { BUYING_INTENTS } from '../../src/catalog/enums'
 import { SEGMENTS } from '../../src/catalog/segments'
-import { fetchPage, page, robotsOf, textOf } from '../support/fetch-page'
+import { anIsolate, fetchPage, page, robotsOf, textOf } from '../support/fetch-page'
 
 const FLOW = '/us-subscription/segment/nonmember'
+const DEVICE = '44444444-4444-4444-8444-444444444444'
 
 /** Set-Cookie headers of a response, by cookie name. */
 function cookies(res: Response): Map<string, string> {
@@ -44,7 +45,7 @@ describe('the visitor flow', () => {
     expect(res.headers.get('location')).toBe('/babysitters')
     const csc = cookies(res).get('csc')
     expect(valueOf(csc)).toBe('s=babysitters&i=withInWeek')
-    expect(csc).toMatch(/; Path=\/; Secure; SameSite=Lax$/)
+    expect(csc).toMatch(/; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
   })
 
   it('takes adult care on to the in-facility step, which adds who needs care', async () => {
@@ -98,7 +99,7 @@ describe('the visitor flow', () => {
 })
 
 describe('visitor cookies', () => {
-  it('sets care_did once and counts the first visit, Secure, SameSite=Lax, Path=/', async () => {
+  it('sets care_did once and counts the first visit, HttpOnly, Secure, SameSite=Lax, Path=/', async () => {
     const res = await fetchPage('/babysitters/atlanta-ga')
     const set = cookies(res)
     expect(valueOf(set.get('care_did'))).toMatch(
@@ -106,7 +107,7 @@ describe('visitor cookies', () => {
     )
     expect(valueOf(set.get('n_vis'))).toMatch(/^1-\d+$/)
     for (const cookie of set.values())
-      expect(cookie).toMatch(/; Max-Age=\d+; Path=\/; Secure; SameSite=Lax$/)
+      expect(cookie).toMatch(/; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
 
     const again = await fetchPage('/babysitters/atlanta-ga', {
       headers: {
@@ -115,6 +116,45 @@ describe('visitor cookies', () => {
     })
     expect(cookies(again).has('care_did')).toBe(false)
     expect(valueOf(cookies(again).get('n_vis'))).toMatch(/^1-\d+$/)
+  })
+
+  it('keep every response that sets one out of shared caches: private, rendered or a hit from either path', async () => {
+    const isolate = anIsolate()
+    const answers = []
+    for (let i = 0; i < 4; i++) {
+      const pipeline = vi.spyOn(isolate.app, 'fetch')
+      const { res, cache } = await isolate.settled('/housekeeping/austin-tx')
+      answers.push({ res, cache, fast: pipeline.mock.calls.length === 0 })
+      pipeline.mockRestore()
+    }
+    expect(answers.map(({ cache }) => cache)).toEqual(['MISS', 'HIT', 'HIT', 'HIT'])
+    expect(answers.some(({ fast }) => fast)).toBe(true)
+    for (const { res } of answers) {
+      expect(res.headers.getSetCookie().length).toBeGreaterThan(0)
+      // The browser keeps the page's own windows; no shared cache may store it.
+      expect(res.headers.get('cache-control')).toBe(
+        'private, max-age=0, stale-while-revalidate=3600, stale-if-error=604800',
+      )
+    }
+    // A known visitor's n_vis and a redirect's cookies too; an error page is stored by no cache.
+    const known = await fetchPage('/housekeeping/austin-tx', {
+      headers: { cookie: `care_did=${DEVICE}; n_vis=1-${Math.floor(Date.now() / 1000)}` },
+    })
+    const missing = await fetchPage('/housekeeping/atlantis-zz')
+    const moved = await fetchPage('/Housekeeping/Austin-TX')
+    for (const res of [known, missing, moved]) {
+      expect(res.headers.getSetCookie().length).toBeGreaterThan(0)
+      expect(res.headers.get('cache-control')).toMatch(/^(private\b|no-store$)/)
+      expect(res.headers.get('cache-control')).not.toMatch(/public|s-maxage/)
+      await res.body?.cancel()
+    }
+    // A prefetch sets no cookie, so it keeps the public policy.
+    const prefetch = await fetchPage('/housekeeping/austin-tx', {
+      headers: { purpose: 'prefetch' },
+    })
+    expect(prefetch.headers.getSetCookie()).toEqual([])
+    expect(prefetch.headers.get('cache-control')).toMatch(/^public, max-age=0, s-maxage=600/)
+    await prefetch.body?.cancel()
   })
 
   it('counts a new visit after 30 minutes without a request', async () => {

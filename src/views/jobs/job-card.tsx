@@ -28,7 +28,7 @@ export function jobCard(job: JobCard, now: Date): CardModel {
       {
         kind: 'text',
         className: 'meta',
-        text: `${postedAgo(job.postedAt, now)} · ${job.cityName}, ${job.stateCode} · ${job.jobType === 'SMB_JOB' ? job.employer : 'Family'}`,
+        text: `${postedAgo(job.postedAt, now)} · ${job.cityName}, ${job.stateCode} · ${job.employer ?? 'Family'}`,
       },
     ],
   }
