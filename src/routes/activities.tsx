@@ -13,7 +13,7 @@ import { listingHead } from '../seo/listing-head'
 import { activityCard, pricedPer } from '../views/activities/activity-card'
 import { ActivitiesPage } from '../views/activities/activities-page'
 import { listingState } from '../views/listing/listing-state'
-import type { LinkItem } from '../views/shared/link-list'
+import type { LinkItem } from '../views/parts/link-list'
 import {
   activityFilterFields,
   activitySearch,

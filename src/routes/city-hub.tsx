@@ -21,7 +21,7 @@ import {
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { renderPage } from './render-page'
-import { number } from '../views/shared/format'
+import { number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
 
 /** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */

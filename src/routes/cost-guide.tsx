@@ -21,7 +21,7 @@ import { costInventory, decideIndexing, worthListing } from '../seo/indexability
 import type { Bar } from '../views/cost/bar-chart'
 import type { CostFigures } from '../views/cost/cost-guide-page'
 import { CostGuidePage } from '../views/cost/cost-guide-page'
-import { rateAverage } from '../views/shared/format'
+import { rateAverage } from '../views/parts/format'
 import { cityPath, costPath } from '../urls/paths'
 import { renderPage } from './render-page'
 

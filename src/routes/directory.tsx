@@ -24,8 +24,8 @@ import { listingHead } from '../seo/listing-head'
 import { DirectoryPage } from '../views/directory/directory-page'
 import { providerCard } from '../views/directory/provider-card'
 import { listingState } from '../views/listing/listing-state'
-import { rateAverage } from '../views/shared/format'
-import type { LinkItem } from '../views/shared/link-list'
+import { rateAverage } from '../views/parts/format'
+import type { LinkItem } from '../views/parts/link-list'
 import {
   isFiltered,
   listingFilterFields,

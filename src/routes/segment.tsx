@@ -7,7 +7,7 @@ import type { AppEnv } from '../env'
 import { pageHead } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
 import { SegmentPage } from '../views/segment/segment-page'
-import { number, rateAverage } from '../views/shared/format'
+import { number, rateAverage } from '../views/parts/format'
 import { cityPath, servicePath } from '../urls/paths'
 import { renderPage } from './render-page'
 

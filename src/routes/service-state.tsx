@@ -16,7 +16,7 @@ import { StatePage } from '../views/directory/state-page'
 import { cityPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
-import { number } from '../views/shared/format'
+import { number } from '../views/parts/format'
 
 /** `/{service}/{state}`: the cities of a state (page kind SEGMENTATION_STATE). */
 export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {

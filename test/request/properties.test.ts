@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { PAGE_SIZE } from '../../src/catalog/filters'
 import { Document } from '../../src/views/document'
 import { renderHtml } from '../../src/views/render-html'
-import { Breadcrumbs } from '../../src/views/shared/breadcrumbs'
+import { Breadcrumbs } from '../../src/views/parts/breadcrumbs'
 import { aProvider, cityId, purge } from '../support/builders'
 import {
   anIsolate,

@@ -1,4 +1,4 @@
-import { longDate } from '../../src/views/shared/format'
+import { longDate } from '../../src/views/parts/format'
 
 // Structured-data checks shared by the page tests: every value a JSON-LD block states must be
 // visible on the page (Google's structured data policies), and each type carries the

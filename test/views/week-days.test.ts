@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { weekDays } from '../../src/views/shared/week-days'
+import { weekDays } from '../../src/views/parts/week-days'
 
 describe('weekDays', () => {
   it('says the days of an availability mask as people do, Monday first', () => {

@@ -3,8 +3,8 @@ import type { Crumb } from '../../seo/json-ld'
 import { flowPath } from '../../urls/paths'
 import { ListingLayout } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
-import type { LinkItem } from '../shared/link-list'
-import { LinkList } from '../shared/link-list'
+import type { LinkItem } from '../parts/link-list'
+import { LinkList } from '../parts/link-list'
 
 export interface ActivitiesPageProps {
   head: Head

@@ -3,7 +3,7 @@ import { WEEKDAYS } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
 import type { Activity } from '../../data/activities'
 import type { CardModel } from '../listing/listing-state'
-import { dollars, longDate } from '../shared/format'
+import { dollars, longDate } from '../parts/format'
 
 const UNIT: Record<Activity['priceUnit'], string> = {
   session: 'session',

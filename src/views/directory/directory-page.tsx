@@ -5,9 +5,9 @@ import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { ListingLayout } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
-import { CallToAction } from '../shared/call-to-action'
-import type { LinkItem } from '../shared/link-list'
-import { AsyncLinkList } from '../shared/link-list'
+import { CallToAction } from '../parts/call-to-action'
+import type { LinkItem } from '../parts/link-list'
+import { AsyncLinkList } from '../parts/link-list'
 import { RateSummary } from './rate-summary'
 
 export interface DirectoryPageProps {

@@ -3,11 +3,11 @@ import type { RateStats } from '../../data/service-stats'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
-import { Breadcrumbs } from '../shared/breadcrumbs'
-import { CallToAction } from '../shared/call-to-action'
-import { count, rateAverage, rateRange } from '../shared/format'
-import type { LinkItem } from '../shared/link-list'
-import { LinkList } from '../shared/link-list'
+import { Breadcrumbs } from '../parts/breadcrumbs'
+import { CallToAction } from '../parts/call-to-action'
+import { count, rateAverage, rateRange } from '../parts/format'
+import type { LinkItem } from '../parts/link-list'
+import { LinkList } from '../parts/link-list'
 
 export interface NationalPageProps {
   head: Head

@@ -5,7 +5,7 @@ import type { ProviderCard } from '../../data/provider-listing'
 import { providerPath } from '../../urls/paths'
 import { Card } from '../listing/card'
 import type { CardLine, CardModel } from '../listing/listing-state'
-import { count, displayName, initials, miles, rateRange, yearsOf } from '../shared/format'
+import { count, displayName, initials, miles, rateRange, yearsOf } from '../parts/format'
 import { useSite } from '../site-context'
 
 export function cardName(p: ProviderCard): string {

@@ -1,6 +1,6 @@
 import type { Service } from '../../catalog/services'
 import type { RateStats } from '../../data/service-stats'
-import { count, monthYear, rateAverage, rateRange } from '../shared/format'
+import { count, monthYear, rateAverage, rateRange } from '../parts/format'
 
 /** Local rates against the national figure, from service_city_stats. */
 export function RateSummary({

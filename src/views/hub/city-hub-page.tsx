@@ -1,11 +1,11 @@
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
-import { Breadcrumbs } from '../shared/breadcrumbs'
-import { CallToAction } from '../shared/call-to-action'
-import type { LinkItem } from '../shared/link-list'
-import { LinkList } from '../shared/link-list'
-import { number } from '../shared/format'
+import { Breadcrumbs } from '../parts/breadcrumbs'
+import { CallToAction } from '../parts/call-to-action'
+import type { LinkItem } from '../parts/link-list'
+import { LinkList } from '../parts/link-list'
+import { number } from '../parts/format'
 
 export interface CityHubPageProps {
   head: Head

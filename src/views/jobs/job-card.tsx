@@ -3,7 +3,7 @@ import type { JobCard } from '../../data/jobs'
 import { jobPath } from '../../urls/paths'
 import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
-import { postedAgo, rateRange, startLabel } from '../shared/format'
+import { postedAgo, rateRange, startLabel } from '../parts/format'
 
 export function scheduleLabel(job: Pick<JobCard, 'schedule' | 'hoursPerWeek'>): string {
   const label = JOB_SCHEDULES.find((s) => s.code === job.schedule)?.label ?? job.schedule

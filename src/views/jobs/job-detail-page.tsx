@@ -5,9 +5,9 @@ import type { Job, JobCard } from '../../data/jobs'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
-import { Breadcrumbs } from '../shared/breadcrumbs'
-import { CallToAction } from '../shared/call-to-action'
-import { longDate, rateRange, startLabel } from '../shared/format'
+import { Breadcrumbs } from '../parts/breadcrumbs'
+import { CallToAction } from '../parts/call-to-action'
+import { longDate, rateRange, startLabel } from '../parts/format'
 import { JobCardView, scheduleLabel } from './job-card'
 
 export interface JobDetailPageProps {

@@ -2,9 +2,9 @@ import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { ListingLayout } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
-import { CallToAction } from '../shared/call-to-action'
-import type { LinkItem } from '../shared/link-list'
-import { LinkList } from '../shared/link-list'
+import { CallToAction } from '../parts/call-to-action'
+import type { LinkItem } from '../parts/link-list'
+import { LinkList } from '../parts/link-list'
 
 export interface JobListingPageProps {
   head: Head

@@ -1,6 +1,6 @@
 import type { Fragments } from '../fragments'
 import { Placed } from '../markup'
-import { Avatar } from '../shared/avatar'
+import { Avatar } from '../parts/avatar'
 import type { CardModel } from './listing-state'
 
 /**

@@ -5,7 +5,7 @@ import type { Crumb } from '../../seo/json-ld'
 import { scriptJson, scriptSafe } from '../../seo/json-ld'
 import { Markup } from '../markup'
 import { Document } from '../document'
-import { Breadcrumbs } from '../shared/breadcrumbs'
+import { Breadcrumbs } from '../parts/breadcrumbs'
 import { Island, STATE_ID } from './islands'
 import type { ListingState } from './listing-state'
 

@@ -1,7 +1,7 @@
 import { Card } from './card'
 import type { IslandProps } from './island-props'
 import { Pagination } from './pagination'
-import { number } from '../shared/format'
+import { number } from '../parts/format'
 
 /** The results of a listing state: what is shown, the cards, and the pages. */
 export function ListingResults({ state, live }: IslandProps) {

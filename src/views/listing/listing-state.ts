@@ -3,7 +3,7 @@ import type { FilterField } from '../../queries/filter-fields'
 import type { Head } from '../../seo/head'
 import type { ListingPage } from '../../seo/listing-head'
 import { BUILD } from '../assets'
-import { count } from '../shared/format'
+import { count } from '../parts/format'
 import { pageWindow } from './pagination'
 
 /** A card of a listing with every text final, so the browser renders exactly what the server did. */

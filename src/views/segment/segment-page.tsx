@@ -1,10 +1,10 @@
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
-import { Breadcrumbs } from '../shared/breadcrumbs'
-import { CallToAction } from '../shared/call-to-action'
-import type { LinkItem } from '../shared/link-list'
-import { LinkList } from '../shared/link-list'
+import { Breadcrumbs } from '../parts/breadcrumbs'
+import { CallToAction } from '../parts/call-to-action'
+import type { LinkItem } from '../parts/link-list'
+import { LinkList } from '../parts/link-list'
 
 export interface SegmentPageProps {
   head: Head
