@@ -87,9 +87,9 @@ export function openDb(
   const derived = kept?.derived
   function memoised<T>(sql: string, params: Param[]): Promise<T[]> {
     if (!derived || !readsDerivedOnly(sql)) return read<T>(sql, params)
-    const kept = derived.of(JSON.stringify([sql, params]))
-    if (!kept.stale || kept.loading) trail?.add('d1', `memory: ${oneLine(sql).slice(0, 72)}`)
-    return kept.get({ read: () => read<T>(sql, params) }) as Promise<T[]>
+    const entry = derived.of(JSON.stringify([sql, params]))
+    if (!entry.stale || entry.loading) trail?.add('d1', `memory: ${oneLine(sql).slice(0, 72)}`)
+    return entry.get({ read: () => read<T>(sql, params) }) as Promise<T[]>
   }
 
   async function read<T>(sql: string, params: Param[]): Promise<T[]> {

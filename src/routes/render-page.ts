@@ -69,14 +69,13 @@ export async function renderListing(
   view: () => ReactNode,
   options: PageOptions,
 ): Promise<Response> {
-  if (!isDataPath(c.req.path))
+  if (!isDataPath(c.req.path)) {
+    const { fragments } = c.get('memory')
     return renderPage(c, view(), {
       ...options,
-      markup: [
-        ...cardMarkup(c.get('memory').fragments, state.results.cards),
-        filterMarkup(c.get('memory').fragments, state),
-      ],
+      markup: [...cardMarkup(fragments, state.results.cards), filterMarkup(fragments, state)],
     })
+  }
   const headers = pageHeaders(c, siteOf(c, options.analytics), options)
   // The JSON of a page is never a page of its own in a search index.
   headers['x-robots-tag'] = 'noindex'
