@@ -82,9 +82,10 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     }
 
     await next()
-    // Rendering failed: a copy kept for this serves instead (stale-if-error). After next(),
-    // Hono ignores a returned response, so it replaces c.res.
-    if (c.res.status >= 500 && stored && meta && freshness !== 'gone')
+    // Rendering failed: a copy kept for this serves instead (stale-if-error), but never a purged
+    // one: a purge is a removal (a takedown must not come back), so the error page goes out.
+    // After next(), Hono ignores a returned response, so it replaces c.res.
+    if (c.res.status >= 500 && stored && meta && freshness === 'expired')
       replace(c, serve(c, stored, 'STALE', now))
     else store(c, policy, cache, key, now)
   }

@@ -21,7 +21,8 @@ export type Freshness = 'fresh' | 'stale' | 'expired' | 'purged' | 'gone'
 
 /**
  * What a stored page is worth now: served as it is (fresh), served while one render refreshes
- * it (stale), rendered again but kept for when rendering fails (expired, purged), or useless.
+ * it (stale), rendered again but kept for when rendering fails (expired), or never served again
+ * (purged, gone).
  */
 export function assess(meta: EntryMeta, now: number, newestPurge: number): Freshness {
   if (now >= meta.keepUntil) return 'gone'

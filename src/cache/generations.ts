@@ -5,8 +5,7 @@ import { POLICIES } from './policies'
 
 /**
  * Purges are generations: a cached page stored before the newest purge of any of its tags is
- * no longer served as fresh. Nothing is deleted, so a purged page can still be served STALE if
- * rendering fails.
+ * never served again, fresh or stale, not even when rendering fails (a purge is a removal).
  *
  * Each purge is its own KV key (`purge/…`), its time and tags in the key's metadata, written
  * once and never rewritten: KV is last-write-wins and eventually consistent, so a shared
