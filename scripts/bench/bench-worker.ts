@@ -1,7 +1,6 @@
 // The worker as `npm run bench` serves it: the real worker (src/worker.ts), plus routes that exist
 // only in the benchmark configuration. Built by `wrangler deploy --dry-run` like the real one.
 import { urlTag } from '../../src/cache/cache-key'
-import { PURGE_PREFIX } from '../../src/cache/generations'
 import { readGate } from '../../src/gate/gate-store'
 import { memory } from '../../src/app'
 import worker from '../../src/worker'
@@ -14,6 +13,9 @@ interface BenchEnv extends Env {
   /** Milliseconds every D1 round trip takes on top of its work: D1 far from the visitor. */
   BENCH_D1_DELAY_MS?: number
 }
+
+/** Whether BENCH_MISSES have been purged in this isolate's memory. */
+let purgedForever = false
 
 /** Baseline bodies, built once per size: the cost of serving a string, nothing else. */
 const baselines = new Map<number, string>()
@@ -44,41 +46,20 @@ export default {
       }
     }
     const db = env.D1_ELSEWHERE ? d1Elsewhere(env.D1_ELSEWHERE, env.BENCH_D1_DELAY_MS ?? 0) : env.DB
-    const purges = env.BENCH_MISSES ? purgedForever(env.PURGES, env.BENCH_MISSES) : env.PURGES
-    return worker.fetch(request, { ...env, DB: db, PURGES: purges }, ctx)
+    if (env.BENCH_MISSES && !purgedForever) {
+      // Every page of BENCH_MISSES, purged at the end of time: each copy of those pages, in the
+      // Cache API or in the isolate's memory, is then older than a purge and is never served,
+      // however many requests run at once: every request renders, and the rest of the cache's
+      // path (the lookup, the store) runs as on a miss. (Emptying the isolate's memory at each
+      // request did not do it: under concurrent requests, a render finishing between one
+      // request's emptying and its lookup was served as a hit.)
+      memory.purges.record(env.BENCH_MISSES.map(urlTag), Number.MAX_SAFE_INTEGER)
+      purgedForever = true
+    }
+    return worker.fetch(request, { ...env, DB: db }, ctx)
   },
   scheduled: (controller, env, ctx) => worker.scheduled(controller, env, ctx),
 } satisfies ExportedHandler<BenchEnv>
-
-/**
- * The purge records as the edge cache lists them, with one more: every page of `paths`, purged
- * at the end of time. Each copy of those pages, in the Cache API or in the isolate's memory, is
- * then older than a purge and is never served, however many requests run at once: every
- * request renders, and the rest of the cache's path (the lookup, the store) runs as on a miss.
- * (Emptying the isolate's memory at each request did not do it: under concurrent requests, a
- * render finishing between one request's emptying and its lookup was served as a hit.)
- */
-function purgedForever(kv: KVNamespace, paths: readonly string[]): KVNamespace {
-  const purge = {
-    name: `${PURGE_PREFIX}bench`,
-    metadata: { at: Number.MAX_SAFE_INTEGER, tags: paths.map(urlTag) },
-  }
-  return new Proxy(kv, {
-    get(target, property) {
-      if (property === 'list')
-        return async (options?: KVNamespaceListOptions) => {
-          const listed = await target.list(options)
-          return options?.prefix === PURGE_PREFIX && listed.list_complete
-            ? { ...listed, keys: [...listed.keys, purge] }
-            : listed
-        }
-      const value: unknown = Reflect.get(target, property)
-      return typeof value === 'function'
-        ? (value as (this: KVNamespace, ...args: unknown[]) => unknown).bind(target)
-        : value
-    },
-  })
-}
 
 /**
  * The part of D1 that page reads use (`prepare(sql).bind(...).all()`, and `batch` of such
@@ -112,6 +93,6 @@ function d1Elsewhere(service: Fetcher, delay: number): D1Database {
   }
   const batch = (statements: Statement[]) =>
     roundTrip({ batch: statements.map(({ sql, params }) => ({ sql, params })) })
-  const db = { prepare, batch, withSession: () => db }
+  const db = { prepare, batch, withSession: () => db, getBookmark: () => null }
   return db as unknown as D1Database
 }

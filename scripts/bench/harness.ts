@@ -78,7 +78,7 @@ export async function serve(
       BENCH_D1_DELAY_MS: d1DelayMs,
     },
     d1Databases: { DB: 'DB' },
-    kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE', PURGES: 'PURGES' },
+    kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE' },
     d1Persist: join(state, 'd1'),
     kvPersist: join(state, 'kv'),
     cache: caching === 'cached',

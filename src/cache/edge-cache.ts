@@ -2,8 +2,8 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
 import { pageKey, urlTag } from './cache-key'
-import { newestGeneration, readGenerations } from './generations'
-import type { EntryMeta } from './entry-meta'
+import { purgesKnown } from './generations'
+import type { EntryMeta, Freshness } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
 import { cutAtNonce, includesText } from '../request/nonce'
@@ -51,16 +51,15 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
       cache = null
     }
     const meta = servable(stored, c.get('bot'))
-    const freshness = meta
-      ? assess(
-          meta,
-          now,
-          newestGeneration(
-            await readGenerations(purges, c.env.PURGES, reporter.problem),
-            meta.tags,
-          ),
-        )
-      : 'gone'
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
+    // Only a stored copy needs the purges; until a cold isolate knows them, its copy may be a
+    // purged one, so it is rendered again (`unverified`), never served as it is.
+    const verified = meta ? await purgesKnown(purges, c.env.DB, waitUntil, reporter.problem) : false
+    let freshness: Freshness | 'unverified' = !meta
+      ? 'gone'
+      : verified
+        ? assess(meta, now, purges.newestOf(meta.tags))
+        : 'unverified'
     trail.add('cache', isRefresh ? 'refresh' : freshness)
 
     if (stored && meta && freshness === 'fresh') return serve(c, stored, 'HIT', now)
@@ -83,7 +82,10 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
 
     await next()
     // Rendering failed: a copy kept for this serves instead (stale-if-error), but never a purged
-    // one: a purge is a removal (a takedown must not come back), so the error page goes out.
+    // one: a purge is a removal (a takedown must not come back), so the error page goes out. A
+    // copy whose purges were unknown stands in only if they have been read meanwhile.
+    if (c.res.status >= 500 && meta && freshness === 'unverified' && purges.known)
+      freshness = assess(meta, now, purges.newestOf(meta.tags))
     // After next(), Hono ignores a returned response, so it replaces c.res.
     if (c.res.status >= 500 && stored && meta && freshness === 'expired')
       replace(c, serve(c, stored, 'STALE', now))

@@ -1,6 +1,5 @@
 import { pageKey } from '../cache/cache-key'
 import { assess } from '../cache/entry-meta'
-import { newestGeneration } from '../cache/generations'
 import type { Policy } from '../cache/policies'
 import { servable, storedResponse } from '../cache/stored-response'
 import type { Config } from '../flags/definitions'
@@ -103,8 +102,8 @@ function answer(
   }
 
   const flags = memory.flags
-  const purges = memory.purges.listed
-  if (!routed.policy || !flags.value || flags.stale || !purges.value || purges.stale) return null
+  const purges = memory.purges
+  if (!routed.policy || !flags.value || flags.stale || !purges.known || purges.due) return null
   const set = flags.value
   const { page } = routed
   const evaluations = evaluateAll(set.flags, { deviceId: visitor.deviceId, bot }, page.target)
@@ -115,7 +114,7 @@ function answer(
   const meta = servable(stored, bot)
   if (!stored || !meta) return null
   const now = Date.now()
-  if (assess(meta, now, newestGeneration(purges.value, meta.tags)) !== 'fresh') return null
+  if (assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') return null
 
   const nonce = newNonce()
   const ifNoneMatch = headers.get('if-none-match') ?? undefined

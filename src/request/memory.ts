@@ -19,7 +19,7 @@ export class Memory {
   readonly gate = keptGate()
   /** Cities added after the gate's build, asked for in the background once a minute. */
   readonly newCities = keptNewCities()
-  /** Purge generations listed from KV every 10 s, and the purges this isolate recorded. */
+  /** Purge generations, read from D1 in the background every 5 s (docs/caching.md). */
   readonly purges = new KnownPurges()
   /** Reads of the tables only the cron writes, kept a minute; the cron's refresh forgets them. */
   readonly derivedReads = new DerivedReads()

@@ -56,7 +56,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
 
   const { paths, tags, bumped } = request
   try {
-    await recordPurge(c.var.memory.purges, c.env.PURGES, bumped, now)
+    await recordPurge(c.var.memory.purges, c.env.DB, bumped, now)
   } catch (error) {
     const logged = await audit({
       who,
