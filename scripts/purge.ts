@@ -57,7 +57,7 @@ function showLog(): void {
     console.error('--limit must be a positive integer')
     process.exit(1)
   }
-  const sql = `SELECT at, token_name AS who, outcome, urls, tags, purged FROM purge_log ORDER BY at DESC LIMIT ${limit}`
+  const sql = `SELECT at, token_name AS who, outcome, urls, tags, purged, refusals FROM purge_log ORDER BY at DESC LIMIT ${limit}`
   const out = execFileSync(
     'node_modules/.bin/wrangler',
     [
@@ -80,7 +80,10 @@ function showLog(): void {
   if (!results.length) console.log('no purges yet')
   for (const row of results) {
     console.log(
-      `${row.at}  ${row.who}  ${row.outcome}  ${row.purged} purged  urls=${row.urls}  tags=${row.tags}`,
+      // Refusals without a valid token are one row per outcome and minute, with their count.
+      Number(row.refusals) > 1
+        ? `${row.at}  ${row.who}  ${row.outcome}  ×${row.refusals} in that minute`
+        : `${row.at}  ${row.who}  ${row.outcome}  ${row.purged} purged  urls=${row.urls}  tags=${row.tags}`,
     )
   }
 }
