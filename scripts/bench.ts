@@ -9,6 +9,7 @@
 //   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
 //                                      trip 50 ms away, and the round trips that implies
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
+//   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
 // benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
@@ -28,6 +29,7 @@ import { benchDistance } from './bench/distance'
 import { buildHarness, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
 import { profileRoute } from './bench/profile'
+import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
 import type { Target } from './bench/targets'
 import { scaleTargets, targets } from './bench/targets'
 
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     hit: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true, default: [] },
     distance: { type: 'string' },
+    purges: { type: 'boolean', default: false },
   },
 })
 const LOAD = { duration: Number(values.duration), connections: Number(values.connections) }
@@ -53,6 +56,33 @@ if (values.distance) {
     markdownTable(
       ['page', 'path', 'TTFB ms', 'round trips'],
       rows.map((r) => [r.route, r.path, r.ttfb.toFixed(0), String(r.roundTrips)]),
+    ),
+  )
+  process.exit(0)
+}
+if (values.purges) {
+  const f = await benchPurgeStore()
+  console.log(
+    `\nnpm run bench -- --purges: ${PURGES_PER_DAY.toLocaleString('en-US')} purges a day kept ` +
+      `${DAYS_KEPT} days, two tags each: ${f.purges.toLocaleString('en-US')} purges, ` +
+      `${f.rows.toLocaleString('en-US')} rows, ${f.tags.toLocaleString('en-US')} tags read\n`,
+  )
+  console.log(
+    markdownTable(
+      ['measure', 'figure'],
+      [
+        ["a cold isolate's first read (every row), median of 5", `${f.coldMs.toFixed(0)} ms`],
+        ['"what changed since N", nothing new, median of 20', `${f.nothingNewMs.toFixed(2)} ms`],
+        ['"what changed since N", one new purge, median of 20', `${f.onePurgeMs.toFixed(2)} ms`],
+        [
+          'D1 rows read by "what changed since N": nothing new / one purge',
+          `${f.rowsReadNothingNew} / ${f.rowsReadOnePurge}`,
+        ],
+        [
+          'isolate memory for the tags (V8 heap after GC)',
+          `${(f.heapBytes / 1024 / 1024).toFixed(1)} MB`,
+        ],
+      ],
     ),
   )
   process.exit(0)

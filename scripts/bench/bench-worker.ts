@@ -1,6 +1,7 @@
 // The worker as `npm run bench` serves it: the real worker (src/worker.ts), plus routes that exist
 // only in the benchmark configuration. Built by `wrangler deploy --dry-run` like the real one.
 import { urlTag } from '../../src/cache/cache-key'
+import { KnownPurges } from '../../src/cache/generations'
 import { readGate } from '../../src/gate/gate-store'
 import { memory } from '../../src/app'
 import worker from '../../src/worker'
@@ -35,6 +36,9 @@ export default {
         // The derived reads this isolate keeps: the next page reads as a page never seen does.
         memory.derivedReads.clear()
         return new Response(null, { status: 204 })
+      case '/__bench/purges':
+        // The purge store read by a fresh isolate (all rows) and by a warm one (what changed).
+        return Response.json(await measurePurgeReads(env.DB))
       case '/__bench/gate': {
         // The filter's read from KV and its decoding, as a fresh isolate pays it.
         const started = performance.now()
@@ -95,4 +99,50 @@ function d1Elsewhere(service: Fetcher, delay: number): D1Database {
     roundTrip({ batch: statements.map(({ sql, params }) => ({ sql, params })) })
   const db = { prepare, batch, withSession: () => db, getBookmark: () => null }
   return db as unknown as D1Database
+}
+
+/**
+ * The purge store's reads, as isolates make them over the rows in D1 (purge-store.ts seeds
+ * them): a cold isolate's first read of every row, then "what changed since N" with nothing new
+ * and with one new purge, each the median of 20 in ms, with the rows D1 read for one.
+ */
+async function measurePurgeReads(db: D1Database) {
+  const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0
+  const timed = async (read: () => Promise<unknown>) => {
+    const started = performance.now()
+    await read()
+    return performance.now() - started
+  }
+  const cold: number[] = []
+  let known = new KnownPurges()
+  for (let i = 0; i < 5; i++) {
+    known = new KnownPurges()
+    cold.push(await timed(() => known.refresh(db)))
+  }
+  const nothingNew: number[] = []
+  for (let i = 0; i < 20; i++) nothingNew.push(await timed(() => known.refresh(db)))
+  const onePurge: number[] = []
+  for (let i = 0; i < 20; i++) {
+    await db
+      .prepare('INSERT INTO purges (at, tag) SELECT ?, value FROM json_each(?)')
+      .bind(Date.now(), JSON.stringify([`provider:bench${i}`, `url:/p/bench-${i}`]))
+      .run()
+    onePurge.push(await timed(() => known.refresh(db)))
+  }
+  const rowsRead = async (seq: number) =>
+    (
+      await db
+        .prepare('SELECT seq, at, tag FROM purges WHERE seq > ? AND at >= ? ORDER BY seq LIMIT ?')
+        .bind(seq, 0, 10_000)
+        .all()
+    ).meta.rows_read
+  const newest = await db.prepare('SELECT MAX(seq) AS seq FROM purges').first<{ seq: number }>()
+  return {
+    tags: known.size,
+    coldMs: median(cold),
+    nothingNewMs: median(nothingNew),
+    onePurgeMs: median(onePurge),
+    rowsReadNothingNew: await rowsRead(newest?.seq ?? 0),
+    rowsReadOnePurge: await rowsRead((newest?.seq ?? 2) - 2),
+  }
 }
