@@ -87,7 +87,8 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     if (c.res.status >= 500 && meta && freshness === 'unverified' && purges.known)
       freshness = assess(meta, now, purges.newestOf(meta.tags))
     // After next(), Hono ignores a returned response, so it replaces c.res.
-    if (c.res.status >= 500 && stored && meta && freshness === 'expired')
+    const standsIn = freshness === 'expired' || freshness === 'stale' || freshness === 'fresh'
+    if (c.res.status >= 500 && stored && meta && standsIn)
       replace(c, serve(c, stored, 'STALE', now))
     else store(c, policy, cache, key, now)
   }

@@ -147,6 +147,32 @@ describe('a stored page', () => {
     await cold.settled()
   }, 15_000)
 
+  it('stands in when that render fails, if the purges read meanwhile show it was not purged', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const stored = await settled('/special-needs/boston-ma')
+    const db = withStatementFaults(env.DB, (sql) => {
+      if (sql.includes(PURGE_READ))
+        return {
+          all: async (read) => {
+            await sleep(PURGE_STATE_DEADLINE_MS + 150)
+            return read()
+          },
+        }
+      if (sql.includes('provider_services'))
+        return {
+          all: async () => {
+            await sleep(PURGE_STATE_DEADLINE_MS + 600)
+            throw new Error('D1 unavailable')
+          },
+        }
+      return undefined
+    })
+    const cold = await through(anIsolate(), '/special-needs/boston-ma', db)
+    expect(cold.res.headers.get('x-cache')).toBe('STALE')
+    expect(sameDocument(cold.body)).toBe(sameDocument(stored.body))
+    await cold.settled()
+  })
+
   it('is rendered by a cold isolate whose purge read fails; a warm one keeps what it knows', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const stored = await settled('/special-needs/seattle-wa')
