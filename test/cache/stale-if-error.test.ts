@@ -1,11 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { expect, it } from 'vitest'
-import { READ_DEADLINE_MS } from '../../src/data/db'
 import worker from '../../src/worker'
-import { purge } from '../support/builders'
 import type { App } from '../support/fetch-page'
-import { anIsolate, ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
+import { ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
 import { withStatementFaults } from '../support/with-faults'
 
 // In a file of its own: these tests break storage for real, and storage is per test file.
@@ -44,26 +42,6 @@ async function over(db: D1Database, path: string, app: App = worker) {
   await waitOnExecutionContext(ctx)
   return { res, body }
 }
-
-it('treats a D1 read over its deadline as storage failing: the stored copy, or 503', async () => {
-  const slow = d1Answering(async (_sql, read) => {
-    await new Promise((resolve) => setTimeout(resolve, READ_DEADLINE_MS + 300))
-    return read()
-  })
-  const cached = await settled('/pet-care/denver-co')
-  await purge({ urls: ['/pet-care/denver-co'] })
-  // An isolate with no derived reads in memory: every read of the page is slow.
-  const isolate = anIsolate()
-  const started = Date.now()
-  const stale = await over(slow, '/pet-care/denver-co', isolate.app)
-  expect(stale.res.headers.get('x-cache')).toBe('STALE')
-  expect(sameDocument(stale.body)).toBe(sameDocument(cached.body))
-  const none = await over(slow, '/pet-care/austin-tx', isolate.app)
-  expect(none.res.status).toBe(503)
-  expect(none.res.headers.get('retry-after')).toBe('30')
-  // Each page waited one deadline, not one per read or per retry.
-  expect(Date.now() - started).toBeLessThan(4 * READ_DEADLINE_MS)
-}, 20_000)
 
 it('answers a render error with the 500 page and stores nothing', async () => {
   // D1 answering with a shape no code expects: an error in the page's own code, not storage.
