@@ -16,6 +16,8 @@ export const FLAGS_MAX_AGE_MS = 20_000
  * on in the background and is kept when it ends.
  */
 export const FLAGS_DEADLINE_MS = 100
+/** A read of the flag set still running after this long has failed: the retry delay follows. */
+export const FLAGS_GIVE_UP_MS = 10_000
 /** After a failed read, how long what stands in is kept before KV is asked again. */
 const RETRY_AFTER_MS = 5_000
 
@@ -53,6 +55,7 @@ export async function readFlags(
 function load(kv: KVNamespace, report: Report): Load<FlagSet> {
   return {
     read: () => fetchFlags(kv, report),
+    giveUpMs: FLAGS_GIVE_UP_MS,
     recover: (error, previous) => {
       report(
         previous

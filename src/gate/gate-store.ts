@@ -17,6 +17,8 @@ export const GATE_MAX_AGE_MS = 5 * 60_000
  * ends. Later reads never hold a request: they refresh in the background.
  */
 export const GATE_DEADLINE_MS = 100
+/** A read of the gate still running after this long has failed: the gate stays as it was. */
+export const GATE_GIVE_UP_MS = 10_000
 
 export async function saveGate(kv: KVNamespace, gate: GateFilter): Promise<void> {
   await kv.put(GATE_KEY, gate.bytes(), { metadata: gate.meta })
@@ -53,6 +55,7 @@ export async function loadGate(
         if (!gate) report('gate: no filter in KV, the gate is open')
         return gate
       },
+      giveUpMs: GATE_GIVE_UP_MS,
       recover: (error, previous) => {
         report('gate: KV read failed, the gate is open', { error: String(error) })
         return previous ?? null

@@ -6,6 +6,11 @@ export interface Load<T> {
    * Without it the failure reaches the callers and nothing new is kept, so the next caller reads.
    */
   recover?: (error: unknown, previous: T | undefined) => T
+  /**
+   * A read not ended after this long counts as failed. For a read that callers stop waiting for
+   * at a deadline: one that never ends would otherwise leave every later caller its stand-in.
+   */
+  giveUpMs?: number
 }
 
 export type WaitUntil = (promise: Promise<unknown>) => void
@@ -111,8 +116,8 @@ export class Kept<T extends NonNullable<unknown> | null> {
   }
 
   /** Loads now, unless a load is running: then that one's result. `read` is called at once. */
-  load({ read, recover }: Load<T>): Promise<T> {
-    this.#loading ??= read()
+  load({ read, recover, giveUpMs }: Load<T>): Promise<T> {
+    this.#loading ??= (giveUpMs === undefined ? read() : givenUpAfter(read(), giveUpMs))
       .then(
         (value) => this.#keep(value, this.#maxAgeMs),
         (error: unknown) => {
@@ -129,5 +134,18 @@ export class Kept<T extends NonNullable<unknown> | null> {
   #keep(value: T, forMs: number): T {
     this.#kept = { value, until: Date.now() + forMs }
     return value
+  }
+}
+
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+async function givenUpAfter<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const givenUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer after ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([promise, givenUp])
+  } finally {
+    clearTimeout(timer)
   }
 }
