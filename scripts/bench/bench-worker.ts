@@ -13,6 +13,8 @@ interface BenchEnv extends Env {
   D1_ELSEWHERE?: Fetcher
   /** Milliseconds every D1 round trip takes on top of its work: D1 far from the visitor. */
   BENCH_D1_DELAY_MS?: number
+  /** Milliseconds every read of the flags and the gate from KV takes: KV answering slowly. */
+  BENCH_KV_DELAY_MS?: number
 }
 
 /** Baseline bodies, built once per size: the cost of serving a string, nothing else. */
@@ -45,7 +47,10 @@ export default {
     }
     const db = env.D1_ELSEWHERE ? d1Elsewhere(env.D1_ELSEWHERE, env.BENCH_D1_DELAY_MS ?? 0) : env.DB
     const purges = env.BENCH_MISSES ? purgedForever(env.PURGES, env.BENCH_MISSES) : env.PURGES
-    return worker.fetch(request, { ...env, DB: db, PURGES: purges }, ctx)
+    const kvDelay = env.BENCH_KV_DELAY_MS ?? 0
+    const flags = kvDelay ? slowKv(env.FLAGS, kvDelay) : env.FLAGS
+    const gate = kvDelay ? slowKv(env.GATE, kvDelay) : env.GATE
+    return worker.fetch(request, { ...env, DB: db, PURGES: purges, FLAGS: flags, GATE: gate }, ctx)
   },
   scheduled: (controller, env, ctx) => worker.scheduled(controller, env, ctx),
 } satisfies ExportedHandler<BenchEnv>
@@ -76,6 +81,22 @@ function purgedForever(kv: KVNamespace, paths: readonly string[]): KVNamespace {
       return typeof value === 'function'
         ? (value as (this: KVNamespace, ...args: unknown[]) => unknown).bind(target)
         : value
+    },
+  })
+}
+
+/** `kv`, whose reads (`get`, `getWithMetadata`) each answer `delay` ms late. */
+function slowKv(kv: KVNamespace, delay: number): KVNamespace {
+  return new Proxy(kv, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property)
+      if (typeof value !== 'function') return value
+      const method = (value as (this: KVNamespace, ...args: unknown[]) => unknown).bind(target)
+      if (property !== 'get' && property !== 'getWithMetadata') return method
+      return async (...args: unknown[]) => {
+        await new Promise((resolve) => setTimeout(resolve, delay))
+        return method(...args)
+      }
     },
   })
 }

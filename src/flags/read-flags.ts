@@ -1,10 +1,9 @@
 import type { Report } from '../observability/reporter'
-import type { Load } from '../request/kept'
 import { logProblem } from '../observability/reporter'
 import type { FlagSet } from './flag-set'
 import { DEFAULT_FLAG_SET, parseFlagSet } from './flag-set'
 import { FLAGS_KEY } from './schema'
-import type { WaitUntil } from '../request/kept'
+import type { Load, WaitUntil } from '../request/kept'
 import { Kept, LATE } from '../request/kept'
 
 /** How long an isolate keeps the flag set; with KV's own 30 s edge cache, a change shows
