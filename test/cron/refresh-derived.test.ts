@@ -24,7 +24,7 @@ interface StepRow {
   last_error: string | null
 }
 
-/** The cron trigger, run at `at` over the real bindings with `faults` in place. */
+/** The cron trigger, run at `at` over the real bindings, some replaced by `bindings`. */
 async function runCron(at: Date, bindings: Partial<Env>): Promise<void> {
   const ctx = createExecutionContext()
   worker.scheduled(
