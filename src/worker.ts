@@ -1,15 +1,21 @@
 import { fetch, memory } from './app'
-import { forgetOldPurges } from './cache/generations'
-import { forgetOldAudit } from './cache/purge-audit'
 import { refreshDerived } from './cron/refresh-derived'
+import { reportBackground } from './observability/reporter'
 
 export default {
   fetch,
   scheduled(controller, env, ctx) {
-    ctx.waitUntil(refreshDerived(env, new Date(controller.scheduledTime), memory.derivedReads))
-    // Purges older than any stored page: the table stays at about 9 days of purges.
-    ctx.waitUntil(forgetOldPurges(env.DB, controller.scheduledTime))
-    // The audit log keeps AUDIT_KEEP_DAYS.
-    ctx.waitUntil(forgetOldAudit(env.DB, controller.scheduledTime))
+    const waitUntil = (promise: Promise<unknown>) => ctx.waitUntil(promise)
+    // Each step that fails is reported on its own, tagged with its name.
+    const report = (step: string, error: unknown) =>
+      reportBackground(error, {
+        dsn: env.SENTRY_DSN,
+        environment: env.ENVIRONMENT,
+        waitUntil,
+        tags: { cron: step },
+      })
+    ctx.waitUntil(
+      refreshDerived(env, new Date(controller.scheduledTime), memory.derivedReads, report),
+    )
   },
 } satisfies ExportedHandler<Env>

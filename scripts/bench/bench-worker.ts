@@ -13,6 +13,8 @@ interface BenchEnv extends Env {
   D1_ELSEWHERE?: Fetcher
   /** Milliseconds every D1 round trip takes on top of its work: D1 far from the visitor. */
   BENCH_D1_DELAY_MS?: number
+  /** Milliseconds every read of the flags and the gate from KV takes: KV answering slowly. */
+  BENCH_KV_DELAY_MS?: number
 }
 
 /** Whether BENCH_MISSES have been purged in this isolate's memory. */
@@ -60,10 +62,29 @@ export default {
       memory.purges.record(env.BENCH_MISSES.map(urlTag), Number.MAX_SAFE_INTEGER)
       purgedForever = true
     }
-    return worker.fetch(request, { ...env, DB: db }, ctx)
+    const kvDelay = env.BENCH_KV_DELAY_MS ?? 0
+    const flags = kvDelay ? slowKv(env.FLAGS, kvDelay) : env.FLAGS
+    const gate = kvDelay ? slowKv(env.GATE, kvDelay) : env.GATE
+    return worker.fetch(request, { ...env, DB: db, FLAGS: flags, GATE: gate }, ctx)
   },
   scheduled: (controller, env, ctx) => worker.scheduled(controller, env, ctx),
 } satisfies ExportedHandler<BenchEnv>
+
+/** `kv`, whose reads (`get`, `getWithMetadata`) each answer `delay` ms late. */
+function slowKv(kv: KVNamespace, delay: number): KVNamespace {
+  return new Proxy(kv, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property)
+      if (typeof value !== 'function') return value
+      const method = (value as (this: KVNamespace, ...args: unknown[]) => unknown).bind(target)
+      if (property !== 'get' && property !== 'getWithMetadata') return method
+      return async (...args: unknown[]) => {
+        await new Promise((resolve) => setTimeout(resolve, delay))
+        return method(...args)
+      }
+    },
+  })
+}
 
 /**
  * The part of D1 that page reads use (`prepare(sql).bind(...).all()`, and `batch` of such

@@ -58,12 +58,17 @@ export type Caching = 'cached' | { missing: readonly string[] }
 /**
  * The benchmark worker over one catalog. With `d1` (serveD1), D1 is answered by that other
  * workerd, as in production, where D1 runs elsewhere: this one's CPU is then the worker's.
+ * `d1DelayMs` delays every D1 round trip, `kvDelayMs` every read of the flags and the gate.
  */
 export async function serve(
   state: string,
   caching: Caching,
   d1?: Server,
-  { inspectorPort, d1DelayMs = 0 }: { inspectorPort?: number; d1DelayMs?: number } = {},
+  {
+    inspectorPort,
+    d1DelayMs = 0,
+    kvDelayMs = 0,
+  }: { inspectorPort?: number; d1DelayMs?: number; kvDelayMs?: number } = {},
 ): Promise<Server> {
   return started({
     ...(inspectorPort ? { inspectorPort } : {}),
@@ -76,6 +81,7 @@ export async function serve(
       SENTRY_BROWSER_DSN: '',
       ...(caching === 'cached' ? {} : { BENCH_MISSES: [...caching.missing] }),
       BENCH_D1_DELAY_MS: d1DelayMs,
+      BENCH_KV_DELAY_MS: kvDelayMs,
     },
     d1Databases: { DB: 'DB' },
     kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE' },

@@ -1,7 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, expect, it, vi } from 'vitest'
-import { READ_DEADLINE_MS } from '../../src/data/db'
 import worker from '../../src/worker'
 import type { App } from '../support/fetch-page'
 import { anIsolate, ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
@@ -54,28 +53,6 @@ async function over(db: D1Database, path: string, app: App = worker) {
   await waitOnExecutionContext(ctx)
   return { res, body }
 }
-
-it('treats a D1 read over its deadline as storage failing: the stored copy, or 503', async () => {
-  // The page's reads; the purge store's own deadline is tested in purge-store.test.ts.
-  const slow = d1Answering(async (sql, read) => {
-    if (sql.includes('FROM purges')) return read()
-    await new Promise((resolve) => setTimeout(resolve, READ_DEADLINE_MS + 300))
-    return read()
-  })
-  const cached = await settled('/pet-care/denver-co')
-  pastStaleWindow()
-  // An isolate with no derived reads in memory: every read of the page is slow.
-  const isolate = anIsolate()
-  const started = performance.now()
-  const stale = await over(slow, '/pet-care/denver-co', isolate.app)
-  expect(stale.res.headers.get('x-cache')).toBe('STALE')
-  expect(sameDocument(stale.body)).toBe(sameDocument(cached.body))
-  const none = await over(slow, '/pet-care/austin-tx', isolate.app)
-  expect(none.res.status).toBe(503)
-  expect(none.res.headers.get('retry-after')).toBe('30')
-  // Each page waited one deadline, not one per read or per retry.
-  expect(performance.now() - started).toBeLessThan(4 * READ_DEADLINE_MS)
-}, 20_000)
 
 it('answers a render error with the 500 page and stores nothing', async () => {
   // D1 answering with a shape no code expects: an error in the page's own code, not storage.

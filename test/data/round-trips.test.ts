@@ -113,14 +113,16 @@ describe('round trips to D1 before the first byte', () => {
     expect(await tripsOf(path)).toBeLessThanOrEqual(1)
   })
 
-  it('is one at most for every kind of sitemap', async () => {
+  // A sitemap reads all its rows before its status (docs/seo.md): which rows the file holds (a
+  // block of cities, or the id range checked against the catalog), then the rows, at once.
+  it('is two at most for every kind of sitemap', async () => {
     const index = await htmlOf('/sitemap.xml')
     const files = [...index.matchAll(/<loc>[^<]*(\/sitemaps\/[^<]+)<\/loc>/g)].map(
       (m) => m[1] ?? '',
     )
     const kinds = new Map(files.map((f) => [f.replace(/-\d+\.xml$/, ''), f]))
     expect(kinds.size).toBeGreaterThan(3)
-    for (const file of kinds.values()) expect(await tripsOf(file), file).toBeLessThanOrEqual(1)
+    for (const file of kinds.values()) expect(await tripsOf(file), file).toBeLessThanOrEqual(2)
   })
 
   it('is none for a stored page and for a slug the gate rejects', async () => {
