@@ -36,8 +36,23 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     const reporter = c.get('reporter')
     const { hotPages, purges } = c.get('memory')
     const flags = c.get('flags')
-    const key = pageKey(policy, c.env.PUBLIC_ORIGIN, new URL(c.req.url), flags.on, flags.variant)
+    const { searchParams } = new URL(c.req.url)
+    const key = pageKey(
+      policy,
+      c.env.PUBLIC_ORIGIN,
+      c.req.path,
+      searchParams,
+      flags.on,
+      flags.variant,
+    )
     const now = Date.now()
+    if (key === null) {
+      // A query the page refuses: its 400 is rendered, never looked up nor stored.
+      trail.add('cache', 'bypass')
+      await next()
+      store(c, policy, null, '', now)
+      return
+    }
     const isRefresh = refreshes.has(c.req.raw)
     let cache: Cache | null
     let stored: HotPage | undefined

@@ -1,6 +1,6 @@
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { cacheKey } from '../../src/cache/cache-key'
+import { pageKey } from '../../src/cache/cache-key'
 import { PURGE_PREFIX } from '../../src/cache/generations'
 import type { EntryMeta } from '../../src/cache/entry-meta'
 import type { Policy } from '../../src/cache/policies'
@@ -35,8 +35,16 @@ async function purge(
 async function keyOf(path: string, policy: Policy): Promise<string> {
   const variant = (await fetchPage(path)).headers.get('x-variant') ?? ''
   const { pathname, searchParams } = new URL(ORIGIN + path)
-  const query = policy.query(pathname, searchParams, (name) => FLAGS[name].default)
-  return cacheKey(ORIGIN, pathname, query, variant)
+  const key = pageKey(
+    policy,
+    ORIGIN,
+    pathname,
+    searchParams,
+    (name) => FLAGS[name].default,
+    variant,
+  )
+  if (key === null) throw new Error(`no key: the page refuses the query of ${path}`)
+  return key
 }
 
 /** The stored copy of a page, for the variant a default visitor gets. */

@@ -173,7 +173,9 @@ describe('the fast path', () => {
     // The copy in memory, as if its slow sections had still been loading when it was stored.
     const url = new URL(`${ORIGIN}/child-care/austin-tx`)
     const variant = first.res.headers.get('x-variant') ?? ''
-    const key = pageKey(POLICIES.directory, ORIGIN, url, (name) => FLAGS[name].default, variant)
+    const on = (name: keyof typeof FLAGS) => FLAGS[name].default
+    const key = pageKey(POLICIES.directory, ORIGIN, url.pathname, url.searchParams, on, variant)
+    if (key === null) throw new Error('no key')
     const stored = isolate.memory.hotPages.recall(key)
     if (!stored) throw new Error('not in memory')
     isolate.memory.hotPages.remember(key, { ...stored, meta: { ...stored.meta, complete: false } })
