@@ -6,6 +6,7 @@ import { newestGeneration, readGenerations } from './generations'
 import type { EntryMeta } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
+import { contentTag } from './etag'
 import { cutAtNonce, includesText } from '../request/nonce'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
@@ -125,9 +126,7 @@ function store(
 ): void {
   const res = c.res
   const windows = lifetimes(policy, res, now)
-  const etag = `W/"${c.get('flags').variant}.${now.toString(36)}"`
   const headers = new Headers(res.headers)
-  headers.set('etag', etag)
   const storable =
     cache !== null && windows !== null && res.body !== null && !res.headers.has('set-cookie')
   headers.set('x-cache', storable ? 'MISS' : 'BYPASS')
@@ -138,10 +137,9 @@ function store(
   }
   const [toVisitor, toCache] = res.body.tee()
   replace(c, new Response(toVisitor, { status: res.status, headers }))
-  const meta: Omit<EntryMeta, 'complete'> = {
+  const meta: Omit<EntryMeta, 'complete' | 'etag'> = {
     storedAt: now,
     ...windows,
-    etag,
     nonce: c.get('nonce'),
     tags: [
       urlTag(pageOfDataPath(c.req.path)),
@@ -162,10 +160,14 @@ function store(
         c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
         return
       }
-      const complete = !includesText(new Uint8Array(body), '<template id="B:')
+      const bytes = new Uint8Array(body)
+      const complete = !includesText(bytes, '<template id="B:')
+      // Named by what it holds, so every refill of the same page, anywhere, has the same ETag.
+      const etag = res.status === 200 ? await contentTag(cutAtNonce(bytes, meta.nonce)) : null
       const copy = new Headers(headers)
       copy.delete('server-timing')
-      const entry = { ...meta, complete }
+      if (etag) copy.set('etag', etag)
+      const entry: EntryMeta = { ...meta, complete, etag }
       c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, body))
       copy.set(META, JSON.stringify(entry))
       copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)

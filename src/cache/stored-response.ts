@@ -27,7 +27,8 @@ export function storedResponse(
   headers.set('cache-control', meta.cacheControl)
   headers.set('x-cache', status)
   headers.set('age', String(Math.max(0, Math.floor((now - meta.storedAt) / 1000))))
-  if (ifNoneMatchHits(ifNoneMatch, meta.etag)) {
+  // Only a page that exists is "not modified": a stored 404 or redirect has no ETag.
+  if (meta.etag !== null && ifNoneMatchHits(ifNoneMatch, meta.etag)) {
     return new Response(null, { status: 304, headers: notModified(headers) })
   }
   return new Response(joinWithNonce(stored.parts, nonce), { status: stored.status, headers })
