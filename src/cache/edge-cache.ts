@@ -9,7 +9,7 @@ import type { HotPage, HotPages } from './hot-pages'
 import { contentTag } from './etag'
 import { cutAtNonce, includesText } from '../request/nonce'
 import type { Policy } from './policies'
-import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
+import { cacheControl, GONE_TTL, NOT_FOUND_TTL, REDIRECT_TTL } from './policies'
 import { servable, storedResponse } from './stored-response'
 
 /** Renders a request through the whole app: how a stale page is refreshed in the background. */
@@ -127,15 +127,15 @@ function store(
   const res = c.res
   const windows = lifetimes(policy, res, now)
   const headers = new Headers(res.headers)
-  const storable =
-    cache !== null && windows !== null && res.body !== null && !res.headers.has('set-cookie')
+  const storable = cache !== null && windows !== null && !res.headers.has('set-cookie')
   headers.set('x-cache', storable ? 'MISS' : 'BYPASS')
   if (windows) headers.set('cache-control', windows.cacheControl)
-  if (!storable || !cache || !windows || !res.body) {
+  if (!storable || !cache || !windows) {
     replace(c, new Response(res.body, { status: res.status, headers }))
     return
   }
-  const [toVisitor, toCache] = res.body.tee()
+  // A redirect has no body: stored as an empty one.
+  const [toVisitor, toCache] = res.body ? res.body.tee() : [null, null]
   replace(c, new Response(toVisitor, { status: res.status, headers }))
   const meta: Omit<EntryMeta, 'complete' | 'etag'> = {
     storedAt: now,
@@ -178,14 +178,25 @@ function store(
   )
 }
 
-/** How long a render may be served: by policy for 200, briefly for 404 and 410, never otherwise. */
+/** Answers kept briefly, whatever the page's policy, and for how long (seconds). */
+const BRIEFLY: Readonly<Partial<Record<number, number>>> = {
+  301: REDIRECT_TTL,
+  404: NOT_FOUND_TTL,
+  410: GONE_TTL,
+}
+
+/**
+ * How long a render may be served: by policy for 200, briefly for an entity's redirect, 404 and
+ * 410, never otherwise.
+ */
 function lifetimes(
   policy: Policy,
   res: Response,
   now: number,
 ): Omit<EntryMeta, 'storedAt' | 'tags' | 'etag' | 'nonce' | 'complete'> | null {
-  if (res.status === 404 || res.status === 410) {
-    const ttl = (res.status === 404 ? NOT_FOUND_TTL : GONE_TTL) * 1000
+  const brief = BRIEFLY[res.status]
+  if (brief !== undefined) {
+    const ttl = brief * 1000
     const until = now + ttl
     return {
       freshUntil: until,
