@@ -6,11 +6,11 @@ import { newestGeneration, readGenerations } from './generations'
 import type { EntryMeta } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
-import { contentTag } from './etag'
+import { contentTag, ifNoneMatchHits } from './etag'
 import { cutAtNonce, includesText } from '../request/nonce'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL, REDIRECT_TTL } from './policies'
-import { servable, storedResponse } from './stored-response'
+import { servable, storedResponse, withoutBodyHeaders } from './stored-response'
 
 /** Renders a request through the whole app: how a stale page is refreshed in the background. */
 export type Rerender = (
@@ -51,7 +51,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
       // A query the page refuses: its 400 is rendered, never looked up nor stored.
       trail.add('cache', 'bypass')
       await next()
-      store(c, policy, null, '', now)
+      await store(c, policy, null, '', now)
       return
     }
     const isRefresh = refreshes.has(c.req.raw)
@@ -102,7 +102,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     // Hono ignores a returned response, so it replaces c.res.
     if (c.res.status >= 500 && stored && meta && freshness !== 'gone')
       replace(c, serve(c, stored, 'STALE', now))
-    else store(c, policy, cache, key, now)
+    else await store(c, policy, cache, key, now)
   }
 }
 
@@ -116,14 +116,18 @@ function serve(
   return storedResponse(stored, status, now, c.req.header('if-none-match'), c.get('nonce'))
 }
 
-/** Decides whether a fresh render is stored, sets its caching headers and stores it in waitUntil. */
-function store(
+/**
+ * Decides whether a fresh render is stored, sets its caching headers and stores it in waitUntil.
+ * A crawler's render was complete before its first byte (React's `allReady`), so it is held
+ * here until its ETag is known: a crawler gets the ETag, and its 304, on a miss too.
+ */
+async function store(
   c: Context<AppEnv>,
   policy: Policy,
   cache: Cache | null,
   key: string,
   now: number,
-): void {
+): Promise<void> {
   const res = c.res
   const windows = lifetimes(policy, res, now)
   const headers = new Headers(res.headers)
@@ -134,9 +138,6 @@ function store(
     replace(c, new Response(res.body, { status: res.status, headers }))
     return
   }
-  // A redirect has no body: stored as an empty one.
-  const [toVisitor, toCache] = res.body ? res.body.tee() : [null, null]
-  replace(c, new Response(toVisitor, { status: res.status, headers }))
   const meta: Omit<EntryMeta, 'complete' | 'etag'> = {
     storedAt: now,
     ...windows,
@@ -149,33 +150,59 @@ function store(
         .map((t) => t.trim()) ?? []),
     ],
   }
+  const keep = async (body: ArrayBuffer, etag: string | null) => {
+    // Only error-free renders: a page with a section that failed is never stored.
+    if (c.get('renderFailed')) return
+    // Nor one that read a flag its key does not name: another variant may differ.
+    const stray = c.get('flags').stray()
+    if (stray.length) {
+      c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
+      return
+    }
+    const complete = !includesText(new Uint8Array(body), '<template id="B:')
+    const copy = new Headers(headers)
+    copy.delete('server-timing')
+    if (etag) copy.set('etag', etag)
+    const entry: EntryMeta = { ...meta, complete, etag }
+    c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, body))
+    copy.set(META, JSON.stringify(entry))
+    copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
+    await cache.put(key, new Response(body, { status: res.status, headers: copy }))
+  }
+  const failed = (error: unknown) =>
+    c.get('reporter').problem('cache: store failed', { error: String(error) })
+
+  if (c.get('bot')) {
+    const body = await new Response(res.body).arrayBuffer()
+    const etag = c.get('renderFailed') ? null : await etagOf(res.status, body, meta.nonce)
+    if (etag) headers.set('etag', etag)
+    const notModified = etag !== null && ifNoneMatchHits(c.req.header('if-none-match'), etag)
+    replace(
+      c,
+      notModified
+        ? new Response(null, { status: 304, headers: withoutBodyHeaders(headers) })
+        : new Response(body, { status: res.status, headers }),
+    )
+    c.executionCtx.waitUntil(keep(body, etag).catch(failed))
+    return
+  }
+  // A redirect has no body: stored as an empty one.
+  const [toVisitor, toCache] = res.body ? res.body.tee() : [null, null]
+  replace(c, new Response(toVisitor, { status: res.status, headers }))
   c.executionCtx.waitUntil(
     (async () => {
       const body = await new Response(toCache).arrayBuffer()
-      // Only error-free renders: a page with a section that failed is never stored.
-      if (c.get('renderFailed')) return
-      // Nor one that read a flag its key does not name: another variant may differ.
-      const stray = c.get('flags').stray()
-      if (stray.length) {
-        c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
-        return
-      }
-      const bytes = new Uint8Array(body)
-      const complete = !includesText(bytes, '<template id="B:')
-      // Named by what it holds, so every refill of the same page, anywhere, has the same ETag.
-      const etag = res.status === 200 ? await contentTag(cutAtNonce(bytes, meta.nonce)) : null
-      const copy = new Headers(headers)
-      copy.delete('server-timing')
-      if (etag) copy.set('etag', etag)
-      const entry: EntryMeta = { ...meta, complete, etag }
-      c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, body))
-      copy.set(META, JSON.stringify(entry))
-      copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
-      await cache.put(key, new Response(body, { status: res.status, headers: copy }))
-    })().catch((error: unknown) =>
-      c.get('reporter').problem('cache: store failed', { error: String(error) }),
-    ),
+      await keep(body, await etagOf(res.status, body, meta.nonce))
+    })().catch(failed),
   )
+}
+
+/**
+ * The ETag of a render: of a 200 only, named by what it holds (its body without the nonce), so
+ * every refill of the same page, anywhere, has the same ETag.
+ */
+async function etagOf(status: number, body: ArrayBuffer, nonce: string): Promise<string | null> {
+  return status === 200 ? contentTag(cutAtNonce(new Uint8Array(body), nonce)) : null
 }
 
 /** Answers kept briefly, whatever the page's policy, and for how long (seconds). */

@@ -259,14 +259,19 @@ describe('the edge cache', () => {
     // shell went out holds them in the order they came, which may differ from one render to the next.
     const path = '/senior-care/denver-co'
     const crawler = { headers: { 'user-agent': GOOGLEBOT } }
-    await settled(path, crawler)
+    const rendered = await settled(path, crawler)
     const stored = await settled(path)
     const etag = stored.res.headers.get('etag') ?? ''
     expect(etag).toMatch(/^W\/"[0-9a-f]{32}"$/)
+    // A crawler's render is complete before its first byte: it carries the ETag on a miss too.
+    expect([rendered.cache, rendered.res.headers.get('etag')]).toEqual(['MISS', etag])
     // Rendered again by another isolate after a purge: the same page, so the same ETag.
     expect((await purge({ urls: [ORIGIN + path] })).status).toBe(200)
     const isolate = anIsolate()
-    expect((await isolate.settled(path, crawler)).cache).toBe('MISS')
+    const conditional = { headers: { ...crawler.headers, 'if-none-match': etag } }
+    const unchanged = await isolate.settled(path, conditional)
+    expect([unchanged.res.status, unchanged.cache, unchanged.body]).toEqual([304, 'MISS', ''])
+    expect(unchanged.res.headers.get('etag')).toBe(etag)
     const refilled = await isolate.settled(path)
     expect([refilled.cache, refilled.res.headers.get('etag')]).toEqual(['HIT', etag])
     const revalidated = await isolate.fetchPage(path, { headers: { 'if-none-match': etag } })
