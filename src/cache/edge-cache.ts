@@ -27,9 +27,10 @@ const refreshing = new Set<string>()
 
 /**
  * The edge cache in front of a page (the Workers Cache API, `caches.default`). The key is the
- * normalised URL and the variant of the flags that shaped the page; purges are generations
- * (src/cache/generations.ts). Only complete, error-free renders of 200 (and briefly 404 and
- * 410) are stored, never anything with Set-Cookie: visitor cookies are added after this step.
+ * path as routed, the query as the page reads it and the variant of the flags that shaped the
+ * page; purges are generations (src/cache/generations.ts). Only complete, error-free renders of
+ * 200 (and briefly an entity's 301, 404 and 410) are stored, never anything with Set-Cookie:
+ * visitor cookies are added after this step.
  */
 export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
