@@ -24,7 +24,7 @@ export interface ProviderFixture {
 
 // Above every id of the test catalog, and within the margin the gate gives ids newer than its
 // build (NEW_ID_MARGIN in src/gate/gate-filter.ts), as a provider added since the build is.
-let nextId = 50_000
+let nextId = 20_000
 
 /** A provider with one service, with defaults for everything a test does not care about. */
 export async function aProvider(
