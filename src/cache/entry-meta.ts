@@ -5,7 +5,8 @@ export interface EntryMeta {
   staleUntil: number
   keepUntil: number
   tags: string[]
-  etag: string
+  /** The ETag of a stored 200 (src/cache/etag.ts); null for other statuses, which have none. */
+  etag: string | null
   /** The nonce the stored body was rendered with: each response puts its own in its place. */
   nonce: string
   /** The Cache-Control the page is sent with (the stored copy carries the Cache API's own). */

@@ -109,7 +109,8 @@ function answer(
   const evaluations = evaluateAll(set.flags, { deviceId: visitor.deviceId, bot }, page.target)
   const variant = fingerprint(evaluations, set.config, page.shapedBy)
   const on = (name: keyof Evaluations) => evaluations[name].value
-  const key = pageKey(routed.policy, env.PUBLIC_ORIGIN, url, on, variant)
+  const key = pageKey(routed.policy, env.PUBLIC_ORIGIN, path, url.searchParams, on, variant)
+  if (key === null) return null
   const stored = memory.hotPages.recall(key)
   const meta = servable(stored, bot)
   if (!stored || !meta) return null

@@ -33,7 +33,8 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
   // Cooking exists only with the cooking category flag.
   if (!keyword || !categories.includes(keyword.category)) throw new HTTPException(404)
   const offerCamps = on('campsFilter')
-  const query = validQuery(parseActivityQuery(new URL(c.req.url).searchParams, offerCamps))
+  const { searchParams } = new URL(c.req.url)
+  const query = validQuery(parseActivityQuery(searchParams, keyword.category, offerCamps))
   const today = new Date().toISOString().slice(0, 10)
   const [{ total, items }, counts] = await Promise.all([
     findActivities(c.var.db, keyword, query, today),

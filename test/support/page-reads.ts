@@ -141,7 +141,7 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
       '',
       'onlyCampActivities=true&activityDates=2026-12-01..2026-12-31&childCareAgeGroups=4-5-yrs&activityDaysOfWeek=monday&activityParticipationType=online&subcategories=coding',
     ]) {
-      const parsed = parseActivityQuery(new URLSearchParams(search))
+      const parsed = parseActivityQuery(new URLSearchParams(search), keyword.category)
       if (!parsed.ok) throw new Error(parsed.error)
       await findActivities(db, keyword, parsed.query, '2026-11-22')
     }
