@@ -153,8 +153,8 @@ async function nearbyLinks(db: Db, service: Service, city: City): Promise<LinkIt
 }
 
 /**
- * The city's other services, the jobs of this one and the city's hub, where the indexability
- * rule lets them be linked.
+ * The city's other services, the jobs of this one (its job slug: errands are posted as care
+ * gigs) and the city's hub, where the indexability rule lets them be linked.
  */
 async function relatedLinks(db: Db, service: Service, city: City, on: On): Promise<LinkItem[]> {
   const [counts, jobCounts] = await Promise.all([
@@ -170,7 +170,7 @@ async function relatedLinks(db: Db, service: Service, city: City, on: On): Promi
   })
   const jobs = JOB_SERVICES.flatMap((j) => {
     const n = jobCounts.find((row) => row.service === j.slug)?.jobs ?? 0
-    if (j.service.slug !== service.slug || !worthListing(n)) return []
+    if (j.slug !== service.jobSlug || !worthListing(n)) return []
     return [
       {
         href: jobListingPath(j.slug, city.slug),
