@@ -33,6 +33,7 @@ import {
   parseListingQuery,
   sortedBy,
 } from '../queries/listing-query'
+import { campLinks, caresForChildren } from './camp-links'
 import { hubDecision } from './city-hub'
 import { cityHubPath, cityPath, costPath, jobListingPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
@@ -113,6 +114,9 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
         guide={localGuide(service, city, local, c.var.flags.config.costGuideLocalPage)}
         nearby={streamed(nearbyLinks(db, service, city))}
         related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
+        resources={streamed(
+          caresForChildren(service) ? campLinks(db, c.var.flags.on) : Promise.resolve([]),
+        )}
       />
     ),
     {
