@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { ACTIVITY_CATEGORIES } from '../catalog/activities'
 import { JOB_SERVICES } from '../catalog/jobs'
 import { findActivityCounts } from '../data/activities'
 import { findCity, findNearbyHubs } from '../data/cities'
@@ -22,7 +21,7 @@ import {
 } from '../seo/indexability'
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
-import { campLinksOf } from './camp-links'
+import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
 import { renderPage } from './render-page'
 import { listOf, number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
@@ -42,10 +41,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
       city.id,
       shown.map((s) => s.slug),
     ),
-    findActivityCounts(
-      db,
-      ACTIVITY_CATEGORIES.map((category) => category.slug),
-    ),
+    findActivityCounts(db, CAMP_KEYWORDS),
   ])
   const worth = <T extends { n: number }>(rows: T[]) => rows.filter((r) => worthListing(r.n))
   const serviceLinks = worth(
@@ -86,7 +82,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
       jobs={open}
       services={serviceLinks}
       jobLinks={jobLinks}
-      camps={campLinksOf(activities, c.var.flags.on)}
+      camps={campLinksOf(activities)}
       nearby={nearby.map((n) => ({ href: cityHubPath(n.slug), text: `${n.name}, ${n.stateCode}` }))}
     />,
     {

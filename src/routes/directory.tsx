@@ -114,9 +114,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
         guide={localGuide(service, city, local, c.var.flags.config.costGuideLocalPage)}
         nearby={streamed(nearbyLinks(db, service, city))}
         related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
-        resources={streamed(
-          caresForChildren(service) ? campLinks(db, c.var.flags.on) : Promise.resolve([]),
-        )}
+        resources={streamed(caresForChildren(service) ? campLinks(db) : Promise.resolve([]))}
       />
     ),
     {

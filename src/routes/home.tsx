@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { ACTIVITY_CATEGORIES } from '../catalog/activities'
 import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
 import { findActivityCounts } from '../data/activities'
 import { findLargestCities, findNationalCounts } from '../data/home'
@@ -16,7 +15,7 @@ import { newestDate } from '../seo/newest-date'
 import { HomePage } from '../views/home/home-page'
 import { number } from '../views/parts/format'
 import { cityHubPath, costPath, HOME, servicePath } from '../urls/paths'
-import { campLinksOf } from './camp-links'
+import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
 import { renderPage } from './render-page'
 
 /** How many of the largest cities the home page links. */
@@ -32,10 +31,7 @@ export async function homePage(c: Context<AppEnv>): Promise<Response> {
   const [national, cities, activities] = await Promise.all([
     findNationalCounts(db, slugs),
     findLargestCities(db, slugs, { limit: LARGEST_CITIES, minProviders: MIN_INDEXABLE_PROVIDERS }),
-    findActivityCounts(
-      db,
-      ACTIVITY_CATEGORIES.map((category) => category.slug),
-    ),
+    findActivityCounts(db, CAMP_KEYWORDS),
   ])
   const providersOf = (slug: string) => national.find((r) => r.service === slug)?.providers ?? 0
   const serviceLinks = services
@@ -64,7 +60,7 @@ export async function homePage(c: Context<AppEnv>): Promise<Response> {
         text: `${city.name}, ${city.stateCode}`,
       }))}
       costGuides={guideLinks}
-      activities={campLinksOf(activities, on)}
+      activities={campLinksOf(activities)}
     />,
     { decision, tags: ['home'], lastModified: newestDate(national.map((r) => r.updatedAt)) },
   )
