@@ -37,7 +37,8 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   if (citySlug && !city) throw new HTTPException(404)
 
   // Every read at once: one round trip (docs/data.md).
-  const compared = { minProviders: MIN_COST_SAMPLE }
+  // Compared cities have rates enough to mean something.
+  const meaningful = { minProviders: MIN_COST_SAMPLE }
   const [
     local,
     national,
@@ -51,13 +52,14 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
     findNationalStats(db, service.slug),
     findExperienceRates(db, service.slug, city?.id ?? 0),
     findExperienceRates(db, service.slug, 0),
-    city ? findStateRates(db, service.slug, city.stateCode, compared) : Promise.resolve([]),
-    findLargeCityRates(db, service.slug, compared),
+    city ? findStateRates(db, service.slug, city.stateCode, meaningful) : Promise.resolve([]),
+    findLargeCityRates(db, service.slug, meaningful),
     city
       ? cityLinks(db, service.slug, city)
       : nationalLinks(db, service.slug, c.var.flags.config.costGuideLocalPage),
   ])
   const stats = city ? local : national
+  const compared = comparedCities(city, stateRates, largeRates)
   // No rates at all: there is nothing to say, and an empty guide would be a soft 404.
   if (!stats || !national) throw new HTTPException(404)
 
@@ -85,12 +87,8 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
       service={service}
       place={place}
       figures={figures}
-      comparison={comparison(comparedCities(city, stateRates, largeRates), city, stats, national)}
-      comparedWith={
-        city
-          ? `other cities in ${stateName(city.stateCode) ?? city.stateCode} and the nearest large cities`
-          : 'the largest cities'
-      }
+      comparison={comparison(compared.cities, city, stats, national)}
+      comparedWith={compared.described}
       experience={EXPERIENCE_BANDS.map((band, i) => ({
         label: band.label,
         local: experience.find((e) => e.band === i)?.rateAvg ?? null,
@@ -122,15 +120,16 @@ const COMPARED_LARGE = 5
 const COMPARED_NATIONALLY = 12
 
 /**
- * The cities a guide compares with (each with rates enough to mean something): for a city, the
- * largest others of its state and the nearest large cities elsewhere; nationally, the largest.
+ * The cities a guide compares with, and what they are in words: for a city, the largest others
+ * of its state and the nearest large cities elsewhere; nationally, the largest cities.
  */
-export function comparedCities(
+function comparedCities(
   city: City | null,
   stateRates: readonly CityRate[],
   largeRates: readonly (CityRate & { lat: number; lng: number })[],
-): CityRate[] {
-  if (!city) return largeRates.slice(0, COMPARED_NATIONALLY)
+): { cities: CityRate[]; described: string } {
+  if (!city)
+    return { cities: largeRates.slice(0, COMPARED_NATIONALLY), described: 'the largest cities' }
   const inState = stateRates.filter((r) => r.slug !== city.slug).slice(0, COMPARED_IN_STATE)
   const nearestLarge = largeRates
     .filter((r) => r.stateCode !== city.stateCode)
@@ -138,7 +137,12 @@ export function comparedCities(
     .sort((a, b) => a.miles - b.miles)
     .slice(0, COMPARED_LARGE)
     .map(({ rate }) => rate)
-  return [...inState, ...nearestLarge]
+  const state = `other cities in ${stateName(city.stateCode) ?? city.stateCode}`
+  const large = 'the nearest large cities'
+  return {
+    cities: [...inState, ...nearestLarge],
+    described: inState.length ? `${state} and ${large}` : large,
+  }
 }
 
 /** The compared cities, the guide's own and the national average, the highest rate first. */

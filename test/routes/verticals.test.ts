@@ -246,6 +246,11 @@ describe('text that data speaks', () => {
           AND c.slug != 'atlanta-ga' ORDER BY s.providers DESC LIMIT 5`,
     )
     for (const { name } of georgia) expect(places).toContain(`${name}, GA`)
+    // The chart says what it compares with, and names the state only when it has cities in it.
+    expect(textOf(html).includes('other cities in Georgia and the nearest large cities')).toBe(
+      georgia.length > 0,
+    )
+    expect(textOf(html)).toContain('the nearest large cities')
     // Charlotte is the nearest large city outside Georgia; Seattle is far away.
     expect(places).toContain('Charlotte, NC')
     expect(places).not.toContain('Seattle, WA')
