@@ -23,6 +23,7 @@ import {
   cityPath,
   costPath,
   flowPath,
+  HOME,
   jobListingPath,
   servicePath,
   statePath,
@@ -100,6 +101,7 @@ async function pages(origin: string): Promise<Page[]> {
   if (!findJobService(JOB_SERVICE)) throw new Error(`no job service ${JOB_SERVICE}`)
   const segment = SEGMENTS[0]?.slug
   const candidates: (Page | { type: string; from: string; link: RegExp })[] = [
+    { type: 'home', path: HOME },
     { type: 'national', path: servicePath(SERVICE) },
     { type: 'state', path: statePath(SERVICE, STATE) },
     { type: 'directory', path: cityPath(SERVICE, CITY) },
@@ -110,6 +112,10 @@ async function pages(origin: string): Promise<Page[]> {
       from: jobListingPath(JOB_SERVICE, CITY),
       link: /href="(\/job\/[^"?#]+)"/,
     },
+    { type: 'directory (au pairs)', path: cityPath('au-pairs', CITY) },
+    { type: 'state (au pairs)', path: statePath('au-pairs', STATE) },
+    { type: 'directory (errands)', path: cityPath('errands', CITY) },
+    { type: 'national (errands)', path: servicePath('errands') },
     { type: 'city hub', path: cityHubPath(CITY) },
     { type: 'cost guide', path: costPath(SERVICE, CITY) },
     { type: 'activities', path: activitiesPath(KEYWORD) },

@@ -17,6 +17,7 @@ import { activitiesPage } from './routes/activities'
 import { cityHubPage } from './routes/city-hub'
 import { costGuidePage } from './routes/cost-guide'
 import { directoryPage } from './routes/directory'
+import { homePage } from './routes/home'
 import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
@@ -79,6 +80,12 @@ const LISTING = 'seoSearchListing'
 
 /** Every route of the site, and what shapes each. */
 export const PAGES = {
+  home: page({
+    pattern: PATTERNS.home,
+    surface: 'home',
+    policy: POLICIES.hub,
+    handler: homePage,
+  }),
   serviceNational: page({
     pattern: PATTERNS.serviceNational,
     surface: 'serviceNational',

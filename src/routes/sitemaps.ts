@@ -29,6 +29,7 @@ import {
   cityHubPath,
   cityPath,
   costPath,
+  HOME,
   jobListingPath,
   jobPath,
   OPS_PREFIX,
@@ -191,7 +192,10 @@ const CHUNK_ENTRIES: Record<
   },
 }
 
-/** Pages about a service, a state, a segment, a national cost guide or an activity keyword. */
+/**
+ * The home page, and pages about a service, a state, a segment, a national cost guide or an
+ * activity keyword.
+ */
 async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
   const { on } = c.var.flags
   const [national, states, activities] = await Promise.all([
@@ -200,6 +204,10 @@ async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
     findActivityRows(c.var.db),
   ])
   const entries: SitemapEntry[] = []
+  // The home page: indexable on the providers of the shown services, dated by the newest.
+  const home = national.filter((r) => shownServices(on).some((s) => s.slug === r.service))
+  if (decideIndexing({ inventory: home.reduce((n, r) => n + r.providers, 0) }).index)
+    entries.push({ loc: url(c, HOME), lastmod: newestDate(home.map((r) => r.updatedAt)) })
   for (const service of shownServices(on)) {
     const row = national.find((r) => r.service === service.slug)
     if (decideIndexing({ inventory: row?.providers ?? 0 }).index)

@@ -22,7 +22,11 @@ const CITY = '[a-z0-9]+(?:-[a-z0-9]+)*-[a-z][a-z]'
 /** The visitor flow's steps: about one visitor, never for search. */
 export const FLOW = '/us-subscription/segment/nonmember'
 
+/** The home page. */
+export const HOME = '/'
+
 export const PATTERNS = {
+  home: HOME,
   serviceNational: `/:service{${SERVICE}}`,
   serviceState: `/:service{${SERVICE}}/:state{${STATE}}`,
   serviceCity: `/:service{${SERVICE}}/:city{${CITY}}`,

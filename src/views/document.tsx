@@ -11,6 +11,7 @@ import { Placed } from './markup'
 import { CLIENT_CONFIG_ID } from './client-config'
 import type { Site } from './site-context'
 import { useSite } from './site-context'
+import { HOME } from '../urls/paths'
 
 const NAV = [
   'child-care',
@@ -98,7 +99,9 @@ function frameOf(site: Site): Frame {
 function SiteHeader({ services, widget }: Frame) {
   return (
     <div className="wrap">
-      <span className="logo">{SITE_NAME}</span>
+      <a className="logo" href={HOME}>
+        {SITE_NAME}
+      </a>
       <nav className="site-nav" aria-label="Services">
         <ul>
           {services

@@ -84,7 +84,11 @@ describe('round trips to D1 before the first byte', () => {
     profile: async () => cardLinks(await htmlOf('/babysitters/denver-co'))[0] ?? '',
     'job detail': async () =>
       /href="(\/job\/[^"]+)"/.exec(await htmlOf('/babysitting-jobs/denver-co'))?.[1] ?? '',
+    home: '/',
     directory: '/babysitters/atlanta-ga?sort=newest',
+    'directory, au pairs': '/au-pairs/atlanta-ga',
+    'directory, errands': '/errands/atlanta-ga',
+    'service, state (au pairs)': '/au-pairs/ga',
     'job listing': '/babysitting-jobs/atlanta-ga?sort=newest',
     'city hub': '/local/denver-co',
     'service, state': '/nannies/ga',

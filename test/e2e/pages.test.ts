@@ -14,7 +14,12 @@ const run = promisify(execFile)
 let browser: Browser
 // Each page type, with the status its document answers.
 const pages: [string, string, number][] = [
+  ['home', '/', 200],
   ['national', '/babysitters', 200],
+  ['national (au pairs)', '/au-pairs', 200],
+  ['state (errands)', '/errands/ga', 200],
+  ['directory (au pairs)', '/au-pairs/atlanta-ga', 200],
+  ['directory (errands)', '/errands/atlanta-ga', 200],
   ['state', '/babysitters/ga', 200],
   ['directory', '/babysitters/atlanta-ga', 200],
   ['job listing', '/babysitting-jobs/atlanta-ga', 200],
