@@ -36,6 +36,7 @@ export const PATTERNS = {
   segment: `/:segment{${SEGMENT}}`,
   flowIntent: `${FLOW}/:segment{${FLOW_SEGMENT}}`,
   flowWhoNeedsCare: `${FLOW}/in-facility/who-needs-care`,
+  flowProvider: `${FLOW}/provider`,
 } as const
 
 export const servicePath = (service: string) => `/${service}`
@@ -71,3 +72,13 @@ export const OPS_PURGE = `${OPS_PREFIX}/purge`
 
 export const flowPath = (segment: string) => `${FLOW}/${segment}`
 export const whoNeedsCarePath = `${FLOW}/in-facility/who-needs-care`
+/** The entry of people who want care work (docs/pages.md, "Visitor flow"). */
+export const providerEntryPath = `${FLOW}/provider`
+
+/** A path with a query of the given parameters, those without a value left out. */
+export function withQuery(path: string, params: Record<string, string | null>): string {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value) query.set(name, value)
+  const search = query.toString()
+  return search ? `${path}?${search}` : path
+}

@@ -107,15 +107,15 @@ describe('every flag has a visible effect', () => {
 
   it('adultCareEnrollmentRollout: adult care calls to action go to the new enrollment step', async () => {
     expect((await page('/adult-care')).html).toContain(
-      'class="cta" href="/us-subscription/segment/nonmember/adult-care"',
+      'class="cta" href="/us-subscription/segment/nonmember/adult-care?from=%2Fadult-care"',
     )
     await enable('adultCareEnrollmentRollout')
     const { html } = await page('/adult-care')
     expect(html).toContain(
-      'class="cta" href="/us-subscription/segment/nonmember/in-facility/who-needs-care"',
+      'class="cta" href="/us-subscription/segment/nonmember/in-facility/who-needs-care?segment=adult-care&amp;from=%2Fadult-care"',
     )
     expect((await page('/babysitters')).html).toContain(
-      'class="cta" href="/us-subscription/segment/nonmember/babysitters"',
+      'class="cta" href="/us-subscription/segment/nonmember/babysitters?from=%2Fbabysitters"',
     )
   })
 
@@ -364,7 +364,7 @@ describe('when the flag store cannot be read', () => {
     const [profile = ''] = cardLinks(directory)
     expect(await get(profile)).not.toContain('cta secondary')
     expect(await get('/adult-care')).toContain(
-      'class="cta" href="/us-subscription/segment/nonmember/adult-care"',
+      'class="cta" href="/us-subscription/segment/nonmember/adult-care?from=%2Fadult-care"',
     )
     expect(await get('/explore/d/cooking')).toContain('<h1')
     const nannies = await get('/nannies')
