@@ -20,6 +20,7 @@ import { directoryPage } from './routes/directory'
 import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
+import { guestMessageSent, sendGuestMessage } from './routes/guest-message'
 import { providerProfilePage } from './routes/provider-profile'
 import { segmentPage } from './routes/segment'
 import { serviceNationalPage } from './routes/service-national'
@@ -139,6 +140,25 @@ export const PAGES = {
     policy: POLICIES.profile,
     flags: [...CALL_TO_ACTION_FLAGS, 'embeddedGuestMessaging', 'robustDaycareCards'],
     handler: providerProfilePage,
+  }),
+  // The profile's message form (flag embeddedGuestMessaging): about one visitor, never stored.
+  // The profile's page type, so a rollout that targets profiles reaches the form's post too.
+  profileMessage: page({
+    pattern: PATTERNS.providerMessage,
+    method: 'POST',
+    surface: 'profileMessage',
+    pageType: 'seoProviderProfile',
+    gate: { slug: 'provider' },
+    flags: [...DOCUMENT_FLAGS, 'embeddedGuestMessaging'],
+    handler: sendGuestMessage,
+  }),
+  profileMessageSent: page({
+    pattern: PATTERNS.providerMessageSent,
+    surface: 'profileMessage',
+    pageType: 'seoProviderProfile',
+    gate: { slug: 'provider' },
+    flags: [...DOCUMENT_FLAGS, 'embeddedGuestMessaging'],
+    handler: guestMessageSent,
   }),
   job: page({
     pattern: PATTERNS.job,

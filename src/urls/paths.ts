@@ -37,6 +37,8 @@ export const PATTERNS = {
   flowIntent: `${FLOW}/:segment{${FLOW_SEGMENT}}`,
   flowWhoNeedsCare: `${FLOW}/in-facility/who-needs-care`,
   flowProvider: `${FLOW}/provider`,
+  providerMessage: `/p/:slug{${ENTITY}}/message`,
+  providerMessageSent: `/p/:slug{${ENTITY}}/message/sent`,
 } as const
 
 export const servicePath = (service: string) => `/${service}`
@@ -48,6 +50,14 @@ export const providerSlug = (p: { nameSlug: string; id: number }) => `${p.nameSl
 export const jobSlug = (j: { titleSlug: string; id: number }) => `${j.titleSlug}-${j.id}`
 export const providerPath = (p: { nameSlug: string; id: number }) => `/p/${providerSlug(p)}`
 export const jobPath = (j: { titleSlug: string; id: number }) => `/job/${jobSlug(j)}`
+/** Where a profile's message form posts, and where a sent message lands. */
+export const providerMessagePath = (p: { nameSlug: string; id: number }) =>
+  `${providerPath(p)}/message`
+export const providerMessageSentPath = (p: { nameSlug: string; id: number }) =>
+  `${providerMessagePath(p)}/sent`
+/** Whether `path` is a profile's message path, which takes POST alone. */
+export const isProviderMessagePath = (path: string) =>
+  new RegExp(`^/p/${ENTITY}/message$`).test(path)
 export const jobListingPath = (jobService: string, citySlug: string) => `/${jobService}/${citySlug}`
 export const cityHubPath = (citySlug: string) => `/local/${citySlug}`
 export const costPath = (service: string, citySlug?: string) =>
