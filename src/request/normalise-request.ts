@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { isDataPath } from '../urls/data-prefix'
-import { OPS_PURGE } from '../urls/paths'
+import { isProviderMessagePath, OPS_PURGE } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -78,9 +78,12 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
   await next()
 }
 
-/** The methods a path answers: pages GET and HEAD; the ops endpoint POST, and nothing else. */
+/**
+ * The methods a path answers: pages GET and HEAD; the ops endpoint and a profile's message form
+ * POST, and nothing else.
+ */
 function allowedMethods(path: string): readonly string[] {
-  return path === OPS_PURGE ? ['POST'] : ['GET', 'HEAD']
+  return path === OPS_PURGE || isProviderMessagePath(path) ? ['POST'] : ['GET', 'HEAD']
 }
 
 /** The `Allow` header of a 405 at `path`. */

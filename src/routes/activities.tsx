@@ -93,6 +93,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
       'child-care',
       'Need child care around camp hours? When do you need it?',
       on,
+      path,
     ),
   })
   return renderListing(

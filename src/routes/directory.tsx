@@ -96,6 +96,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       service.slug,
       `When do you need ${/^[aeiou]/i.test(service.noun) ? 'an' : 'a'} ${service.noun}?`,
       c.var.flags.on,
+      base,
     ),
   })
 

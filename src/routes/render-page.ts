@@ -122,6 +122,7 @@ export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): 
     nonce: c.get('nonce'),
     browser: { dsn: c.env.SENTRY_BROWSER_DSN || null, environment: c.env.ENVIRONMENT },
     dataLayer: dataLayerOf(page, analytics),
+    path: c.req.path,
   }
 }
 

@@ -30,6 +30,7 @@ const pages: [string, string, number][] = [
   ['segment', '/adult-care', 200],
   ['visitor flow', '/us-subscription/segment/nonmember/babysitters', 200],
   ['who needs care', '/us-subscription/segment/nonmember/in-facility/who-needs-care', 200],
+  ['provider entry', '/us-subscription/segment/nonmember/provider', 200],
   ['not found', '/babysitters/atlantis-zz', 404],
   ['bad request', '/babysitters/atlanta-ga?distance=7', 400],
 ]

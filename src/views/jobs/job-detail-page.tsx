@@ -6,7 +6,7 @@ import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
-import { CallToAction } from '../parts/call-to-action'
+import { WorkCallToAction } from '../parts/call-to-action'
 import { longDate, rateRange, startLabel } from '../parts/format'
 import { JobCardView, scheduleLabel } from './job-card'
 
@@ -88,8 +88,8 @@ export function JobDetailPage(props: JobDetailPageProps) {
               </ul>
             </section>
           ) : null}
-          <CallToAction
-            segment="caregivers"
+          <WorkCallToAction
+            work={job.service}
             text="Join free to apply to this job and message the family."
             label="Apply now"
           />

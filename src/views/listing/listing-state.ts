@@ -28,6 +28,8 @@ export interface IntentQuestion {
   action: string
   question: string
   choices: readonly { value: string; label: string }[]
+  /** The listing's own path: where the flow returns (docs/pages.md, "Visitor flow"). */
+  from: string
 }
 
 /**

@@ -13,7 +13,9 @@ import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import { count, monthYear, rateRange, yearsOf } from '../parts/format'
 import { weekDays } from '../parts/week-days'
-import { flowPath } from '../../urls/paths'
+import { EMPTY_MESSAGE } from '../../queries/message-form'
+import { providerMessagePath } from '../../urls/paths'
+import { MessageForm } from '../message/message-form'
 
 // A centre shows two traits, worded for a centre (the seed: "Daycare smoker and car checkboxes
 // are enabled"); the others describe a person.
@@ -40,7 +42,7 @@ export interface ProfilePageProps {
   reviews: readonly Review[]
   similar: Promise<readonly ProviderCard[]>
   ctaSegment: string
-  /** A message button for visitors (flag embeddedGuestMessaging). */
+  /** A message form for visitors (flag embeddedGuestMessaging). */
   messaging: boolean
 }
 
@@ -90,11 +92,15 @@ export function ProfilePage(props: ProfilePageProps) {
         label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
       />
       {props.messaging ? (
-        <p>
-          <a className="cta secondary" href={flowPath(props.ctaSegment)}>
-            {`Message ${smb ? name : p.firstName}`}
-          </a>
-        </p>
+        <section aria-labelledby="message-title" className="message">
+          <h2 id="message-title">{`Message ${smb ? name : p.firstName}`}</h2>
+          <MessageForm
+            action={providerMessagePath(p)}
+            recipient={smb ? name : p.firstName}
+            values={EMPTY_MESSAGE}
+            errors={{}}
+          />
+        </section>
       ) : null}
       <section aria-labelledby="about-title">
         <h2 id="about-title">{smb ? 'About the center' : `About ${p.firstName}`}</h2>
