@@ -1,7 +1,7 @@
 // The browser script of listing pages. It hydrates each island on its own root, from the state
 // the page carries, and takes over navigation between listing states (docs/browser.md). Pages
-// work fully without it. Written against React's API; bundled with Preact's compat layer
-// (scripts/build-assets.ts), which keeps the script within its budget.
+// work fully without it. React 19 renders the islands here as on the server; its runtime is a
+// file of its own (scripts/build-assets.ts).
 import { useSyncExternalStore } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import type { IslandName } from '../views/listing/islands'
@@ -13,7 +13,8 @@ import { startRouter } from './router'
 import { getView, initView, subscribe } from './store'
 
 function LiveIsland({ name }: { name: IslandName }) {
-  const { state, live } = useSyncExternalStore(subscribe, getView)
+  // Hydration reads the same view as later renders: the state the server rendered, idle.
+  const { state, live } = useSyncExternalStore(subscribe, getView, getView)
   const View = ISLANDS[name]
   return <View state={state} live={live} />
 }
