@@ -27,6 +27,12 @@ window.addEventListener('unhandledrejection', (event) => {
   if (isOurs(undefined, reason?.stack)) fail(reason)
 })
 
+// Beside the results (wide screens) the filter form shows whether its panel is open or not
+// (styles.css): opening the panel says so to assistive technology too.
+if (matchMedia('(min-width: 60rem)').matches)
+  for (const panel of document.querySelectorAll('[data-island="filters"] details'))
+    panel.setAttribute('open', '')
+
 const json = document.getElementById(STATE_ID)?.textContent
 if (json) {
   initView(JSON.parse(json) as ListingState)

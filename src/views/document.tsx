@@ -25,14 +25,18 @@ const NAV = [
 /**
  * The whole document. Everything in <head> is in the first streamed chunk (views/render-html).
  * Only pages with islands (`client`) load the browser script; every other page has none.
+ * `layout="detail"` (profiles, jobs): on wide screens the page's `.detail-action` (its call to
+ * action) stands in a column beside the rest and stays in view (styles.css).
  */
 export function Document({
   head,
   client = false,
+  layout,
   children,
 }: {
   head: Head
   client?: boolean
+  layout?: 'detail'
   children: ReactNode
 }) {
   const site = useSite()
@@ -71,7 +75,7 @@ export function Document({
         <Placed tag="header" className="site-header" of={SiteHeader}>
           <SiteHeader {...frame} />
         </Placed>
-        <main id="main" className="wrap">
+        <main id="main" className={layout ? `wrap ${layout}` : 'wrap'}>
           {children}
         </main>
         <Placed tag="footer" className="site-footer" of={SiteFooter}>

@@ -18,6 +18,7 @@ const pages: [string, string, number][] = [
   ['national', '/babysitters', 200],
   ['state', '/babysitters/ga', 200],
   ['directory', '/babysitters/atlanta-ga', 200],
+  ['directory, filtered (chips)', '/babysitters/atlanta-ga?distance=5&availability=monday', 200],
   ['job listing', '/babysitting-jobs/atlanta-ga', 200],
   ['city hub', '/local/atlanta-ga', 200],
   ['cost guide (national)', '/cost/babysitters', 200],

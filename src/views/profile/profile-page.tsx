@@ -44,7 +44,11 @@ export interface ProfilePageProps {
   messaging: boolean
 }
 
-/** A provider's profile: an individual caregiver, or a daycare centre (business type SMB). */
+/**
+ * A provider's profile: an individual caregiver, or a daycare centre (business type SMB). The
+ * call to contact comes right after the profile's head, so a phone shows it on the first
+ * screen; on wide screens it stands beside the profile and stays in view (`layout="detail"`).
+ */
 export function ProfilePage(props: ProfilePageProps) {
   const { provider: p, name } = props
   const smb = p.businessType === 'SMB'
@@ -56,7 +60,7 @@ export function ProfilePage(props: ProfilePageProps) {
       )
     : labelsOf(p.traits, TRAITS)
   return (
-    <Document head={props.head}>
+    <Document head={props.head} layout="detail">
       <Breadcrumbs crumbs={props.crumbs} />
       <section className="profile-head">
         <Avatar {...avatarOf(p.id, name, p.photoUrl)} large />
@@ -80,22 +84,24 @@ export function ProfilePage(props: ProfilePageProps) {
           {badges.length ? <List className="badges" label="Badges" items={badges} /> : null}
         </div>
       </section>
-      <CallToAction
-        segment={props.ctaSegment}
-        text={
-          smb
-            ? `Ask ${name} about openings and tuition.`
-            : `Interested in ${name}? Tell us what you need and we'll help you connect.`
-        }
-        label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
-      />
-      {props.messaging ? (
-        <p>
-          <a className="cta secondary" href={flowPath(props.ctaSegment)}>
-            {`Message ${smb ? name : p.firstName}`}
-          </a>
-        </p>
-      ) : null}
+      <div className="detail-action">
+        <CallToAction
+          segment={props.ctaSegment}
+          text={
+            smb
+              ? `Ask ${name} about openings and tuition.`
+              : `Interested in ${name}? Tell us what you need and we'll help you connect.`
+          }
+          label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
+        />
+        {props.messaging ? (
+          <p>
+            <a className="cta secondary" href={flowPath(props.ctaSegment)}>
+              {`Message ${smb ? name : p.firstName}`}
+            </a>
+          </p>
+        ) : null}
+      </div>
       <section aria-labelledby="about-title">
         <h2 id="about-title">{smb ? 'About the center' : `About ${p.firstName}`}</h2>
         <p>{p.bio}</p>
