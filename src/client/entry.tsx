@@ -2,7 +2,7 @@
 // the page carries, and takes over navigation between listing states (docs/browser.md). Pages
 // work fully without it. React 19 renders the islands here as on the server; its runtime is a
 // file of its own (scripts/build-assets.ts).
-import { useSyncExternalStore } from 'react'
+import { startTransition, useSyncExternalStore } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import type { IslandName } from '../views/listing/islands'
 import { ISLANDS, STATE_ID } from '../views/listing/islands'
@@ -36,17 +36,21 @@ if (matchMedia('(min-width: 60rem)').matches)
 const json = document.getElementById(STATE_ID)?.textContent
 if (json) {
   initView(JSON.parse(json) as ListingState)
-  for (const root of document.querySelectorAll<HTMLElement>('[data-island]')) {
-    const name = root.dataset.island
-    if (name && name in ISLANDS) {
-      hydrateRoot(
-        root,
-        <IslandBoundary>
-          <LiveIsland name={name as IslandName} />
-        </IslandBoundary>,
-      )
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding
+  // the main thread for a whole island: a tap or a scroll is never kept waiting by it.
+  startTransition(() => {
+    for (const root of document.querySelectorAll<HTMLElement>('[data-island]')) {
+      const name = root.dataset.island
+      if (name && name in ISLANDS) {
+        hydrateRoot(
+          root,
+          <IslandBoundary>
+            <LiveIsland name={name as IslandName} />
+          </IslandBoundary>,
+        )
+      }
     }
-  }
+  })
   startRouter()
 }
 

@@ -165,7 +165,8 @@ function TagManager({ site }: { site: Site }) {
 /**
  * The browser script (a module: it runs once the document is parsed, never blocking the first
  * paint) and its configuration. React's runtime, which it imports, is preloaded beside it, so
- * both download at once rather than one after the other.
+ * both download at once rather than one after the other; both at low priority, after the
+ * stylesheet, as the first paint needs neither.
  */
 function ClientScript({ site }: { site: Site }) {
   const config: ClientConfig = {
@@ -182,8 +183,8 @@ function ClientScript({ site }: { site: Site }) {
         id={CLIENT_CONFIG_ID}
         dangerouslySetInnerHTML={{ __html: scriptJson(config) }}
       />
-      <link rel="modulepreload" href={assets['react.js']} />
-      <script type="module" src={assets['client.js']} />
+      <link rel="modulepreload" href={assets['react.js']} fetchPriority="low" />
+      <script type="module" src={assets['client.js']} fetchPriority="low" />
     </>
   )
 }

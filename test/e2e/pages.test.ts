@@ -193,7 +193,7 @@ it('stays accessible after a client navigation', async () => {
   expect(errors).toEqual([])
 })
 
-it('hydrates each island without changing what the server rendered', async () => {
+it('hydrates each island with React without changing what the server rendered', async () => {
   for (const path of [
     '/babysitters/atlanta-ga',
     '/babysitting-jobs/atlanta-ga',
@@ -206,6 +206,12 @@ it('hydrates each island without changing what the server rendered', async () =>
     })
     const hydratedPage = await open(browser, path)
     await hydrated(hydratedPage.page)
+    // React has hydrated every element of every island: each carries React's fiber.
+    await hydratedPage.page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-island] *')).every((element) =>
+        Object.keys(element).some((key) => key.startsWith('__reactFiber$')),
+      ),
+    )
     await hydratedPage.page.waitForTimeout(200)
     expect(await islands(hydratedPage.page)).toEqual(await islands(plain.page))
     // React reports a hydration mismatch, and any other error of its, in the console.
