@@ -46,7 +46,11 @@ export interface ProfilePageProps {
   messaging: boolean
 }
 
-/** A provider's profile: an individual caregiver, or a daycare centre (business type SMB). */
+/**
+ * A provider's profile: an individual caregiver, or a daycare centre (business type SMB). The
+ * call to contact comes right after the profile's head, so a phone shows it on the first
+ * screen; on wide screens it stands beside the profile and stays in view (`layout="detail"`).
+ */
 export function ProfilePage(props: ProfilePageProps) {
   const { provider: p, name } = props
   const smb = p.businessType === 'SMB'
@@ -58,7 +62,7 @@ export function ProfilePage(props: ProfilePageProps) {
       )
     : labelsOf(p.traits, TRAITS)
   return (
-    <Document head={props.head}>
+    <Document head={props.head} layout="detail">
       <Breadcrumbs crumbs={props.crumbs} />
       <section className="profile-head">
         <Avatar {...avatarOf(p.id, name, p.photoUrl)} large />
@@ -82,15 +86,17 @@ export function ProfilePage(props: ProfilePageProps) {
           {badges.length ? <List className="badges" label="Badges" items={badges} /> : null}
         </div>
       </section>
-      <CallToAction
-        segment={props.ctaSegment}
-        text={
-          smb
-            ? `Ask ${name} about openings and tuition.`
-            : `Interested in ${name}? Tell us what you need and we'll help you connect.`
-        }
-        label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
-      />
+      <div className="detail-action">
+        <CallToAction
+          segment={props.ctaSegment}
+          text={
+            smb
+              ? `Ask ${name} about openings and tuition.`
+              : `Interested in ${name}? Tell us what you need and we'll help you connect.`
+          }
+          label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
+        />
+      </div>
       {props.messaging ? (
         <section aria-labelledby="message-title" className="message">
           <h2 id="message-title">{`Message ${smb ? name : p.firstName}`}</h2>
