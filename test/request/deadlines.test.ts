@@ -1,7 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, expect, it, vi } from 'vitest'
-import { purge } from '../support/builders'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
 import { held, withFaults, withStatementFaults } from '../support/with-faults'
@@ -20,7 +19,15 @@ const slow = held(SLOW_MS)
 afterEach(() => {
   slow.release()
   vi.restoreAllMocks()
+  vi.useRealTimers()
 })
+
+/** The clock `ms` on (Date only: timers run as they do). */
+function later(ms: number): void {
+  const now = Date.now()
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(now + ms)
+}
 
 /**
  * A request through `isolate` over `bindings`, timed to its complete body; `finished` resolves
@@ -104,14 +111,21 @@ it('opens the gate for a cold isolate whose gate read is slow: D1 decides', asyn
 
 it('answers a page whose D1 reads are slow with its stored copy, or 503, promptly', async () => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined)
-  const slowDb = withStatementFaults(env.DB, () => ({
-    all: async (all) => {
-      await slow.wait()
-      return all()
-    },
-  }))
+  // The page's reads; the purge store's own deadline is tested in purge-store.test.ts.
+  const slowDb = withStatementFaults(env.DB, (sql) =>
+    sql.includes('FROM purges')
+      ? undefined
+      : {
+          all: async (all) => {
+            await slow.wait()
+            return all()
+          },
+        },
+  )
   const cached = await settled('/pet-care/denver-co')
-  await purge({ urls: ['/pet-care/denver-co'] })
+  // Two hours on, the copy is past fresh and past stale-while-revalidate, kept for errors only
+  // (a purged copy would never come back: stale-if-error.test.ts).
+  later(2 * 3_600_000)
   // An isolate with nothing in memory: every read of the page goes to the slow D1.
   const isolate = anIsolate()
   const stale = await timed(isolate, '/pet-care/denver-co', { DB: slowDb })

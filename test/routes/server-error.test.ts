@@ -1,9 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import type { Event as SentryEvent } from '@sentry/types'
-import { expect, inject, it } from 'vitest'
+import { expect, inject, it, vi } from 'vitest'
 import worker from '../../src/worker'
-import { aProvider, cityId, purge } from '../support/builders'
+import { aProvider, cityId } from '../support/builders'
 import { GOOGLEBOT, ORIGIN, page, PHONE, sameDocument, settled } from '../support/fetch-page'
 import { withStatementFaults } from '../support/with-faults'
 
@@ -93,13 +93,18 @@ it('gives a crawler whose page had a section fail the stored copy, or 503 with R
   expect(none.res.headers.get('cache-control')).toBe('no-store')
   expect(none.body).not.toContain('Loading similar providers')
 
-  // A complete copy, stored and then purged: it stands in while rendering fails.
+  // A complete copy, stored and then expired (two days on: past fresh and past
+  // stale-while-revalidate, kept for errors): it stands in while rendering fails. A purged copy
+  // never would (stale-if-error.test.ts).
   const stored = await settled(path, asCrawler)
   expect([stored.res.status, stored.cache]).toEqual([200, 'MISS'])
-  await purge({ urls: [path] })
+  const now = Date.now()
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(now + 2 * 86_400_000)
   const stale = await settled(path, asCrawler, { DB: similarUnreadable })
   expect([stale.res.status, stale.cache]).toEqual([200, 'STALE'])
   expect(sameDocument(stale.body)).toBe(sameDocument(stored.body))
+  vi.useRealTimers()
 })
 
 it('answers 503 with Retry-After and no-store when storage fails and no copy is cached', async () => {
