@@ -1,3 +1,5 @@
+import { log } from '../observability/log'
+
 /** One purge request as the audit log keeps it (`purge_log` in D1, and a log line). */
 export interface PurgeAudit {
   at: string
@@ -17,7 +19,7 @@ export interface PurgeAudit {
  * or null: a purge that happened is never undone because its audit row failed.
  */
 export async function writeAudit(db: D1Database, entry: PurgeAudit): Promise<string | null> {
-  console.log(JSON.stringify({ message: 'purge', ...entry }))
+  log('info', 'purge', { ...entry })
   try {
     await db
       .prepare(
