@@ -32,6 +32,8 @@ const [command = 'list', name = '', value = ''] = positionals
 const READ_COMMANDS = ['list', 'get']
 if (![...READ_COMMANDS, ...WRITE_COMMANDS].includes(command))
   usageError(`unknown command "${command}"`)
+if (command === 'get' && !(FLAG_NAMES as string[]).includes(name) && !(name in CONFIG_DEFAULTS))
+  usageError(`"${name}" is neither a flag nor a configuration key`)
 
 function wrangler(...args: string[]): string {
   const target = environment ? ['--env', environment, '--remote'] : ['--local']
@@ -72,7 +74,7 @@ await runScript(() => {
     console.log(`config ${JSON.stringify({ ...CONFIG_DEFAULTS, ...store.config })}`)
   } else if (command === 'get') {
     const setting = describeSetting(store, name)
-    if (!setting) usageError(`"${name}" is neither a flag nor a configuration key`)
+    if (!setting) return
     console.log(`${name}: ${setting.value}\n  from ${where}: ${setting.source}`)
   } else {
     const result = applyCommand(store, command as WriteCommand, name, value)
