@@ -18,20 +18,24 @@ export function parseCommandLine<const O extends Options>(
   options: O,
   { positionals = false }: { positionals?: boolean } = {},
 ) {
+  const config = {
+    options: { ...options, help: { type: 'boolean', short: 'h', default: false } } as O & {
+      help: { type: 'boolean'; short: 'h'; default: false }
+    },
+    allowPositionals: positionals,
+    strict: true as const,
+  }
+  let parsed: ReturnType<typeof parseArgs<typeof config>>
   try {
-    const parsed = parseArgs({
-      options: { ...options, help: { type: 'boolean', short: 'h', default: false } },
-      allowPositionals: positionals,
-      strict: true,
-    })
-    if (parsed.values.help) {
-      console.log(usage.trim())
-      process.exit(0)
-    }
-    return parsed
+    parsed = parseArgs(config)
   } catch (error) {
     return usageError(error instanceof Error ? error.message : String(error))
   }
+  if ((parsed.values as { help?: boolean }).help) {
+    console.log(usage.trim())
+    process.exit(0)
+  }
+  return parsed
 }
 
 /** A wrong command line: one line, a pointer to `--help`, exit 2. */
