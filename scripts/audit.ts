@@ -15,18 +15,8 @@ import type { LaunchedChrome } from 'chrome-launcher'
 import { launch } from 'chrome-launcher'
 import type { Result } from 'lighthouse'
 import lighthouse from 'lighthouse'
-import { findJobService } from '../src/catalog/jobs'
-import { FLOW_SEGMENTS, SEGMENTS } from '../src/catalog/segments'
-import {
-  activitiesPath,
-  cityHubPath,
-  cityPath,
-  costPath,
-  flowPath,
-  jobListingPath,
-  servicePath,
-  statePath,
-} from '../src/urls/paths'
+import type { SamplePage } from './sample-pages'
+import { samplePages } from './sample-pages'
 
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 // The machine's network is closed: nothing in Chromium may reach out on its own.
@@ -44,24 +34,13 @@ const CHROME_FLAGS = [
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 
-const SERVICE = 'babysitters'
-const STATE = 'ga'
-const CITY = 'atlanta-ga'
-const JOB_SERVICE = 'babysitting-jobs'
-const KEYWORD = 'robotics'
-
 const { values } = parseArgs({ options: { origin: { type: 'string' } } })
 const command = [
   'npm run audit',
   ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : []),
 ]
 
-interface Page {
-  type: string
-  path: string
-}
-
-interface Row extends Page {
+interface Row extends SamplePage {
   scores?: Record<(typeof CATEGORIES)[number], number | null>
   error?: string
   flagged?: string[]
@@ -83,7 +62,7 @@ process.on('SIGTERM', () => {
 let failed = true
 try {
   const origin = values.origin ?? (await startDev())
-  const list = await pages(origin)
+  const list = await samplePages(origin)
   if (!list.length) throw new Error(`no page of ${origin} answers 200`)
   const rows = await audit(origin, list)
   print(origin, rows)
@@ -95,60 +74,8 @@ try {
 }
 process.exit(failed ? 1 : 0)
 
-/** The pages to audit, each checked to answer 200; a page that does not is skipped, with a note. */
-async function pages(origin: string): Promise<Page[]> {
-  if (!findJobService(JOB_SERVICE)) throw new Error(`no job service ${JOB_SERVICE}`)
-  const segment = SEGMENTS[0]?.slug
-  const candidates: (Page | { type: string; from: string; link: RegExp })[] = [
-    { type: 'national', path: servicePath(SERVICE) },
-    { type: 'state', path: statePath(SERVICE, STATE) },
-    { type: 'directory', path: cityPath(SERVICE, CITY) },
-    { type: 'provider profile', from: cityPath(SERVICE, CITY), link: /href="(\/p\/[^"?#]+)"/ },
-    { type: 'job listing', path: jobListingPath(JOB_SERVICE, CITY) },
-    {
-      type: 'job detail',
-      from: jobListingPath(JOB_SERVICE, CITY),
-      link: /href="(\/job\/[^"?#]+)"/,
-    },
-    { type: 'city hub', path: cityHubPath(CITY) },
-    { type: 'cost guide', path: costPath(SERVICE, CITY) },
-    { type: 'activities', path: activitiesPath(KEYWORD) },
-    ...(segment ? [{ type: 'segment', path: `/${segment}` }] : []),
-    ...(FLOW_SEGMENTS.includes(SERVICE) ? [{ type: 'visitor flow', path: flowPath(SERVICE) }] : []),
-  ]
-  const found: Page[] = []
-  for (const c of candidates) {
-    let path: string
-    if ('path' in c) path = c.path
-    else {
-      const res = await get(origin, c.from)
-      const m = res.status === 200 ? c.link.exec(res.text) : null
-      if (!m?.[1]) {
-        console.log(`skip ${c.type}: no ${c.link.source} link on ${c.from} (${res.status})`)
-        continue
-      }
-      path = m[1]
-    }
-    const { status } = await get(origin, path)
-    if (status === 200) found.push({ type: c.type, path })
-    else console.log(`skip ${c.type}: ${path} answers ${status}`)
-  }
-  return found
-}
-
-async function get(origin: string, path: string): Promise<{ status: number; text: string }> {
-  const url = new URL(path, origin)
-  const res = await fetch(url, { redirect: 'manual' }).catch((e: unknown) => {
-    const cause = field(e, 'cause')
-    throw new Error(
-      `cannot fetch ${url.href}: ${cause instanceof Error ? cause.message : String(e)}`,
-    )
-  })
-  return { status: res.status, text: await res.text() }
-}
-
 /** Runs Lighthouse on each page in one Chromium, one page after the other. */
-async function audit(origin: string, list: Page[]): Promise<Row[]> {
+async function audit(origin: string, list: SamplePage[]): Promise<Row[]> {
   chrome = await launch({ chromePath: CHROME, chromeFlags: CHROME_FLAGS, logLevel: 'silent' })
   const rows: Row[] = []
   for (const page of list) {

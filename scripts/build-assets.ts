@@ -2,54 +2,95 @@
 // content-hashed file names under dist/client/assets, cached as immutable by _headers, and
 // dist/asset-manifest.json, which the worker imports to link them.
 //
-// The browser script (src/client/entry.tsx) is written against React's API and bundled with
-// Preact's compat layer in its place: React 19's client runtime alone is 68 KB gzip, over the
-// 60 KiB budget of a listing page before any code of ours; Preact's is about 5 KB. The server
-// renders with React 19 itself, and the islands hydrate what it rendered.
+// The browser script (src/client/entry.tsx) hydrates with React 19 itself, in two files:
+// React's runtime (`react.js`: react, react-dom/client, the JSX runtime) and our code
+// (`client.js`), which imports it. React changes only when its pinned version does, so a
+// deploy of our code leaves a returning visitor's cached copy of React valid; pages link it
+// with `modulepreload` so both download at once (src/views/document.tsx).
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { build, transform } from 'esbuild'
 
-async function clientScript(): Promise<string> {
+/** What the build writes: source name and file body. */
+interface Asset {
+  name: string
+  body: string
+}
+
+/**
+ * The browser script and React's runtime. esbuild's code splitting puts what both entry points
+ * import into a shared chunk: `react-runtime.ts` imports exactly React, so React is that chunk,
+ * and `react-runtime.ts`'s own (empty) output is dropped.
+ */
+async function clientScripts(): Promise<Asset[]> {
   const result = await build({
-    entryPoints: ['src/client/entry.tsx'],
+    entryPoints: ['src/client/entry.tsx', 'src/client/react-runtime.ts'],
     bundle: true,
+    splitting: true,
     minify: true,
     format: 'esm',
     target: ['es2020', 'safari14'],
     jsx: 'automatic',
-    alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
+    // React's production build: its development build is larger and warns in the console.
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
+    outdir: 'dist/client-build',
+    entryNames: '[name]',
+    chunkNames: 'react',
+    metafile: true,
     write: false,
   })
-  return result.outputFiles[0]?.text ?? ''
+  const output = (name: string) => {
+    const file = result.outputFiles.find((f) => basename(f.path) === name)
+    if (!file) throw new Error(`esbuild wrote no ${name}: is React still shared?`)
+    return file.text
+  }
+  const chunks = result.outputFiles.filter((f) => !/(entry|react-runtime)\.js$/.test(f.path))
+  if (chunks.length !== 1) throw new Error(`expected one shared chunk, got ${chunks.length}`)
+  const react = output('react.js')
+  // The entry imports the chunk by its unhashed name: point it at the hashed file.
+  const client = output('entry.js').replaceAll(
+    '"./react.js"',
+    `"./${hashedName('react.js', react)}"`,
+  )
+  if (client === output('entry.js')) throw new Error('entry.js does not import ./react.js')
+  // client.js first: its hash covers react.js too (it names react.js's hash), and the build id
+  // is the first 30 hex digits of the hashes in this order (src/views/assets.ts).
+  return [
+    { name: 'client.js', body: client },
+    { name: 'react.js', body: react },
+  ]
 }
 
-const SOURCES: { name: string; body: () => Promise<string> }[] = [
+/** `react.js` → `react.0123456789.js`: the first 10 hex digits of the body's SHA-256. */
+function hashedName(name: string, body: string): string {
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10)
+  const dot = name.lastIndexOf('.')
+  return `${name.slice(0, dot)}.${hash}${name.slice(dot)}`
+}
+
+const assets: Asset[] = [
   {
     name: 'styles.css',
-    body: async () =>
-      (
-        await transform(await readFile('src/views/styles.css', 'utf8'), {
-          loader: 'css',
-          minify: true,
-        })
-      ).code,
+    body: (
+      await transform(await readFile('src/views/styles.css', 'utf8'), {
+        loader: 'css',
+        minify: true,
+      })
+    ).code,
   },
-  { name: 'favicon.svg', body: () => readFile('src/views/favicon.svg', 'utf8') },
-  { name: 'client.js', body: clientScript },
+  { name: 'favicon.svg', body: await readFile('src/views/favicon.svg', 'utf8') },
+  ...(await clientScripts()),
 ]
 
 await rm('dist/client', { recursive: true, force: true })
 await mkdir('dist/client/assets', { recursive: true })
 
 const manifest: Record<string, string> = {}
-for (const { name, body: make } of SOURCES) {
-  const body = await make()
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10)
-  const dot = name.lastIndexOf('.')
-  const file = `${name.slice(0, dot)}.${hash}${name.slice(dot)}`
+for (const { name, body } of assets) {
+  const file = hashedName(name, body)
   await writeFile(`dist/client/assets/${file}`, body)
   manifest[name] = `/assets/${file}`
 }
@@ -69,3 +110,13 @@ await writeFile(
 )
 await writeFile('dist/asset-manifest.json', JSON.stringify(manifest, null, 2) + '\n')
 console.log(`assets: ${Object.values(manifest).join(', ')}`)
+
+// The JavaScript each page type loads (docs/browser.md, "Budget"): listing pages load both
+// scripts, every other page none.
+const gzip = (name: string) =>
+  gzipSync(assets.find((a) => a.name === name)?.body ?? '', { level: 9 }).byteLength
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
+console.log(
+  `JavaScript, gzip: listing pages ${kib(gzip('client.js') + gzip('react.js'))} ` +
+    `(client.js ${kib(gzip('client.js'))}, react.js ${kib(gzip('react.js'))}), other pages 0`,
+)

@@ -1,8 +1,9 @@
 // A bounded loopback load on the benchmark worker (scripts/bench/harness.ts: the production
 // bundle in workerd, the default catalog, the Cache API), three streams at once:
 //
-//   npm run load                       20 s
+//   npm run load                       20 s, then 45 s again with KV answering slowly
 //   npm run load -- --duration 60 --rate 50
+//   npm run load -- --kv-delay 0       the first run only
 //
 // - a realistic mix at the nominal rate: directories of the seed cities (the head of the
 //   traffic), their profiles and jobs, cost guides and activity pages, with filters and paging,
@@ -12,26 +13,43 @@
 //   the nominal rate.
 // After a warm-up that requests each of those URLs once, prints requests, rate, latency, errors (5xx, timeouts, resets) and the realistic mix's edge
 // cache hit ratio; targets: < 0.1 % errors, hit ratio >= 90 %. Asserts nothing.
-import { parseArgs } from 'node:util'
+//
+// The second run is the same on a fresh worker whose every read of the flags and the gate from
+// KV takes `--kv-delay` ms (3,000 by default), long enough to meet two refreshes of the flags: no page may wait longer than the deadlines allow
+// (docs/request-flow.md#deadlines). It also times the fresh isolate's first page, which meets
+// both reads cold.
 import autocannon from 'autocannon'
 import { SEED_CITIES } from '../src/catalog/cities'
+import { FLAGS_MAX_AGE_MS } from '../src/flags/read-flags'
 import { DATA_PREFIX, isDataPath } from '../src/urls/data-prefix'
 import { activitiesPath, costPath } from '../src/urls/paths'
 import { buildHarness, CATALOGS, PHONE, serve } from './bench/harness'
+import { parseCommandLine, wholeNumber } from './cli'
+import { progress } from './progress'
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '20' },
-    rate: { type: 'string', default: '30' },
-  },
+const USAGE = `
+  npm run load                       20 s, then 45 s again with KV answering slowly
+  npm run load -- --duration 60 --rate 50
+  npm run load -- --kv-delay 0       the first run only
+
+A bounded load on the benchmark worker: a realistic mix, a flood of 404s and a prefetch storm,
+then the same with KV answering slowly; prints latency, errors and the hit ratio.
+`
+const { values } = parseCommandLine(USAGE, {
+  duration: { type: 'string', default: '20' },
+  rate: { type: 'string', default: '30' },
+  'kv-delay': { type: 'string', default: '3000' },
 })
-const DURATION = Number(values.duration)
-const NOMINAL = Number(values.rate)
+const DURATION = wholeNumber('duration', values.duration, { min: 1, max: 3600 })
+const NOMINAL = wholeNumber('rate', values.rate, { min: 1, max: 10_000 })
+const KV_DELAY = wholeNumber('kv-delay', values['kv-delay'], { max: 60_000 })
+// Long enough to span two refreshes of the flag set, each of which meets the slow KV.
+const SLOW_DURATION = Math.max(DURATION, (2 * FLAGS_MAX_AGE_MS) / 1000 + 5)
 
 await buildHarness()
-const server = await serve(CATALOGS.default, 'cached')
+let server = await serve(CATALOGS.default, 'cached')
 
-/** Deterministic choices, so two runs send the same mix. */
+/** Deterministic choices, so two runs send the same mix (`measure` starts each at 42). */
 let seed = 42
 const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T
@@ -76,16 +94,6 @@ const everything = [
   ),
   ...['robotics', 'stem', 'music', 'sports', 'hip-hop'].map(activitiesPath),
 ]
-console.error(`load: warming ${everything.length} URLs`)
-for (let i = 0; i < everything.length; i += 8) {
-  await Promise.all(
-    everything.slice(i, i + 8).map(async (path) => {
-      const data: Record<string, string> = isDataPath(path) ? { 'x-data-request': '1' } : {}
-      const res = await fetch(server.base + path, { headers: { 'user-agent': PHONE, ...data } })
-      await res.arrayBuffer()
-    }),
-  )
-}
 
 interface Stream {
   name: string
@@ -114,50 +122,100 @@ const streams: Stream[] = [
   },
 ]
 
-console.error(`load: ${DURATION} s, nominal ${NOMINAL} req/s`)
-const results = await Promise.all(
-  streams.map(async (stream) => {
-    const counts = { wrong: 0, hit: 0, cached: 0 }
-    const result = await autocannon({
-      url: server.base,
-      connections: Math.max(4, Math.ceil(stream.rate / 50)),
-      overallRate: stream.rate,
-      duration: DURATION,
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            path: stream.next(),
-            headers: { ...req.headers, 'user-agent': PHONE, ...stream.headers },
-          }),
-          onResponse: (status, _body, _context, headers) => {
-            if (!stream.ok(status)) counts.wrong++
-            const cache = (headers as Record<string, string | undefined>)['x-cache']
-            if (cache) counts.cached++
-            if (cache === 'HIT' || cache === 'STALE') counts.hit++
+/** The warm-up, then the three streams at once on `base`. */
+async function measure(base: string, label: string, duration: number) {
+  // Each run sends the same mix.
+  seed = 42
+  console.error(`load: ${label}, warming ${everything.length} URLs`)
+  for (let i = 0; i < everything.length; i += 8) {
+    await Promise.all(
+      everything.slice(i, i + 8).map(async (path) => {
+        const data: Record<string, string> = isDataPath(path) ? { 'x-data-request': '1' } : {}
+        const res = await fetch(base + path, { headers: { 'user-agent': PHONE, ...data } })
+        await res.arrayBuffer()
+      }),
+    )
+  }
+
+  console.error(`load: ${label}, ${duration} s, nominal ${NOMINAL} req/s`)
+  // One line of progress across the three streams: requests answered, of the nominal total.
+  const shown = progress(`load: ${label}`)
+  const nominalTotal = streams.reduce((sum, s) => sum + s.rate, 0) * duration
+  let answered = 0
+  let wrong = 0
+  const results = await Promise.all(
+    streams.map(async (stream) => {
+      const counts = { wrong: 0, hit: 0, cached: 0 }
+      const result = await autocannon({
+        url: base,
+        connections: Math.max(4, Math.ceil(stream.rate / 50)),
+        overallRate: stream.rate,
+        duration,
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              path: stream.next(),
+              headers: { ...req.headers, 'user-agent': PHONE, ...stream.headers },
+            }),
+            onResponse: (status, _body, _context, headers) => {
+              shown.update(++answered, nominalTotal, `${wrong} unexpected statuses`)
+              if (!stream.ok(status)) {
+                counts.wrong++
+                wrong++
+              }
+              const cache = (headers as Record<string, string | undefined>)['x-cache']
+              if (cache) counts.cached++
+              if (cache === 'HIT' || cache === 'STALE') counts.hit++
+            },
           },
-        },
-      ],
-    })
-    const errors = result.errors + result.timeouts + result['5xx']
-    return { stream, result, counts, errors }
-  }),
-)
+        ],
+      })
+      const errors = result.errors + result.timeouts + result['5xx']
+      return { stream, result, counts, errors }
+    }),
+  )
+  shown.end()
+  return results
+}
+
+const runs = [{ label: 'at once', results: await measure(server.base, 'KV at once', DURATION) }]
 await server.mf.dispose()
+let coldFirstPage: number | null = null
+if (KV_DELAY > 0) {
+  server = await serve(CATALOGS.default, 'cached', undefined, { kvDelayMs: KV_DELAY })
+  // A fresh isolate's first page: the flag set and the gate both read from the slow KV.
+  const started = performance.now()
+  await (
+    await fetch(server.base + '/babysitters/atlanta-ga', { headers: { 'user-agent': PHONE } })
+  ).text()
+  coldFirstPage = performance.now() - started
+  runs.push({
+    label: `${KV_DELAY} ms late, ${SLOW_DURATION} s`,
+    results: await measure(server.base, `KV ${KV_DELAY} ms late`, SLOW_DURATION),
+  })
+  await server.mf.dispose()
+}
 
 const pct = (n: number, of: number) => `${((100 * n) / Math.max(of, 1)).toFixed(2)} %`
 console.log(
   `\nnpm run load: ${new Date().toISOString().slice(0, 10)}, ${DURATION} s, nominal ${NOMINAL} req/s\n`,
 )
 console.log(
-  '| stream | requests | req/s | p50 ms | p99 ms | errors | unexpected status | cache hits |',
+  '| KV | stream | requests | req/s | p50 ms | p99 ms | max ms | errors | unexpected status | cache hits |',
 )
-console.log('|---|--:|--:|--:|--:|--:|--:|--:|')
-for (const { stream, result, counts, errors } of results) {
-  const total = result.requests.total
-  console.log(
-    `| ${stream.name} | ${total} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ` +
-      `${result.latency.p99} | ${pct(errors, total)} | ${pct(counts.wrong, total)} | ` +
-      `${pct(counts.hit, counts.cached)} |`,
-  )
+console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|')
+for (const { label, results } of runs) {
+  for (const { stream, result, counts, errors } of results) {
+    const total = result.requests.total
+    console.log(
+      `| ${label} | ${stream.name} | ${total} | ${result.requests.average.toFixed(0)} | ` +
+        `${result.latency.p50} | ${result.latency.p99} | ${result.latency.max} | ` +
+        `${pct(errors, total)} | ${pct(counts.wrong, total)} | ${pct(counts.hit, counts.cached)} |`,
+    )
+  }
 }
+if (coldFirstPage !== null)
+  console.log(
+    `\nA fresh isolate's first page with KV ${KV_DELAY} ms late: ${coldFirstPage.toFixed(0)} ms`,
+  )

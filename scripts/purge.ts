@@ -68,7 +68,7 @@ function errorOf(body: string): string {
 
 function showLog(): void {
   const limit = wholeNumber('limit', values.limit, { min: 1, max: 1000 })
-  const sql = `SELECT at, token_name AS who, outcome, urls, tags, purged FROM purge_log ORDER BY at DESC LIMIT ${limit}`
+  const sql = `SELECT at, token_name AS who, outcome, urls, tags, purged, refusals FROM purge_log ORDER BY at DESC LIMIT ${limit}`
   const where = environment
     ? ['--remote', '--env', environment]
     : ['--local', ...(values['persist-to'] ? ['--persist-to', values['persist-to']] : [])]
@@ -85,7 +85,10 @@ function showLog(): void {
   if (!results.length) console.log('no purges yet')
   for (const row of results) {
     console.log(
-      `${row.at}  ${row.who}  ${row.outcome}  ${row.purged} purged  urls=${row.urls}  tags=${row.tags}`,
+      // Refusals without a valid token are one row per outcome and minute, with their count.
+      Number(row.refusals) > 1
+        ? `${row.at}  ${row.who}  ${row.outcome}  ×${row.refusals} in that minute`
+        : `${row.at}  ${row.who}  ${row.outcome}  ${row.purged} purged  urls=${row.urls}  tags=${row.tags}`,
     )
   }
 }

@@ -17,15 +17,17 @@ import { activitiesPage } from './routes/activities'
 import { cityHubPage } from './routes/city-hub'
 import { costGuidePage } from './routes/cost-guide'
 import { directoryPage } from './routes/directory'
+import { homePage } from './routes/home'
 import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
+import { guestMessageSent, sendGuestMessage } from './routes/guest-message'
 import { providerProfilePage } from './routes/provider-profile'
 import { segmentPage } from './routes/segment'
 import { serviceNationalPage } from './routes/service-national'
 import { serviceStatePage } from './routes/service-state'
 import { robotsTxt, sitemapFile, sitemapIndex } from './routes/sitemaps'
-import { intentStep, whoNeedsCareStep } from './routes/visitor-flow'
+import { intentStep, providerEntry, whoNeedsCareStep } from './routes/visitor-flow'
 import { DATA_PREFIX } from './urls/data-prefix'
 import { OPS_PURGE, PATTERNS, ROBOTS, SITEMAP_FILE, SITEMAP_INDEX } from './urls/paths'
 
@@ -79,6 +81,12 @@ const LISTING = 'seoSearchListing'
 
 /** Every route of the site, and what shapes each. */
 export const PAGES = {
+  home: page({
+    pattern: PATTERNS.home,
+    surface: 'home',
+    policy: POLICIES.hub,
+    handler: homePage,
+  }),
   serviceNational: page({
     pattern: PATTERNS.serviceNational,
     surface: 'serviceNational',
@@ -140,6 +148,25 @@ export const PAGES = {
     flags: [...CALL_TO_ACTION_FLAGS, 'embeddedGuestMessaging', 'robustDaycareCards'],
     handler: providerProfilePage,
   }),
+  // The profile's message form (flag embeddedGuestMessaging): about one visitor, never stored.
+  // The profile's page type, so a rollout that targets profiles reaches the form's post too.
+  profileMessage: page({
+    pattern: PATTERNS.providerMessage,
+    method: 'POST',
+    surface: 'profileMessage',
+    pageType: 'seoProviderProfile',
+    gate: { slug: 'provider' },
+    flags: [...DOCUMENT_FLAGS, 'embeddedGuestMessaging'],
+    handler: sendGuestMessage,
+  }),
+  profileMessageSent: page({
+    pattern: PATTERNS.providerMessageSent,
+    surface: 'profileMessage',
+    pageType: 'seoProviderProfile',
+    gate: { slug: 'provider' },
+    flags: [...DOCUMENT_FLAGS, 'embeddedGuestMessaging'],
+    handler: guestMessageSent,
+  }),
   job: page({
     pattern: PATTERNS.job,
     surface: 'job',
@@ -184,12 +211,17 @@ export const PAGES = {
     pattern: PATTERNS.flowIntent,
     surface: 'flow',
     data: true,
-    handler: intentStep,
+    handler: intentStep(isReturnPage),
   }),
   flowWhoNeedsCare: page({
     pattern: PATTERNS.flowWhoNeedsCare,
     surface: 'flow',
-    handler: whoNeedsCareStep,
+    handler: whoNeedsCareStep(isReturnPage),
+  }),
+  flowProvider: page({
+    pattern: PATTERNS.flowProvider,
+    surface: 'flow',
+    handler: providerEntry(isReturnPage),
   }),
   sitemapIndex: page({
     pattern: SITEMAP_INDEX,
@@ -249,6 +281,16 @@ export function matchPage(
   for (const [name, at] of Object.entries(found))
     params[name] = stash ? (stash[at as number] ?? '') : String(at)
   return { row, params }
+}
+
+/**
+ * Whether the visitor flow may send a visitor back to `path` (src/urls/return-path.ts): a page
+ * for people that a row serves, one the edge cache stores. Flow steps, sitemaps and the ops
+ * endpoint are no place to return to.
+ */
+export function isReturnPage(path: string): boolean {
+  const row = matchPage('GET', path)?.row
+  return row !== undefined && row.policy !== null && row.surface !== 'sitemap'
 }
 
 /** What the fast path needs of the row a GET path routes to, or null for none. */

@@ -3,7 +3,12 @@ import { pageOf } from '../src/pages'
 
 describe('the page table', () => {
   it.each([
+    ['/', 'home'],
     ['/nannies', 'serviceNational'],
+    ['/au-pairs', 'serviceNational'],
+    ['/errands/ga', 'serviceState'],
+    ['/au-pairs/atlanta-ga', 'directory'],
+    ['/errands/atlanta-ga', 'directory'],
     ['/nannies/ga', 'serviceState'],
     ['/nannies/atlanta-ga', 'directory'],
     ['/_data/nannies/atlanta-ga', 'directory'],
@@ -63,6 +68,18 @@ describe('the page table', () => {
     ['/p/maria-g-12', { pageType: 'seoProviderProfile' }],
     ['/job/nanny-needed-9', { pageType: 'seoJobDetail' }],
     ['/explore/d/robotics', { pageType: 'campsAndActivities' }],
+    [
+      '/au-pairs/atlanta-ga',
+      {
+        pageType: 'seoSearchListing',
+        service: 'au-pairs',
+        vertical: 'AU_PAIR',
+        city: 'atlanta-ga',
+        state: 'GA',
+      },
+    ],
+    ['/errands', { pageType: 'seoSearchListing', service: 'errands', vertical: 'ERRANDS' }],
+    ['/', {}],
     ['/adult-care', {}],
     ['/nowhere', {}],
   ])('targets flags on %s by what its route names', (path, target) => {

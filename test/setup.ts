@@ -12,4 +12,5 @@ const sql = inject('catalogSql')
 for (let i = 0; i < sql.length; i += 50) {
   await env.DB.batch(sql.slice(i, i + 50).map((s) => env.DB.prepare(s)))
 }
-await refreshDerived(env, new Date(inject('catalogNow')), memory.derivedReads)
+const failed = await refreshDerived(env, new Date(inject('catalogNow')), memory.derivedReads)
+if (failed.length) throw new Error(`the cron's refresh failed: ${failed.join(', ')}`)

@@ -1,7 +1,7 @@
 // The worker as `npm run bench` serves it: the real worker (src/worker.ts), plus routes that exist
 // only in the benchmark configuration. Built by `wrangler deploy --dry-run` like the real one.
 import { urlTag } from '../../src/cache/cache-key'
-import { PURGE_PREFIX } from '../../src/cache/generations'
+import { KnownPurges } from '../../src/cache/generations'
 import { readGate } from '../../src/gate/gate-store'
 import { memory } from '../../src/app'
 import worker from '../../src/worker'
@@ -13,7 +13,12 @@ interface BenchEnv extends Env {
   D1_ELSEWHERE?: Fetcher
   /** Milliseconds every D1 round trip takes on top of its work: D1 far from the visitor. */
   BENCH_D1_DELAY_MS?: number
+  /** Milliseconds every read of the flags and the gate from KV takes: KV answering slowly. */
+  BENCH_KV_DELAY_MS?: number
 }
+
+/** Whether BENCH_MISSES have been purged in this isolate's memory. */
+let purgedForever = false
 
 /** Baseline bodies, built once per size: the cost of serving a string, nothing else. */
 const baselines = new Map<number, string>()
@@ -33,6 +38,9 @@ export default {
         // The derived reads this isolate keeps: the next page reads as a page never seen does.
         memory.derivedReads.clear()
         return new Response(null, { status: 204 })
+      case '/__bench/purges':
+        // The purge store read by a fresh isolate (all rows) and by a warm one (what changed).
+        return Response.json(await measurePurgeReads(env.DB))
       case '/__bench/gate': {
         // The filter's read from KV and its decoding, as a fresh isolate pays it.
         const started = performance.now()
@@ -44,38 +52,36 @@ export default {
       }
     }
     const db = env.D1_ELSEWHERE ? d1Elsewhere(env.D1_ELSEWHERE, env.BENCH_D1_DELAY_MS ?? 0) : env.DB
-    const purges = env.BENCH_MISSES ? purgedForever(env.PURGES, env.BENCH_MISSES) : env.PURGES
-    return worker.fetch(request, { ...env, DB: db, PURGES: purges }, ctx)
+    if (env.BENCH_MISSES && !purgedForever) {
+      // Every page of BENCH_MISSES, purged at the end of time: each copy of those pages, in the
+      // Cache API or in the isolate's memory, is then older than a purge and is never served,
+      // however many requests run at once: every request renders, and the rest of the cache's
+      // path (the lookup, the store) runs as on a miss. (Emptying the isolate's memory at each
+      // request did not do it: under concurrent requests, a render finishing between one
+      // request's emptying and its lookup was served as a hit.)
+      memory.purges.record(env.BENCH_MISSES.map(urlTag), Number.MAX_SAFE_INTEGER)
+      purgedForever = true
+    }
+    const kvDelay = env.BENCH_KV_DELAY_MS ?? 0
+    const flags = kvDelay ? slowKv(env.FLAGS, kvDelay) : env.FLAGS
+    const gate = kvDelay ? slowKv(env.GATE, kvDelay) : env.GATE
+    return worker.fetch(request, { ...env, DB: db, FLAGS: flags, GATE: gate }, ctx)
   },
   scheduled: (controller, env, ctx) => worker.scheduled(controller, env, ctx),
 } satisfies ExportedHandler<BenchEnv>
 
-/**
- * The purge records as the edge cache lists them, with one more: every page of `paths`, purged
- * at the end of time. Each copy of those pages, in the Cache API or in the isolate's memory, is
- * then older than a purge and is never served, however many requests run at once: every
- * request renders, and the rest of the cache's path (the lookup, the store) runs as on a miss.
- * (Emptying the isolate's memory at each request did not do it: under concurrent requests, a
- * render finishing between one request's emptying and its lookup was served as a hit.)
- */
-function purgedForever(kv: KVNamespace, paths: readonly string[]): KVNamespace {
-  const purge = {
-    name: `${PURGE_PREFIX}bench`,
-    metadata: { at: Number.MAX_SAFE_INTEGER, tags: paths.map(urlTag) },
-  }
+/** `kv`, whose reads (`get`, `getWithMetadata`) each answer `delay` ms late. */
+function slowKv(kv: KVNamespace, delay: number): KVNamespace {
   return new Proxy(kv, {
     get(target, property) {
-      if (property === 'list')
-        return async (options?: KVNamespaceListOptions) => {
-          const listed = await target.list(options)
-          return options?.prefix === PURGE_PREFIX && listed.list_complete
-            ? { ...listed, keys: [...listed.keys, purge] }
-            : listed
-        }
       const value: unknown = Reflect.get(target, property)
-      return typeof value === 'function'
-        ? (value as (this: KVNamespace, ...args: unknown[]) => unknown).bind(target)
-        : value
+      if (typeof value !== 'function') return value
+      const method = (value as (this: KVNamespace, ...args: unknown[]) => unknown).bind(target)
+      if (property !== 'get' && property !== 'getWithMetadata') return method
+      return async (...args: unknown[]) => {
+        await new Promise((resolve) => setTimeout(resolve, delay))
+        return method(...args)
+      }
     },
   })
 }
@@ -112,6 +118,52 @@ function d1Elsewhere(service: Fetcher, delay: number): D1Database {
   }
   const batch = (statements: Statement[]) =>
     roundTrip({ batch: statements.map(({ sql, params }) => ({ sql, params })) })
-  const db = { prepare, batch, withSession: () => db }
+  const db = { prepare, batch, withSession: () => db, getBookmark: () => null }
   return db as unknown as D1Database
+}
+
+/**
+ * The purge store's reads, as isolates make them over the rows in D1 (purge-store.ts seeds
+ * them): a cold isolate's first read of every row, then "what changed since N" with nothing new
+ * and with one new purge, each the median of 20 in ms, with the rows D1 read for one.
+ */
+async function measurePurgeReads(db: D1Database) {
+  const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)] ?? 0
+  const timed = async (read: () => Promise<unknown>) => {
+    const started = performance.now()
+    await read()
+    return performance.now() - started
+  }
+  const cold: number[] = []
+  let known = new KnownPurges()
+  for (let i = 0; i < 5; i++) {
+    known = new KnownPurges()
+    cold.push(await timed(() => known.refresh(db)))
+  }
+  const nothingNew: number[] = []
+  for (let i = 0; i < 20; i++) nothingNew.push(await timed(() => known.refresh(db)))
+  const onePurge: number[] = []
+  for (let i = 0; i < 20; i++) {
+    await db
+      .prepare('INSERT INTO purges (at, tag) SELECT ?, value FROM json_each(?)')
+      .bind(Date.now(), JSON.stringify([`provider:bench${i}`, `url:/p/bench-${i}`]))
+      .run()
+    onePurge.push(await timed(() => known.refresh(db)))
+  }
+  const rowsRead = async (seq: number) =>
+    (
+      await db
+        .prepare('SELECT seq, at, tag FROM purges WHERE seq > ? AND at >= ? ORDER BY seq LIMIT ?')
+        .bind(seq, 0, 10_000)
+        .all()
+    ).meta.rows_read
+  const newest = await db.prepare('SELECT MAX(seq) AS seq FROM purges').first<{ seq: number }>()
+  return {
+    tags: known.size,
+    coldMs: median(cold),
+    nothingNewMs: median(nothingNew),
+    onePurgeMs: median(onePurge),
+    rowsReadNothingNew: await rowsRead(newest?.seq ?? 0),
+    rowsReadOnePurge: await rowsRead((newest?.seq ?? 2) - 2),
+  }
 }

@@ -17,15 +17,28 @@ const HARNESS = 'dist/bench/harness'
 export const CATALOGS = { default: '.wrangler/state/v3', large: '.wrangler/bench-large/v3' }
 
 const run = promisify(execFile)
-export async function step(what: string, file: string, args: string[]): Promise<void> {
+/**
+ * Runs one preparation step. `progress`: its stderr (the seed's progress line, with an ETA) is
+ * shown as it comes, so a long seed is never silent.
+ */
+export async function step(
+  what: string,
+  file: string,
+  args: string[],
+  { progress = false }: { progress?: boolean } = {},
+): Promise<void> {
   console.error(`bench: ${what}`)
-  await run(file, args, { env: ENV, maxBuffer: 64 * 1024 * 1024 })
+  const running = run(file, args, { env: ENV, maxBuffer: 64 * 1024 * 1024 })
+  if (progress) running.child.stderr?.pipe(process.stderr)
+  await running
 }
 
 /** Assets, the default catalog (seeded once) and the benchmark worker's production bundle. */
 export async function buildHarness(): Promise<void> {
   await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
-  await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'])
+  await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'], {
+    progress: true,
+  })
   await step('benchmark bundle', 'node_modules/.bin/wrangler', [
     'deploy',
     '--dry-run',
@@ -58,12 +71,17 @@ export type Caching = 'cached' | { missing: readonly string[] }
 /**
  * The benchmark worker over one catalog. With `d1` (serveD1), D1 is answered by that other
  * workerd, as in production, where D1 runs elsewhere: this one's CPU is then the worker's.
+ * `d1DelayMs` delays every D1 round trip, `kvDelayMs` every read of the flags and the gate.
  */
 export async function serve(
   state: string,
   caching: Caching,
   d1?: Server,
-  { inspectorPort, d1DelayMs = 0 }: { inspectorPort?: number; d1DelayMs?: number } = {},
+  {
+    inspectorPort,
+    d1DelayMs = 0,
+    kvDelayMs = 0,
+  }: { inspectorPort?: number; d1DelayMs?: number; kvDelayMs?: number } = {},
 ): Promise<Server> {
   return started({
     ...(inspectorPort ? { inspectorPort } : {}),
@@ -76,9 +94,10 @@ export async function serve(
       SENTRY_BROWSER_DSN: '',
       ...(caching === 'cached' ? {} : { BENCH_MISSES: [...caching.missing] }),
       BENCH_D1_DELAY_MS: d1DelayMs,
+      BENCH_KV_DELAY_MS: kvDelayMs,
     },
     d1Databases: { DB: 'DB' },
-    kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE', PURGES: 'PURGES' },
+    kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE' },
     d1Persist: join(state, 'd1'),
     kvPersist: join(state, 'kv'),
     cache: caching === 'cached',

@@ -9,7 +9,7 @@ import type { CityRows } from './city-rows'
 import type { Ids } from './ids'
 import { generateJob } from './job'
 import type { Place } from './places'
-import { generateProvider } from './provider'
+import { AU_PAIRS, ERRAND_RUNNERS, generateProvider } from './provider'
 
 export interface GenerateOptions {
   /** Multiplies the providers and jobs of every city: 1 is the default catalog (30,000+ providers). */
@@ -30,6 +30,14 @@ export function providersFor(place: Place, isSeedCity: boolean, scale: number): 
     ? SEED_CITY_PROVIDERS
     : Math.min(400, Math.max(6, place.population / 4500))
   return Math.max(1, Math.round(base * scale))
+}
+
+/**
+ * Au pairs and errand runners in a place, for its other providers at scale 1: au pairs live
+ * with host families, mostly in large, well-off metros; errand runners are everywhere.
+ */
+export function newVerticalsFor(providers: number): { auPairs: number; errandRunners: number } {
+  return { auPairs: Math.round(providers * 0.04), errandRunners: Math.round(providers * 0.06) }
 }
 
 /** Jobs open or recently closed in a place: about one for every three providers. */
@@ -80,6 +88,13 @@ export function* generateCatalog(
     for (const slug of keywords) generateActivity(rows, ids, place, options.now, slug)
     for (let i = 0; i < activitiesFor(providers); i++)
       generateActivity(rows, ids, place, options.now)
+    // Drawn from a seed of their own, after the rest: adding these verticals changed no other
+    // provider, job or activity of the city (only later provider ids moved up).
+    faker.seed([options.seed, place.id, 1])
+    const { auPairs, errandRunners } = newVerticalsFor(providers)
+    for (let i = 0; i < auPairs; i++) generateProvider(rows, ids, place, options.now, AU_PAIRS)
+    for (let i = 0; i < errandRunners; i++)
+      generateProvider(rows, ids, place, options.now, ERRAND_RUNNERS)
     yield rows
   }
 }

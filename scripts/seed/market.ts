@@ -14,6 +14,9 @@ export const BASE_RATE: Record<string, number> = {
   'personal-assistants': 19,
   'special-needs': 21,
   'day-care': 260,
+  // A weekly stipend: the State Department's minimum for au pairs is about $196 a week.
+  'au-pairs': 235,
+  errands: 18,
 }
 
 // Relative cost of care by state, so cities differ the way they do in life.

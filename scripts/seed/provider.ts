@@ -25,7 +25,7 @@ import {
 import type { Family } from './texts'
 import * as T from './texts'
 
-interface FamilyPlan {
+export interface FamilyPlan {
   family: Family
   weight: number
   services: readonly { slug: string; p: number }[]
@@ -51,6 +51,21 @@ const FAMILIES: readonly FamilyPlan[] = [
   { family: 'DAYCARE', weight: 5, services: [{ slug: 'day-care', p: 1 }] },
 ]
 
+/**
+ * Au pairs and errand runners, generated as a pool of their own after the rest of a city (so
+ * adding them left every other provider, job and activity of a city as it was).
+ */
+export const AU_PAIRS: FamilyPlan = {
+  family: 'AU_PAIR',
+  weight: 1,
+  services: [{ slug: 'au-pairs', p: 1 }],
+}
+export const ERRAND_RUNNERS: FamilyPlan = {
+  family: 'ERRANDS',
+  weight: 1,
+  services: [{ slug: 'errands', p: 1 }],
+}
+
 const RATING_CATEGORIES: Record<Family, readonly RatingCategory[]> = {
   CHILDCARE: [
     'DEPENDABILITY',
@@ -73,6 +88,8 @@ const RATING_CATEGORIES: Record<Family, readonly RatingCategory[]> = {
   CAREGIGSX: ['RESPONSIVENESS', 'SKILL_SET', 'EXPERTISE', 'DEPENDABILITY'],
   SPCLNEEDS: ['EXPERTISE', 'QUALITY_OF_CARE', 'COMMUNICATION', 'DEPENDABILITY'],
   DAYCARE: ['FACILITIES', 'ACTIVITIES', 'CLEANLINESS', 'COMMUNICATION', 'ACCURATE_CALENDAR'],
+  AU_PAIR: ['GOOD_WITH_MULTIPLE_KIDS', 'DEPENDABILITY', 'COMMUNICATION', 'ACTIVITIES', 'REHIRE'],
+  ERRANDS: ['RESPONSIVENESS', 'PUNCTUALITY', 'RELIABLE_TRANSPORTATION', 'DEPENDABILITY'],
 }
 
 const CERTS_BY_FAMILY: Record<Family, readonly [string, number][]> = {
@@ -105,25 +122,41 @@ const CERTS_BY_FAMILY: Record<Family, readonly [string, number][]> = {
     ['CPR_TRAINING', 0.9],
     ['FIRST_AID_TRAINING', 0.9],
   ],
+  AU_PAIR: [
+    ['CPR_TRAINING', 0.7],
+    ['FIRST_AID_TRAINING', 0.6],
+    ['EARLY_CHILD_DEVELOPMENT_COURSEWORK', 0.1],
+  ],
+  ERRANDS: [],
 }
 
-/** One provider of `place`, with their services and reviews, appended to `rows`. */
-export function generateProvider(rows: CityRows, ids: Ids, place: Place, now: Date): void {
+/**
+ * One provider of `place`, with their services and reviews, appended to `rows`: of the family
+ * `plan`, or of one drawn by weight from the main ones.
+ */
+export function generateProvider(
+  rows: CityRows,
+  ids: Ids,
+  place: Place,
+  now: Date,
+  plan = faker.helpers.weightedArrayElement(FAMILIES.map((f) => ({ weight: f.weight, value: f }))),
+): void {
   ids.provider += 1
   const id = ids.provider
-  const plan = faker.helpers.weightedArrayElement(
-    FAMILIES.map((f) => ({ weight: f.weight, value: f })),
-  )
   const family = plan.family
+  const auPair = family === 'AU_PAIR'
   const smb = family === 'DAYCARE'
   const first = faker.person.firstName()
   const last = faker.person.lastName()
   const business = smb
     ? `${faker.helpers.arrayElement(T.DAYCARE_NAMES)} ${faker.helpers.arrayElement(T.DAYCARE_KINDS)}`
     : null
+  // Au pairs are 18 to 26: a few years of babysitting at most.
   const years = smb
     ? faker.number.int({ min: 2, max: 35 })
-    : Math.min(30, Math.floor(faker.number.float({ min: 0, max: 1 }) ** 2 * 22) + 1)
+    : auPair
+      ? faker.number.int({ min: 1, max: 6 })
+      : Math.min(30, Math.floor(faker.number.float({ min: 0, max: 1 }) ** 2 * 22) + 1)
 
   const { lat, lng } = pointNear(place, radiusOf(place))
 
@@ -139,15 +172,18 @@ export function generateProvider(rows: CityRows, ids: Ids, place: Place, now: Da
       ? [0.95, 0.4, 0, 0, 0]
       : [
           0.9,
-          family === 'CAREGIGSX' ? 0.95 : 0.6,
+          family === 'CAREGIGSX' || family === 'ERRANDS' ? 0.95 : 0.6,
           0.7,
           family === 'HOUSEKEEP' ? 0.5 : 0.1,
           family === 'HOUSEKEEP' ? 0.45 : 0.1,
         ],
   )
+  // An au pair comes from abroad and speaks their own language as well as English.
+  const origin = auPair ? faker.helpers.arrayElement(T.AU_PAIR_COUNTRIES) : null
   const languages = ['ENGLISH']
-  if (faker.datatype.boolean(0.25)) languages.push('SPANISH')
-  if (faker.datatype.boolean(0.1))
+  if (origin && origin.language !== 'ENGLISH') languages.push(origin.language)
+  else if (faker.datatype.boolean(0.25)) languages.push('SPANISH')
+  if (!origin && faker.datatype.boolean(0.1))
     languages.push(
       faker.helpers.arrayElement(LANGUAGES.filter((l) => l !== 'ENGLISH' && l !== 'SPANISH')),
     )
@@ -178,6 +214,7 @@ export function generateProvider(rows: CityRows, ids: Ids, place: Place, now: Da
       .replaceAll('{city}', place.name)
       .replaceAll('{business}', business ?? '')
       .replaceAll('{subject}', optionLabels[0] ?? 'Math')
+      .replaceAll('{country}', origin?.country ?? '')
   const headline = fill(faker.helpers.arrayElement(T.HEADLINES[family]))
   const bio = [
     fill(faker.helpers.arrayElement(T.INTROS[family])),

@@ -61,6 +61,18 @@ export const HEADLINES: Record<Family, readonly string[]> = {
     'Early learning center for infants through pre-K',
     'Daycare with outdoor play space and healthy meals',
   ],
+  AU_PAIR: [
+    'Cheerful au pair from {country} with {years} years of child care experience',
+    'Au pair from {country}: bilingual play, school runs and homework help',
+    'Live-in au pair who loves outdoor play and crafts',
+    'Experienced au pair, great with toddlers and school-age kids',
+  ],
+  ERRANDS: [
+    'Reliable errand runner with a car and a flexible schedule',
+    'Groceries, pharmacy pickups and returns, done the same day',
+    'Errands and appointments: I get them off your list',
+    'Dependable help with shopping, deliveries and rides',
+  ],
 }
 
 export const INTROS: Record<Family, readonly string[]> = {
@@ -100,6 +112,14 @@ export const INTROS: Record<Family, readonly string[]> = {
   DAYCARE: [
     '{business} has cared for children in {city} for {years} years.',
     'Welcome to {business}, a licensed daycare serving families in {city} for {years} years.',
+  ],
+  AU_PAIR: [
+    "Hi, I'm {first} from {country}, and I have cared for children for {years} years.",
+    "I'm {first}, an au pair from {country} looking forward to a year with a family in {city}.",
+  ],
+  ERRANDS: [
+    "I'm {first}, and I have been running errands for families in {city} for {years} years.",
+    'Hi! My name is {first}. I take the small jobs off your list so you have time for the rest.',
   ],
 }
 
@@ -144,7 +164,34 @@ export const DETAILS: Record<Family, readonly string[]> = {
     'We serve healthy meals and snacks and keep parents updated through the day.',
     'Our small groups give every child plenty of individual attention.',
   ],
+  AU_PAIR: [
+    'I can take the kids to school and activities, help with homework and cook simple meals.',
+    'I would love to share my language and culture with your children.',
+    'I have babysat for neighbors and cousins since I was a teenager.',
+  ],
+  ERRANDS: [
+    'I have a reliable car and know every store and pharmacy in town.',
+    'I send a photo of every receipt and keep to your shopping list.',
+    'I am happy to wait at home for a delivery or a repair visit.',
+  ],
 }
+
+/** Where au pairs come from, and the language each speaks besides English. */
+export const AU_PAIR_COUNTRIES: readonly { country: string; language: string }[] = [
+  { country: 'Germany', language: 'GERMAN' },
+  { country: 'Brazil', language: 'PORTUGUESE_BRAZIL' },
+  { country: 'Colombia', language: 'SPANISH' },
+  { country: 'Mexico', language: 'SPANISH' },
+  { country: 'Spain', language: 'SPANISH' },
+  { country: 'France', language: 'FRENCH' },
+  { country: 'Italy', language: 'ITALIAN' },
+  { country: 'the Netherlands', language: 'DUTCH' },
+  { country: 'South Africa', language: 'AFRIKAANS' },
+  { country: 'Poland', language: 'POLISH' },
+  { country: 'Ukraine', language: 'UKRAINIAN' },
+  { country: 'Japan', language: 'JAPANESE' },
+  { country: 'the Philippines', language: 'TAGALOG' },
+]
 
 export const CLOSINGS: readonly string[] = [
   'I would love to hear about your family and what you need.',

@@ -3,19 +3,13 @@ import { BUILD } from '../views/assets'
 import type { Policy } from './policies'
 
 /**
- * The cache key of a page: its normalised path, the query as the page reads it (`query`, from
- * the policy's PageQuery: canonical, so nothing the page ignores reaches the key; null for a
- * query the page refuses), the variant fingerprint of the flags that shaped it and the build
- * (a deploy never serves pages linking assets it no longer has), on the public origin (never
- * the Host header).
+ * The cache key of a page: its path as routed, the query as the page reads it (`query`, from
+ * the policy's PageQuery: canonical, so nothing the page ignores reaches the key), the variant
+ * fingerprint of the flags that shaped it and the build (a deploy never serves pages linking
+ * assets it no longer has), on the public origin (never the Host header).
  */
-export function cacheKey(
-  origin: string,
-  path: string,
-  query: string | null,
-  variant: string,
-): string {
-  const pairs = query === null ? ['__query=invalid'] : query.replace(/^\?/, '').split('&')
+export function cacheKey(origin: string, path: string, query: string, variant: string): string {
+  const pairs = query.replace(/^\?/, '').split('&')
   const all = [...pairs.filter(Boolean), `__variant=${variant}`, `__build=${BUILD}`]
   return `${origin.replace(/\/+$/, '')}${path}?${all.join('&')}`
 }
@@ -25,13 +19,20 @@ export function urlTag(path: string): string {
   return `url:${path}`
 }
 
-/** The cache key of a request for a page stored under `policy`, for the flags it is served with. */
+/**
+ * The cache key of a request for a page stored under `policy`, for the flags it is served with;
+ * null when the page refuses the query (a 400), which is then neither looked up nor stored: a
+ * key of its own for every refused query would only hold errors. `path` is the path the router
+ * matched (decoded), so the key names the page that is rendered, however the URL spelled it.
+ */
 export function pageKey(
   policy: Policy,
   origin: string,
-  url: URL,
+  path: string,
+  params: URLSearchParams,
   on: (name: FlagName) => boolean,
   variant: string,
-): string {
-  return cacheKey(origin, url.pathname, policy.query(url.pathname, url.searchParams, on), variant)
+): string | null {
+  const query = policy.query(path, params, on)
+  return query === null ? null : cacheKey(origin, path, query, variant)
 }

@@ -2,14 +2,15 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
 import { pageKey, urlTag } from './cache-key'
-import { newestGeneration, readGenerations } from './generations'
-import type { EntryMeta } from './entry-meta'
+import { purgesKnown } from './generations'
+import type { EntryMeta, Freshness } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
+import { contentTag, ifNoneMatchHits } from './etag'
 import { cutAtNonce, includesText } from '../request/nonce'
 import type { Policy } from './policies'
-import { cacheControl, GONE_TTL, NOT_FOUND_TTL } from './policies'
-import { servable, storedResponse } from './stored-response'
+import { cacheControl, GONE_TTL, NOT_FOUND_TTL, REDIRECT_TTL } from './policies'
+import { servable, storedResponse, withoutBodyHeaders } from './stored-response'
 
 /** Renders a request through the whole app: how a stale page is refreshed in the background. */
 export type Rerender = (
@@ -26,9 +27,10 @@ const refreshing = new Set<string>()
 
 /**
  * The edge cache in front of a page (the Workers Cache API, `caches.default`). The key is the
- * normalised URL and the variant of the flags that shaped the page; purges are generations
- * (src/cache/generations.ts). Only complete, error-free renders of 200 (and briefly 404 and
- * 410) are stored, never anything with Set-Cookie: visitor cookies are added after this step.
+ * path as routed, the query as the page reads it and the variant of the flags that shaped the
+ * page; purges are generations (src/cache/generations.ts). Only complete, error-free renders of
+ * 200 (and briefly an entity's 301, 404 and 410) are stored, never anything with Set-Cookie:
+ * visitor cookies are added after this step.
  */
 export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -36,8 +38,23 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     const reporter = c.get('reporter')
     const { hotPages, purges } = c.get('memory')
     const flags = c.get('flags')
-    const key = pageKey(policy, c.env.PUBLIC_ORIGIN, new URL(c.req.url), flags.on, flags.variant)
+    const { searchParams } = new URL(c.req.url)
+    const key = pageKey(
+      policy,
+      c.env.PUBLIC_ORIGIN,
+      c.req.path,
+      searchParams,
+      flags.on,
+      flags.variant,
+    )
     const now = Date.now()
+    if (key === null) {
+      // A query the page refuses: its 400 is rendered, never looked up nor stored.
+      trail.add('cache', 'bypass')
+      await next()
+      await store(c, policy, null, '', now)
+      return
+    }
     const isRefresh = refreshes.has(c.req.raw)
     let cache: Cache | null
     let stored: HotPage | undefined
@@ -51,16 +68,15 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
       cache = null
     }
     const meta = servable(stored, c.get('bot'))
-    const freshness = meta
-      ? assess(
-          meta,
-          now,
-          newestGeneration(
-            await readGenerations(purges, c.env.PURGES, reporter.problem),
-            meta.tags,
-          ),
-        )
-      : 'gone'
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
+    // Only a stored copy needs the purges; until a cold isolate knows them, its copy may be a
+    // purged one, so it is rendered again (`unverified`), never served as it is.
+    const verified = meta ? await purgesKnown(purges, c.env.DB, waitUntil, reporter.problem) : false
+    let freshness: Freshness | 'unverified' = !meta
+      ? 'gone'
+      : verified
+        ? assess(meta, now, purges.newestOf(meta.tags))
+        : 'unverified'
     trail.add('cache', isRefresh ? 'refresh' : freshness)
 
     if (stored && meta && freshness === 'fresh') return serve(c, stored, 'HIT', now)
@@ -82,11 +98,16 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     }
 
     await next()
-    // Rendering failed: a copy kept for this serves instead (stale-if-error). After next(),
-    // Hono ignores a returned response, so it replaces c.res.
-    if (c.res.status >= 500 && stored && meta && freshness !== 'gone')
+    // Rendering failed: a copy kept for this serves instead (stale-if-error), but never a purged
+    // one: a purge is a removal (a takedown must not come back), so the error page goes out. A
+    // copy whose purges were unknown stands in only if they have been read meanwhile.
+    if (c.res.status >= 500 && meta && freshness === 'unverified' && purges.known)
+      freshness = assess(meta, now, purges.newestOf(meta.tags))
+    // After next(), Hono ignores a returned response, so it replaces c.res.
+    const standsIn = freshness === 'expired' || freshness === 'stale' || freshness === 'fresh'
+    if (c.res.status >= 500 && stored && meta && standsIn)
       replace(c, serve(c, stored, 'STALE', now))
-    else store(c, policy, cache, key, now)
+    else await store(c, policy, cache, key, now)
   }
 }
 
@@ -100,33 +121,31 @@ function serve(
   return storedResponse(stored, status, now, c.req.header('if-none-match'), c.get('nonce'))
 }
 
-/** Decides whether a fresh render is stored, sets its caching headers and stores it in waitUntil. */
-function store(
+/**
+ * Decides whether a fresh render is stored, sets its caching headers and stores it in waitUntil.
+ * A crawler's render was complete before its first byte (React's `allReady`), so it is held
+ * here until its ETag is known: a crawler gets the ETag, and its 304, on a miss too.
+ */
+async function store(
   c: Context<AppEnv>,
   policy: Policy,
   cache: Cache | null,
   key: string,
   now: number,
-): void {
+): Promise<void> {
   const res = c.res
   const windows = lifetimes(policy, res, now)
-  const etag = `W/"${c.get('flags').variant}.${now.toString(36)}"`
   const headers = new Headers(res.headers)
-  headers.set('etag', etag)
-  const storable =
-    cache !== null && windows !== null && res.body !== null && !res.headers.has('set-cookie')
+  const storable = cache !== null && windows !== null && !res.headers.has('set-cookie')
   headers.set('x-cache', storable ? 'MISS' : 'BYPASS')
   if (windows) headers.set('cache-control', windows.cacheControl)
-  if (!storable || !cache || !windows || !res.body) {
+  if (!storable || !cache || !windows) {
     replace(c, new Response(res.body, { status: res.status, headers }))
     return
   }
-  const [toVisitor, toCache] = res.body.tee()
-  replace(c, new Response(toVisitor, { status: res.status, headers }))
-  const meta: Omit<EntryMeta, 'complete'> = {
+  const meta: Omit<EntryMeta, 'complete' | 'etag'> = {
     storedAt: now,
     ...windows,
-    etag,
     nonce: c.get('nonce'),
     tags: [
       urlTag(pageOfDataPath(c.req.path)),
@@ -136,39 +155,80 @@ function store(
         .map((t) => t.trim()) ?? []),
     ],
   }
+  const keep = async (body: ArrayBuffer, etag: string | null) => {
+    // Only error-free renders: a page with a section that failed is never stored.
+    if (c.get('renderFailed')) return
+    // Nor one that read a flag its key does not name: another variant may differ.
+    const stray = c.get('flags').stray()
+    if (stray.length) {
+      c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
+      return
+    }
+    const complete = !includesText(new Uint8Array(body), '<template id="B:')
+    const copy = new Headers(headers)
+    copy.delete('server-timing')
+    if (etag) copy.set('etag', etag)
+    const entry: EntryMeta = { ...meta, complete, etag }
+    c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, body))
+    copy.set(META, JSON.stringify(entry))
+    copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
+    await cache.put(key, new Response(body, { status: res.status, headers: copy }))
+  }
+  const failed = (error: unknown) =>
+    c.get('reporter').problem('cache: store failed', { error: String(error) })
+
+  if (c.get('bot')) {
+    const body = await new Response(res.body).arrayBuffer()
+    const etag = c.get('renderFailed') ? null : await etagOf(res.status, body, meta.nonce)
+    if (etag) headers.set('etag', etag)
+    const notModified = etag !== null && ifNoneMatchHits(c.req.header('if-none-match'), etag)
+    replace(
+      c,
+      notModified
+        ? new Response(null, { status: 304, headers: withoutBodyHeaders(headers) })
+        : new Response(body, { status: res.status, headers }),
+    )
+    c.executionCtx.waitUntil(keep(body, etag).catch(failed))
+    return
+  }
+  // A redirect has no body: stored as an empty one.
+  const [toVisitor, toCache] = res.body ? res.body.tee() : [null, null]
+  replace(c, new Response(toVisitor, { status: res.status, headers }))
   c.executionCtx.waitUntil(
     (async () => {
       const body = await new Response(toCache).arrayBuffer()
-      // Only error-free renders: a page with a section that failed is never stored.
-      if (c.get('renderFailed')) return
-      // Nor one that read a flag its key does not name: another variant may differ.
-      const stray = c.get('flags').stray()
-      if (stray.length) {
-        c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
-        return
-      }
-      const complete = !includesText(new Uint8Array(body), '<template id="B:')
-      const copy = new Headers(headers)
-      copy.delete('server-timing')
-      const entry = { ...meta, complete }
-      c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, body))
-      copy.set(META, JSON.stringify(entry))
-      copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
-      await cache.put(key, new Response(body, { status: res.status, headers: copy }))
-    })().catch((error: unknown) =>
-      c.get('reporter').problem('cache: store failed', { error: String(error) }),
-    ),
+      await keep(body, await etagOf(res.status, body, meta.nonce))
+    })().catch(failed),
   )
 }
 
-/** How long a render may be served: by policy for 200, briefly for 404 and 410, never otherwise. */
+/**
+ * The ETag of a render: of a 200 only, named by what it holds (its body without the nonce), so
+ * every refill of the same page, anywhere, has the same ETag.
+ */
+async function etagOf(status: number, body: ArrayBuffer, nonce: string): Promise<string | null> {
+  return status === 200 ? contentTag(cutAtNonce(new Uint8Array(body), nonce)) : null
+}
+
+/** Answers kept briefly, whatever the page's policy, and for how long (seconds). */
+const BRIEFLY: Readonly<Partial<Record<number, number>>> = {
+  301: REDIRECT_TTL,
+  404: NOT_FOUND_TTL,
+  410: GONE_TTL,
+}
+
+/**
+ * How long a render may be served: by policy for 200, briefly for an entity's redirect, 404 and
+ * 410, never otherwise.
+ */
 function lifetimes(
   policy: Policy,
   res: Response,
   now: number,
 ): Omit<EntryMeta, 'storedAt' | 'tags' | 'etag' | 'nonce' | 'complete'> | null {
-  if (res.status === 404 || res.status === 410) {
-    const ttl = (res.status === 404 ? NOT_FOUND_TTL : GONE_TTL) * 1000
+  const brief = BRIEFLY[res.status]
+  if (brief !== undefined) {
+    const ttl = brief * 1000
     const until = now + ttl
     return {
       freshUntil: until,

@@ -5,7 +5,8 @@ export interface EntryMeta {
   staleUntil: number
   keepUntil: number
   tags: string[]
-  etag: string
+  /** The ETag of a stored 200 (src/cache/etag.ts); null for other statuses, which have none. */
+  etag: string | null
   /** The nonce the stored body was rendered with: each response puts its own in its place. */
   nonce: string
   /** The Cache-Control the page is sent with (the stored copy carries the Cache API's own). */
@@ -21,7 +22,8 @@ export type Freshness = 'fresh' | 'stale' | 'expired' | 'purged' | 'gone'
 
 /**
  * What a stored page is worth now: served as it is (fresh), served while one render refreshes
- * it (stale), rendered again but kept for when rendering fails (expired, purged), or useless.
+ * it (stale), rendered again but kept for when rendering fails (expired), or never served again
+ * (purged, gone).
  */
 export function assess(meta: EntryMeta, now: number, newestPurge: number): Freshness {
   if (now >= meta.keepUntil) return 'gone'

@@ -1,3 +1,18 @@
+import { joinWithNonce } from '../request/nonce'
+
+/**
+ * The ETag of a stored page: a digest of its body as stored, without its nonce (`parts`, the body
+ * cut where the nonce was; src/request/nonce.ts). It names what the page is made of, not when it
+ * was rendered: every refill of the same page, in any isolate or location, has the same ETag, and
+ * any change of data, flags or build that changes the page changes it. Weak (RFC 9110 section
+ * 8.8.1): each response carries a nonce of its own, so no two are the same byte for byte.
+ */
+export async function contentTag(parts: readonly Uint8Array[]): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', joinWithNonce(parts, ''))
+  const hex = [...new Uint8Array(digest, 0, 16)].map((b) => b.toString(16).padStart(2, '0'))
+  return `W/"${hex.join('')}"`
+}
+
 /**
  * Whether an `If-None-Match` header matches the stored page's ETag (RFC 9110 section 13.1.2):
  * `*` matches any stored page; otherwise a comma-separated list of entity tags, compared weakly

@@ -1,142 +1,194 @@
 import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
-import { Kept } from '../request/kept'
+import type { WaitUntil } from '../request/kept'
 import { POLICIES } from './policies'
 
 /**
  * Purges are generations: a cached page stored before the newest purge of any of its tags is
- * no longer served as fresh. Nothing is deleted, so a purged page can still be served STALE if
- * rendering fails.
+ * never served again, fresh or stale, not even when rendering fails (a purge is a removal).
  *
- * Each purge is its own KV key (`purge/…`), its time and tags in the key's metadata, written
- * once and never rewritten: KV is last-write-wins and eventually consistent, so a shared
- * document read, changed and written back by two purges at once would lose one of them. Keys
- * expire on their own once no page stored before them can still be in the cache.
+ * Each purge appends one row per tag to D1's `purges` table (migrations/0007_purges.sql). The
+ * sequence only grows, so an isolate asks "what changed since the newest row I have seen" in one
+ * indexed read (`WHERE seq > ?`), in the background, at most every REFRESH_MS, and keeps the
+ * newest purge time of each tag in memory. Rows and generations older than PURGE_KEEP_MS concern
+ * no page still in the cache: the cron deletes the rows, each isolate forgets the generations.
  */
-export const PURGE_PREFIX = 'purge/'
 
 /** The longest a page stays in the cache: fresh, then kept for stale-if-error. */
-const LONGEST_KEEP_S = Math.max(...Object.values(POLICIES).map((p) => p.sMaxage + p.staleIfError))
-/** A purge is remembered a day longer than any page it could concern. */
-export const PURGE_TTL_S = LONGEST_KEEP_S + 86_400
+const LONGEST_KEEP_MS =
+  Math.max(...Object.values(POLICIES).map((p) => p.sMaxage + p.staleIfError)) * 1000
+/** A purge is remembered a day longer than any page it could concern: 9 days. */
+export const PURGE_KEEP_MS = LONGEST_KEEP_MS + 86_400_000
 
-/** KV metadata is at most 1,024 bytes: a purge of more tags is written as several keys. */
-const MAX_METADATA_BYTES = 1024
-/** A tag too long to share a key's metadata with anything is refused by the purge endpoint. */
+/** A tag too long for any page's URL is refused by the purge endpoint. */
 export const MAX_TAG_BYTES = 900
 
-/** How long an isolate trusts its copy: with KV's own edge cache, a purge shows within a minute. */
-const MAX_AGE_MS = 10_000
+/**
+ * How long a request waits for this isolate's first read of the purges. Past it, the request goes
+ * on without them: stored copies are rendered again, not served (docs/caching.md). Only a cold
+ * isolate ever waits; once the purges are known, requests never wait for a refresh.
+ */
+export const PURGE_STATE_DEADLINE_MS = 250
+/** How often an isolate asks D1 for new purges, in the background: a purge shows within this. */
+export const REFRESH_MS = 5_000
+/** Rows read per query: a cold isolate reads the 9 days' rows in pages of this many. */
+const PAGE_ROWS = 10_000
+/** How often the generations past PURGE_KEEP_MS are forgotten. */
+const FORGET_EVERY_MS = 60_000
 
-export type Generations = Record<string, number>
-
-interface PurgeMeta {
+interface PurgeRow {
+  seq: number
   at: number
-  tags: string[]
+  tag: string
 }
-
-/** How long this isolate adds its own purges to what KV lists (KV shows them within a minute). */
-const OWN_PURGES_MS = 120_000
 
 /**
- * What an isolate knows of purges (src/request/memory.ts): the generations KV last listed, and
- * the purges it recorded itself.
+ * What an isolate knows of purges (src/request/memory.ts): the newest purge time of each tag,
+ * read from D1 and added to as this isolate records purges itself.
  */
 export class KnownPurges {
-  readonly listed = new Kept<Generations>({ maxAgeMs: MAX_AGE_MS })
-  own: PurgeMeta[] = []
+  readonly #generations = new Map<string, number>()
+  /** The newest row read: the next read asks only for rows after it. */
+  #seq = 0
+  /** Where the last read's D1 session stood: the next read sees nothing older (replication). */
+  #bookmark: string | null = null
+  #known = false
+  /** When the next background read is due. */
+  #due = 0
+  #forgottenAt = 0
+  #loading: Promise<void> | undefined
+  /** The newest purge known (src/request/read-session.ts). */
+  newest = 0
+
+  /** Whether a first read has ended well: until then nothing is known of purges. */
+  get known(): boolean {
+    return this.#known
+  }
+
+  /** Whether a read is due: the last one is older than REFRESH_MS, or failed that long ago. */
+  get due(): boolean {
+    return Date.now() >= this.#due
+  }
+
+  get loading(): boolean {
+    return this.#loading !== undefined
+  }
+
+  /** Tags remembered (the bench measures their memory). */
+  get size(): number {
+    return this.#generations.size
+  }
+
+  /** The newest purge of any of `tags`, 0 when none was purged within PURGE_KEEP_MS. */
+  newestOf(tags: readonly string[]): number {
+    let newest = 0
+    for (const tag of tags) newest = Math.max(newest, this.#generations.get(tag) ?? 0)
+    return newest
+  }
+
+  /** Counts a purge at once: this isolate's own, or rows read from D1. */
+  record(tags: readonly string[], at: number): void {
+    for (const tag of tags)
+      this.#generations.set(tag, Math.max(this.#generations.get(tag) ?? 0, at))
+    this.newest = Math.max(this.newest, at)
+  }
+
+  /**
+   * Reads the purges recorded since the last read (all of the last PURGE_KEEP_MS the first time),
+   * one read at a time. A failure is reported and leaves what is known as it was; the next read
+   * is then due REFRESH_MS later.
+   */
+  refresh(db: D1Database, report: Report = logProblem): Promise<void> {
+    this.#loading ??= this.#read(db)
+      .catch((error: unknown) => report('cache: purges unreadable', { error: String(error) }))
+      .finally(() => {
+        this.#due = Date.now() + REFRESH_MS
+        this.#loading = undefined
+      })
+    return this.#loading
+  }
+
+  async #read(db: D1Database): Promise<void> {
+    const session = db.withSession(this.#bookmark ?? 'first-unconstrained')
+    const since = Date.now() - PURGE_KEEP_MS
+    for (;;) {
+      const { results } = await session
+        .prepare('SELECT seq, at, tag FROM purges WHERE seq > ? AND at >= ? ORDER BY seq LIMIT ?')
+        .bind(this.#seq, since, PAGE_ROWS)
+        .all<PurgeRow>()
+      for (const row of results) {
+        this.record([row.tag], row.at)
+        this.#seq = Math.max(this.#seq, row.seq)
+      }
+      if (results.length < PAGE_ROWS) break
+    }
+    this.#bookmark = session.getBookmark() ?? this.#bookmark
+    this.#known = true
+    this.#forget(since)
+  }
+
+  /** Generations older than PURGE_KEEP_MS concern no stored page: memory stays bounded. */
+  #forget(before: number): void {
+    if (Date.now() - this.#forgottenAt < FORGET_EVERY_MS) return
+    this.#forgottenAt = Date.now()
+    for (const [tag, at] of this.#generations) if (at < before) this.#generations.delete(tag)
+  }
 }
 
-/** The newest purge time of every tag purged within PURGE_TTL_S, read every 10 s per isolate. */
-export function readGenerations(
+/**
+ * Whether the purges are known for this request. Once they are, the answer is at once and a
+ * due read runs in the background (`waitUntil`): a hit never waits for one. A cold isolate starts
+ * its first read and waits for it at most PURGE_STATE_DEADLINE_MS.
+ */
+export async function purgesKnown(
   known: KnownPurges,
-  kv: KVNamespace,
+  db: D1Database,
+  waitUntil: WaitUntil,
   report: Report = logProblem,
-): Promise<Generations> {
-  return known.listed.get({
-    read: async () => withOwn(known, await listGenerations(kv)),
-    // Unreadable: the purges known so far stand, pages are served by age until the next read.
-    recover: (error, previous) => {
-      report('cache: purge generations unreadable', { error: String(error) })
-      return withOwn(known, { ...previous })
-    },
+): Promise<boolean> {
+  if (known.known) {
+    if (known.due && !known.loading) waitUntil(known.refresh(db, report))
+    return true
+  }
+  // A failed first read is tried again REFRESH_MS later, not by every request meanwhile.
+  if (!known.loading && !known.due) return false
+  const loading = known.refresh(db, report)
+  waitUntil(loading)
+  return (await settlesWithin(loading, PURGE_STATE_DEADLINE_MS)) && known.known
+}
+
+/** Whether `promise` settles within `ms`; it runs on either way. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
   })
+  try {
+    return await Promise.race([promise.then(() => true), late])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
-async function listGenerations(kv: KVNamespace): Promise<Generations> {
-  const generations: Generations = {}
-  let cursor: string | undefined
-  do {
-    const page: KVNamespaceListResult<PurgeMeta> = await kv.list<PurgeMeta>({
-      prefix: PURGE_PREFIX,
-      cursor,
-    })
-    for (const key of page.keys) if (isPurge(key.metadata)) merge(generations, key.metadata)
-    cursor = page.list_complete ? undefined : page.cursor
-  } while (cursor)
-  return generations
-}
-
-/** This isolate's own purges count at once: KV's list may take a minute to show them. */
-function withOwn(known: KnownPurges, generations: Generations): Generations {
-  const now = Date.now()
-  known.own = known.own.filter((p) => now - p.at < OWN_PURGES_MS)
-  for (const purge of known.own) merge(generations, purge)
-  return generations
-}
-
-/** The newest purge of any of `tags`, 0 when none was ever purged. */
-export function newestGeneration(generations: Generations, tags: readonly string[]): number {
-  return tags.reduce((max, tag) => Math.max(max, generations[tag] ?? 0), 0)
-}
-
-/** Records a purge of `tags` at `at`: new keys only, so no purge can overwrite another. */
+/** Records a purge of `tags` at `at` in D1, then in this isolate's memory at once. */
 export async function recordPurge(
   known: KnownPurges,
-  kv: KVNamespace,
+  db: D1Database,
   tags: readonly string[],
   at: number,
 ): Promise<void> {
-  const id = crypto.randomUUID()
-  const writes = purgeRecords(tags, at).map((meta, i) =>
-    kv.put(`${PURGE_PREFIX}${at.toString(36).padStart(9, '0')}-${id}-${i}`, '', {
-      metadata: meta,
-      expirationTtl: PURGE_TTL_S,
-    }),
-  )
-  await Promise.all(writes)
-  // This isolate sees its own purge at once.
-  const purge = { at, tags: [...tags] }
-  known.own.push(purge)
-  const listed = known.listed.value
-  if (listed) merge(listed, purge)
+  await db
+    .prepare('INSERT INTO purges (at, tag) SELECT ?, value FROM json_each(?)')
+    .bind(at, JSON.stringify(tags))
+    .run()
+  known.record(tags, at)
 }
 
-/** The metadata of a purge's keys: its tags, packed so each fits KV's metadata limit. */
-export function purgeRecords(tags: readonly string[], at: number): PurgeMeta[] {
-  const records: PurgeMeta[] = []
-  let current: PurgeMeta = { at, tags: [] }
-  for (const tag of tags) {
-    const grown = { at, tags: [...current.tags, tag] }
-    if (current.tags.length && bytes(grown) > MAX_METADATA_BYTES) {
-      records.push(current)
-      current = { at, tags: [tag] }
-    } else current = grown
-  }
-  if (current.tags.length) records.push(current)
-  return records
-}
-
-function merge(generations: Generations, { at, tags }: PurgeMeta): void {
-  for (const tag of tags) generations[tag] = Math.max(generations[tag] ?? 0, at)
-}
-
-function isPurge(meta: unknown): meta is PurgeMeta {
-  if (typeof meta !== 'object' || meta === null) return false
-  const { at, tags } = meta as Partial<PurgeMeta>
-  return typeof at === 'number' && Array.isArray(tags) && tags.every((t) => typeof t === 'string')
-}
-
-function bytes(meta: PurgeMeta): number {
-  return new TextEncoder().encode(JSON.stringify(meta)).byteLength
+/** Deletes the purge rows no stored page can be older than (the cron). */
+export async function forgetOldPurges(db: D1Database, now: number): Promise<number> {
+  const { meta } = await db
+    .prepare('DELETE FROM purges WHERE at < ?')
+    .bind(now - PURGE_KEEP_MS)
+    .run()
+  return meta.changes
 }

@@ -46,6 +46,12 @@ export const POLICIES = {
 /** Not-found answers are cached briefly, so a flood of bad URLs costs one render each. */
 export const NOT_FOUND_TTL = 60
 export const GONE_TTL = 300
+/**
+ * An entity under another slug redirects to its canonical URL (src/routes/provider-profile.tsx,
+ * job-detail.tsx); the answer costs the entity's reads, so it is kept as briefly as a gone page:
+ * short enough that a renamed entity's old redirects soon follow it.
+ */
+export const REDIRECT_TTL = 300
 
 /** The Cache-Control a page is sent with: browsers revalidate (ETag), shared caches keep it. */
 export function cacheControl(p: Pick<Policy, 'sMaxage' | 'swr' | 'staleIfError'>): string {

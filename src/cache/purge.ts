@@ -4,9 +4,8 @@ import { MAX_TAG_BYTES } from './generations'
 
 /** The largest purge request body read; anything longer is refused unread. */
 export const MAX_BODY_BYTES = 16 * 1024
-/** Failed authentications from one address before it must wait. */
-export const MAX_FAILURES = 5
-export const FAILURE_WINDOW_MS = 60_000
+/** How long a caller refused for too many failures is told to wait: the rate limit's period. */
+export const FAILURE_WINDOW_S = 60
 
 export const purgeRequestSchema = z
   .object({
@@ -92,42 +91,36 @@ export function purgeTags(
   return { tags: [...new Set([...paths.map(urlTag), ...request.tags])], paths }
 }
 
-// Failed authentications by address, in this isolate only: each isolate counts its own, so the
-// limit is per isolate, not global. Oldest window first (an address is moved to the end when its
-// window restarts), so expired entries are pruned from the front.
-const failures = new Map<string, { count: number; since: number }>()
-/** Addresses tracked at most: past this, the oldest are forgotten first. */
-export const MAX_TRACKED_ADDRESSES = 10_000
-
-/** Whether `address` has failed too often lately; each failure is counted by `recordFailure`. */
-export function isLockedOut(address: string, now: number): boolean {
-  prune(now)
-  const f = failures.get(address)
-  return f !== undefined && f.count >= MAX_FAILURES
+/**
+ * The key failed authentications are counted under (the PURGE_FAILURES rate limit): an IPv4
+ * address; for IPv6, its /64 prefix, since one client usually holds a whole /64 and could
+ * otherwise rotate through it unhindered. Callers without `cf-connecting-ip` (never one from the
+ * internet: Cloudflare sets it on every request) share one bucket: as a valid token is checked
+ * first and never limited, the bucket only slows guessers, never an operator.
+ */
+export function failureKey(address: string | undefined): string {
+  const trimmed = address?.trim().toLowerCase().replace(/%.*$/, '') ?? ''
+  if (!trimmed) return 'no-address'
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(trimmed)
+  if (mapped) return `ipv4:${mapped[1] ?? ''}`
+  if (!trimmed.includes(':')) return `ipv4:${trimmed}`
+  const prefix = ipv6Prefix64(trimmed)
+  return prefix ? `ipv6:${prefix}::/64` : 'unparsed-address'
 }
 
-/** Counts a failure of `address` (a refusal while locked out too); returns its count in the window. */
-export function recordFailure(address: string, now: number): number {
-  prune(now)
-  const f = failures.get(address) ?? { count: 0, since: now }
-  f.count += 1
-  failures.set(address, f)
-  for (const [oldest] of failures) {
-    if (failures.size <= MAX_TRACKED_ADDRESSES) break
-    failures.delete(oldest)
-  }
-  return f.count
-}
-
-/** How many addresses this isolate is tracking (tests). */
-export function trackedAddresses(): number {
-  return failures.size
-}
-
-/** Forgets the failures whose window has passed. */
-function prune(now: number): void {
-  for (const [address, f] of failures) {
-    if (now - f.since <= FAILURE_WINDOW_MS) break
-    failures.delete(address)
-  }
+/** The first four groups of an IPv6 address, normalised (`2001:db8:0:1`), or null if malformed. */
+function ipv6Prefix64(address: string): string | null {
+  const halves = address.split('::')
+  if (halves.length > 2) return null
+  const groups = (part: string | undefined) => (part ? part.split(':') : [])
+  // An embedded IPv4 address (`::1.2.3.4`) takes the place of two groups.
+  const width = (part: string[]) => part.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0)
+  const head = groups(halves[0])
+  const tail = groups(halves[1])
+  const missing = 8 - width(head) - width(tail)
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null
+  const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail]
+  const first = all.slice(0, 4)
+  if (!first.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null
+  return first.map((g) => parseInt(g, 16).toString(16)).join(':')
 }

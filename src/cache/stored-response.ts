@@ -27,14 +27,15 @@ export function storedResponse(
   headers.set('cache-control', meta.cacheControl)
   headers.set('x-cache', status)
   headers.set('age', String(Math.max(0, Math.floor((now - meta.storedAt) / 1000))))
-  if (ifNoneMatchHits(ifNoneMatch, meta.etag)) {
-    return new Response(null, { status: 304, headers: notModified(headers) })
+  // Only a page that exists is "not modified": a stored 404 or redirect has no ETag.
+  if (meta.etag !== null && ifNoneMatchHits(ifNoneMatch, meta.etag)) {
+    return new Response(null, { status: 304, headers: withoutBodyHeaders(headers) })
   }
   return new Response(joinWithNonce(stored.parts, nonce), { status: stored.status, headers })
 }
 
-/** A 304 keeps the validators and caching headers, and drops what described the body. */
-function notModified(headers: Headers): Headers {
+/** A 304's headers: it keeps the validators and caching headers, and drops what described the body. */
+export function withoutBodyHeaders(headers: Headers): Headers {
   for (const name of ['content-type', 'content-length', 'content-encoding']) headers.delete(name)
   return headers
 }

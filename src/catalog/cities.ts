@@ -24,6 +24,12 @@ export const SEED_CITIES = [
   'washington-dc',
 ] as const
 
+/**
+ * A place of this many people or more is a large city: the home page links them, and cost guides
+ * elsewhere compare with the nearest.
+ */
+export const LARGE_CITY_POPULATION = 250_000
+
 export function citySlug(name: string, stateCode: string): string {
   const base = name
     .normalize('NFD')

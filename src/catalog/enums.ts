@@ -74,6 +74,9 @@ export const SERVICE_IDS = [
   'tutoring',
   'tutoringAfterSchoolCare',
   'tutoringJob',
+  // Ours: the seed names the AU_PAIR and ERRANDS verticals but no service id for them.
+  'auPair',
+  'errands',
 ] as const
 export type ServiceId = (typeof SERVICE_IDS)[number]
 

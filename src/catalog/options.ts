@@ -168,3 +168,20 @@ export const DAYCARE_AGE_GROUPS = codes('CHDSMBLAG', [
   'Pre-K (4–5 years)',
   'School age (5–12 years)',
 ])
+
+/**
+ * Errands (ERRANDS vertical): what an errand runner does. The seed gives the vertical but no
+ * coded list; the codes follow its senior care enumeration (ERRANDS_SHOPPING, TRANSPORTATION).
+ */
+export const ERRAND_TASKS: Labelled[] = (
+  [
+    ['GROCERY_SHOPPING', 'Grocery shopping'],
+    ['PHARMACY_PICKUP', 'Pharmacy pickups'],
+    ['POST_OFFICE_AND_RETURNS', 'Post office and returns'],
+    ['DELIVERY_WAITING', 'Waiting for deliveries and repairs'],
+    ['RIDES_TO_APPOINTMENTS', 'Rides to appointments'],
+    ['DRY_CLEANING', 'Dry cleaning and laundry drop-off'],
+    ['GIFT_SHOPPING', 'Gift and party shopping'],
+    ['PET_SUPPLY_RUNS', 'Pet supply runs'],
+  ] as const
+).map(([code, label]) => ({ code, slug: slugOf(label), label }))

@@ -1,3 +1,4 @@
+import { JOB_SERVICES } from './jobs'
 import { SERVICES } from './services'
 
 // Segment landing pages (docs/pages.md, "Page types") and the visitor flow's segments. A segment
@@ -79,4 +80,21 @@ export const WHO_NEEDS_CARE = [
   { value: 'parent', label: 'My parent' },
   { value: 'spouse', label: 'My spouse or partner' },
   { value: 'other', label: 'Someone else' },
+] as const
+
+/**
+ * The provider entry's first question: the kind of work, one choice per job family
+ * (src/catalog/jobs.ts).
+ */
+export const KINDS_OF_WORK: readonly { value: string; label: string }[] = JOB_SERVICES.map((j) => ({
+  value: j.slug,
+  label: j.title,
+}))
+
+/** The provider entry's second question: the seed's four buying-intent values, worded for work. */
+export const START_DATES = [
+  { value: 'rightNow', label: 'Right away' },
+  { value: 'withInWeek', label: 'Within a week' },
+  { value: 'withInMonth', label: 'In 1-2 months' },
+  { value: 'justBrowsing', label: 'Just looking for now' },
 ] as const

@@ -4,6 +4,7 @@ import {
   CARE_GIGS,
   DAYCARE_AGE_GROUPS,
   DAYCARE_SCHEDULES,
+  ERRAND_TASKS,
   HOUSEKEEPING_TASKS,
   PET_SERVICES,
   SENIOR_CARE_SCHEDULES,
@@ -28,6 +29,7 @@ export interface Service {
   serviceId: ServiceId
   careType: CareType
   businessType: BusinessType
+  /** The job listing of the same work, which the directory's JOBS module links. */
   jobSlug: string | null
   costGuide: boolean
   payUnit: PayUnit
@@ -206,6 +208,41 @@ export const SERVICES: readonly Service[] = [
     options: none,
     ages: DAYCARE_AGE_GROUPS,
     schedules: DAYCARE_SCHEDULES,
+  }),
+  service({
+    slug: 'au-pairs',
+    title: 'Au pairs',
+    noun: 'au pair',
+    nouns: 'au pairs',
+    vertical: 'AU_PAIR',
+    serviceId: 'auPair',
+    careType: 'AU_PAIR',
+    // The seed has no au pair job family (no job service id, no job plan): no job listing.
+    jobSlug: null,
+    costGuide: false,
+    // An au pair is paid a weekly stipend, not by the hour; the hourly pay-rate bands would not
+    // fit it, so au pairs filter by experience, availability and the ages they have cared for.
+    payUnit: 'wk',
+    filters: ['DISTANCE', 'YEARS_OF_EXPERIENCE', 'AVAILABILITY', 'EXPERIENCE_WITH_AGES'],
+    options: none,
+    ages: CHILD_AGE_GROUPS,
+  }),
+  service({
+    slug: 'errands',
+    title: 'Errand runners',
+    noun: 'errand runner',
+    nouns: 'errand runners',
+    vertical: 'ERRANDS',
+    serviceId: 'errands',
+    careType: 'CARE_GIGS',
+    // The seed has no errands job family: errands are posted as care gigs (CGS001, "Errands
+    // and shopping"), so the directory's JOBS module is the care gigs listing.
+    jobSlug: 'care-gigs',
+    costGuide: false,
+    payUnit: 'hr',
+    filters: [...CAREGIVER_FILTERS, 'SERVICES'],
+    options: ERRAND_TASKS,
+    ages: none,
   }),
 ]
 

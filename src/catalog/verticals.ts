@@ -9,6 +9,9 @@ export const VERTICALS = {
   PETCAREXX: { short: 'pc', label: 'Pet care', serviceIdForMember: 'petCare' },
   CAREGIGSX: { short: 'cg', label: 'Care gigs', serviceIdForMember: 'careGigs' },
   SPCLNEEDS: { short: 'sn', label: 'Special needs', serviceIdForMember: 'specialNeeds' },
+  // The seed lists these two verticals by these names, with no shorter code of their own.
+  AU_PAIR: { short: 'ap', label: 'Au pairs', serviceIdForMember: 'auPair' },
+  ERRANDS: { short: 'er', label: 'Errands', serviceIdForMember: 'errands' },
 } as const
 
 export type VerticalCode = keyof typeof VERTICALS

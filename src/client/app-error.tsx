@@ -25,10 +25,16 @@ export function fail(error: unknown): void {
   main.replaceChildren(heading, line)
 }
 
-/** Whether an error event came from this script, not from a tag or an extension. */
+/**
+ * Whether an error event came from this script or React's runtime it loads, not from a tag or
+ * an extension.
+ */
 export function isOurs(filename: string | undefined, stack: string | undefined): boolean {
-  const script = document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src
-  return !!script && (filename === script || (stack ?? '').includes(script))
+  const scripts = [
+    ...document.querySelectorAll<HTMLScriptElement>('script[type="module"][src]'),
+    ...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][href]'),
+  ].map((element) => (element instanceof HTMLScriptElement ? element.src : element.href))
+  return scripts.some((script) => filename === script || (stack ?? '').includes(script))
 }
 
 /** Catches what an island throws while rendering. */

@@ -1,8 +1,8 @@
 // The browser script of listing pages. It hydrates each island on its own root, from the state
 // the page carries, and takes over navigation between listing states (docs/browser.md). Pages
-// work fully without it. Written against React's API; bundled with Preact's compat layer
-// (scripts/build-assets.ts), which keeps the script within its budget.
-import { useSyncExternalStore } from 'react'
+// work fully without it. React 19 renders the islands here as on the server; its runtime is a
+// file of its own (scripts/build-assets.ts).
+import { startTransition, useSyncExternalStore } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import type { IslandName } from '../views/listing/islands'
 import { ISLANDS, STATE_ID } from '../views/listing/islands'
@@ -13,7 +13,8 @@ import { startRouter } from './router'
 import { getView, initView, subscribe } from './store'
 
 function LiveIsland({ name }: { name: IslandName }) {
-  const { state, live } = useSyncExternalStore(subscribe, getView)
+  // Hydration reads the same view as later renders: the state the server rendered, idle.
+  const { state, live } = useSyncExternalStore(subscribe, getView, getView)
   const View = ISLANDS[name]
   return <View state={state} live={live} />
 }
@@ -26,20 +27,30 @@ window.addEventListener('unhandledrejection', (event) => {
   if (isOurs(undefined, reason?.stack)) fail(reason)
 })
 
+// Beside the results (wide screens) the filter form shows whether its panel is open or not
+// (styles.css): opening the panel says so to assistive technology too.
+if (matchMedia('(min-width: 60rem)').matches)
+  for (const panel of document.querySelectorAll('[data-island="filters"] details'))
+    panel.setAttribute('open', '')
+
 const json = document.getElementById(STATE_ID)?.textContent
 if (json) {
   initView(JSON.parse(json) as ListingState)
-  for (const root of document.querySelectorAll<HTMLElement>('[data-island]')) {
-    const name = root.dataset.island
-    if (name && name in ISLANDS) {
-      hydrateRoot(
-        root,
-        <IslandBoundary>
-          <LiveIsland name={name as IslandName} />
-        </IslandBoundary>,
-      )
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding
+  // the main thread for a whole island: a tap or a scroll is never kept waiting by it.
+  startTransition(() => {
+    for (const root of document.querySelectorAll<HTMLElement>('[data-island]')) {
+      const name = root.dataset.island
+      if (name && name in ISLANDS) {
+        hydrateRoot(
+          root,
+          <IslandBoundary>
+            <LiveIsland name={name as IslandName} />
+          </IslandBoundary>,
+        )
+      }
     }
-  }
+  })
   startRouter()
 }
 

@@ -21,7 +21,11 @@ export async function chooseIntent(form: HTMLFormElement): Promise<void> {
   crumb(`intent ${chosen.value}`)
   try {
     const path = new URL(form.action).pathname
-    const res = await fetch(`${DATA_PREFIX}${path}?intent=${encodeURIComponent(chosen.value)}`, {
+    // The same fields the form would send: the intent, and the page to return to.
+    const query = new URLSearchParams({ intent: chosen.value })
+    const from = form.querySelector<HTMLInputElement>('input[name="from"]')?.value
+    if (from) query.set('from', from)
+    const res = await fetch(`${DATA_PREFIX}${path}?${query.toString()}`, {
       headers: { 'x-data-request': '1' },
       credentials: 'same-origin',
     })

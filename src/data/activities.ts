@@ -21,8 +21,14 @@ export interface Activity {
   venue: string | null
   address: string | null
   cityName: string | null
+  citySlug: string | null
   stateCode: string | null
+  /** Child care providers in the activity's city (service_city_stats), for the card's link. */
+  cityChildCare: number | null
 }
+
+/** The directory an activity card points families to for care around its hours. */
+export const CARE_AROUND_ACTIVITIES = 'child-care'
 
 /**
  * The activities of a keyword page that have not ended by `today` (YYYY-MM-DD), filtered, in
@@ -69,8 +75,11 @@ export async function findActivities(
       `SELECT a.id, a.name, a.organizer, a.category, a.subcategory, a.participation, a.ages, a.days,
               a.start_date AS startDate, a.end_date AS endDate, a.is_camp AS isCamp, a.price,
               a.price_unit AS priceUnit, a.description, a.venue, a.address,
-              c.name AS cityName, c.state_code AS stateCode
+              c.name AS cityName, c.slug AS citySlug, c.state_code AS stateCode,
+              s.providers AS cityChildCare
          FROM activities a INDEXED BY activities_${column} LEFT JOIN cities c ON c.id = a.city_id
+         LEFT JOIN service_city_stats s
+           ON s.service = '${CARE_AROUND_ACTIVITIES}' AND s.city_id = a.city_id
         WHERE ${clause} ORDER BY a.start_date, a.id LIMIT ? OFFSET ?`,
       ...params,
       PAGE_SIZE,

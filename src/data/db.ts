@@ -35,9 +35,11 @@ export class StorageError extends Error {}
 
 /**
  * A read slower than this is storage failing too: the page is served stale or answers 503
- * rather than keep a visitor waiting. Not retried: a slow database needs less load, not more.
+ * rather than keep a visitor waiting. A page waits for at most one round trip before its first
+ * byte (docs/data.md), which takes tens of milliseconds even from far away; half a second is a
+ * database in trouble. Not retried: a slow database needs less load, not more.
  */
-export const READ_DEADLINE_MS = 2_500
+export const READ_DEADLINE_MS = 500
 
 // Each statement's one-line form, for traces and errors: the statements are a fixed set.
 const oneLines = new Map<string, string>()

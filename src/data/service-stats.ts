@@ -63,11 +63,14 @@ export function findTopCities(
   )
 }
 
+/** The most cities a state page reads, largest first. */
+export const MAX_STATE_CITIES = 200
+
 export function findStateCities(
   db: Db,
   service: string,
   stateCode: string,
-  { limit = 200, minProviders = 1 } = {},
+  { limit = MAX_STATE_CITIES, minProviders = 1 } = {},
 ): Promise<(CityCount & { id: number })[]> {
   return db.all<CityCount & { id: number }>(
     `SELECT c.id, c.slug, c.name, c.state_code AS stateCode, s.providers

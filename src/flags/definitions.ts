@@ -30,11 +30,12 @@ export const FLAGS = {
   },
   embeddedGuestMessaging: {
     default: false,
-    effect: 'profiles show a message button to visitors',
+    effect: 'profiles offer visitors a message form (off: no form, and its post is a 404)',
   },
   adultCareEnrollmentRollout: {
     default: false,
-    effect: 'adult care calls to action go straight to the new enrollment step (who needs care)',
+    effect:
+      'adult care calls to action go straight to the new enrollment step, which then asks the intent too',
   },
   cookingCategory: {
     default: true,

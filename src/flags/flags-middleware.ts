@@ -11,7 +11,13 @@ import { readFlags } from './read-flags'
  * the route runs: the response then knows exactly which values shaped it.
  */
 export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const set = await readFlags(c.get('memory').flags, c.env.FLAGS, c.get('reporter').problem)
+  const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
+  const set = await readFlags(
+    c.get('memory').flags,
+    c.env.FLAGS,
+    waitUntil,
+    c.get('reporter').problem,
+  )
   const page = c.get('page')
   const evaluations = evaluateAll(
     set.flags,

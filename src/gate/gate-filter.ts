@@ -16,10 +16,18 @@ export const GATE_ERROR_RATE = 0.0001
 /** Catalog data behind a URL: city slugs, and entities by numeric id. */
 export type GateKind = 'city' | 'provider' | 'job'
 
-/** Entity kinds with increasing ids: an id above the build's watermark is newer than the
- * filter and passes to D1, so an entity added after the build is still served. */
+/** Entity kinds with increasing ids: an id above the build's watermark (the highest id it saw)
+ * is newer than the filter and passes to D1, so an entity added after the build is still served;
+ * up to NEW_ID_MARGIN above it, since no more are created between two builds. */
 export const ENTITY_KINDS = ['provider', 'job'] as const
 export type EntityKind = (typeof ENTITY_KINDS)[number]
+
+/**
+ * How far above the watermark an id may still be new: far more than a marketplace adds in the
+ * ten minutes between builds (the cron) plus the five an isolate keeps its gate, so an id above
+ * it cannot exist yet and is refused before any read.
+ */
+export const NEW_ID_MARGIN = 100_000
 
 export interface GateMeta {
   version: 1
@@ -85,7 +93,8 @@ export class GateFilter {
     if (isEntityKind(kind)) {
       const id = Number(value)
       if (!Number.isSafeInteger(id) || id <= 0) return false
-      if (id > this.meta.watermarks[kind]) return true
+      const watermark = this.meta.watermarks[kind]
+      if (id > watermark) return id <= watermark + NEW_ID_MARGIN
       return this.#check(`${kind}:${id}`)
     }
     return this.#check(`${kind}:${value}`)

@@ -3,13 +3,22 @@ import { logProblem } from '../observability/reporter'
 import { GateFilter } from './gate-filter'
 import type { GateMeta } from './gate-filter'
 import type { WaitUntil } from '../request/kept'
-import { Kept } from '../request/kept'
+import { Kept, LATE } from '../request/kept'
 
 /** KV key of the gate: the filter's bits as the value, its GateMeta as the KV metadata. */
 export const GATE_KEY = 'gate/v1'
 
 /** How long an isolate keeps its copy before fetching the newest build in the background. */
 export const GATE_MAX_AGE_MS = 5 * 60_000
+
+/**
+ * How long a request waits for an isolate's first read of the gate. Past it, the gate is open
+ * for that request (D1 decides, as with no filter) while the read runs on and is kept when it
+ * ends. Later reads never hold a request: they refresh in the background.
+ */
+export const GATE_DEADLINE_MS = 100
+/** A read of the gate still running after this long has failed: the gate stays as it was. */
+export const GATE_GIVE_UP_MS = 10_000
 
 export async function saveGate(kv: KVNamespace, gate: GateFilter): Promise<void> {
   await kv.put(GATE_KEY, gate.bytes(), { metadata: gate.meta })
@@ -29,27 +38,35 @@ export const keptGate = (): Kept<GateFilter | null> => new Kept({ maxAgeMs: GATE
 
 /**
  * The gate of an isolate, kept in `kept`: loaded on first use and refreshed in the background
- * once stale. Null means no usable filter (never built, or KV failing): the caller then lets
- * every slug through to D1, which is slower but never wrong.
+ * once stale. Null means no usable filter (never built, KV failing, or the first read slower than
+ * GATE_DEADLINE_MS): the caller then lets every slug through to D1, which is slower but never
+ * wrong.
  */
-export function loadGate(
+export async function loadGate(
   kept: Kept<GateFilter | null>,
   kv: KVNamespace,
   waitUntil: WaitUntil,
   report: Report = logProblem,
 ): Promise<GateFilter | null> {
-  return kept.serve(
+  const gate = await kept.serveWithin(
     {
       read: async () => {
         const gate = await readGate(kv)
         if (!gate) report('gate: no filter in KV, the gate is open')
         return gate
       },
+      giveUpMs: GATE_GIVE_UP_MS,
       recover: (error, previous) => {
         report('gate: KV read failed, the gate is open', { error: String(error) })
         return previous ?? null
       },
     },
-    waitUntil,
+    {
+      ms: GATE_DEADLINE_MS,
+      waitUntil,
+      onLate: () =>
+        report(`gate: KV slower than ${GATE_DEADLINE_MS} ms, the gate is open meanwhile`),
+    },
   )
+  return gate === LATE ? null : gate
 }

@@ -12,6 +12,28 @@ export const logProblem: Report = (message, detail = {}) => {
   log('error', message, detail)
 }
 
+/**
+ * A failure outside any request (a step of the cron): a log line, and an error report when a
+ * DSN is set, sent in `waitUntil` like a request's.
+ */
+export function reportBackground(
+  error: unknown,
+  options: {
+    dsn: string | undefined
+    environment: string
+    waitUntil: (promise: Promise<unknown>) => void
+    tags: Record<string, string>
+  },
+): void {
+  logProblem('background work failed', { error: String(error), ...options.tags })
+  if (!options.dsn) return
+  const sentry = createSentry({ ...options, dsn: options.dsn, tracesSampleRate: 0 })
+  sentry.withScope((scope) => {
+    scope.setTags(options.tags)
+    scope.captureException(error)
+  })
+}
+
 /** Whether to trace a request, at a sample rate of `rate`. */
 export function sampled(rate: number): boolean {
   return rate > 0 && Math.random() < rate

@@ -16,7 +16,8 @@ export const SEND_TIMEOUT_MS = 5_000
 
 export interface SentryOptions {
   dsn: string
-  request: Request
+  /** The request the event is about; none for work outside a request (the cron). */
+  request?: Request
   waitUntil: (promise: Promise<unknown>) => void
   environment: string
   tracesSampleRate: number

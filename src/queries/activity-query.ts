@@ -1,4 +1,4 @@
-import type { ActivityKeyword } from '../catalog/activities'
+import type { ActivityCategory, ActivityKeyword } from '../catalog/activities'
 import {
   ACTIVITY_AGE_GROUPS,
   ACTIVITY_CATEGORIES,
@@ -25,11 +25,15 @@ export interface ActivityQuery {
   page: number
 }
 
-const SUBCATEGORIES = ACTIVITY_CATEGORIES.flatMap((c) => c.subcategories.map((s) => s.slug))
 const MAX_RANGE_DAYS = 366
 
+/**
+ * The query of a keyword page of `category`: its `subcategories` are the category's own (another
+ * category's would only ever list nothing, under a URL and a cache entry of its own: a 400).
+ */
 export function parseActivityQuery(
   params: URLSearchParams,
+  category: ActivityCategory,
   offerCamps = true,
 ): ParseResult<ActivityQuery> {
   return readQuery(params, (r) => ({
@@ -37,7 +41,10 @@ export function parseActivityQuery(
       'categories',
       ACTIVITY_CATEGORIES.map((c) => c.slug),
     ),
-    subcategories: r.list('subcategories', SUBCATEGORIES),
+    subcategories: r.list(
+      'subcategories',
+      category.subcategories.map((s) => s.slug),
+    ),
     dates: dates(r),
     ages: r.mask('childCareAgeGroups', ACTIVITY_AGE_GROUPS),
     days: r.mask('activityDaysOfWeek', WEEKDAYS),

@@ -1,3 +1,4 @@
+import { findActivityKeyword } from '../catalog/activities'
 import { findJobService } from '../catalog/jobs'
 import { findService } from '../catalog/services'
 import type { FlagName } from '../flags/definitions'
@@ -35,12 +36,21 @@ export const jobListingQuery: PageQuery = (path, params) => {
   return parsed?.ok && jobs ? jobSearch(parsed.query, jobs) : null
 }
 
-/** `/explore/d/{keyword}`: the activity filters; the camps filter only when it is offered. */
-export const activitiesQuery: PageQuery = (_path, params, on) => {
-  const parsed = parseActivityQuery(params, on('campsFilter'))
+/**
+ * `/explore/d/{keyword}`: the activity filters of the keyword's category; the camps filter only
+ * when it is offered. An unknown keyword is a 404 whatever the query: one entry.
+ */
+export const activitiesQuery: PageQuery = (path, params, on) => {
+  const keyword = findActivityKeyword(lastSegment(path))
+  if (!keyword) return ''
+  const parsed = parseActivityQuery(params, keyword.category, on('campsFilter'))
   return parsed.ok ? activitySearch(parsed.query) : null
 }
 
 function firstSegment(path: string): string {
   return pageOfDataPath(path).split('/').filter(Boolean)[0] ?? ''
+}
+
+function lastSegment(path: string): string {
+  return path.split('/').pop() ?? ''
 }

@@ -1,6 +1,5 @@
 import { pageKey } from '../cache/cache-key'
 import { assess } from '../cache/entry-meta'
-import { newestGeneration } from '../cache/generations'
 import type { Policy } from '../cache/policies'
 import { servable, storedResponse } from '../cache/stored-response'
 import type { Config } from '../flags/definitions'
@@ -104,19 +103,20 @@ function answer(
   }
 
   const flags = memory.flags
-  const purges = memory.purges.listed
-  if (!routed.policy || !flags.value || flags.stale || !purges.value || purges.stale) return null
+  const purges = memory.purges
+  if (!routed.policy || !flags.value || flags.stale || !purges.known || purges.due) return null
   const set = flags.value
   const { page } = routed
   const evaluations = evaluateAll(set.flags, { deviceId: visitor.deviceId, bot }, page.target)
   const variant = fingerprint(evaluations, set.config, page.shapedBy)
   const on = (name: keyof Evaluations) => evaluations[name].value
-  const key = pageKey(routed.policy, env.PUBLIC_ORIGIN, url, on, variant)
+  const key = pageKey(routed.policy, env.PUBLIC_ORIGIN, path, url.searchParams, on, variant)
+  if (key === null) return null
   const stored = memory.hotPages.recall(key)
   const meta = servable(stored, bot)
   if (!stored || !meta) return null
   const now = Date.now()
-  if (assess(meta, now, newestGeneration(purges.value, meta.tags)) !== 'fresh') return null
+  if (assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') return null
 
   const nonce = newNonce()
   const ifNoneMatch = headers.get('if-none-match') ?? undefined

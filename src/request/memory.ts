@@ -1,5 +1,6 @@
 import { KnownPurges } from '../cache/generations'
 import { HotPages } from '../cache/hot-pages'
+import { RefusalTally } from '../cache/purge-audit'
 import { DerivedReads } from '../data/derived-reads'
 import { keptCities } from '../data/kept-cities'
 import { keptFlags } from '../flags/read-flags'
@@ -19,8 +20,10 @@ export class Memory {
   readonly gate = keptGate()
   /** Cities added after the gate's build, asked for in the background once a minute. */
   readonly newCities = keptNewCities()
-  /** Purge generations listed from KV every 10 s, and the purges this isolate recorded. */
+  /** Purge generations, read from D1 in the background every 5 s (docs/caching.md). */
   readonly purges = new KnownPurges()
+  /** Refused purge requests not yet written to the audit log (one write a second at most). */
+  readonly purgeRefusals = new RefusalTally()
   /** Reads of the tables only the cron writes, kept a minute; the cron's refresh forgets them. */
   readonly derivedReads = new DerivedReads()
   /** Every city, read whole and again after five minutes in the background (docs/data.md). */

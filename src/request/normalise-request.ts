@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { isDataPath } from '../urls/data-prefix'
-import { OPS_PURGE } from '../urls/paths'
+import { isProviderMessagePath, OPS_PURGE } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -10,12 +10,17 @@ export type Verdict =
   { kind: 'ok' } | { kind: 'bad-request'; reason: string } | { kind: 'redirect'; location: string }
 
 const BAD_ESCAPE = /%(?![0-9a-fA-F]{2})/
+const ESCAPE = /%[0-9a-fA-F]{2}/g
+// RFC 3986 section 2.3: a URI means the same with these characters encoded or not.
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/
 // eslint-disable-next-line no-control-regex -- control characters are exactly what we look for
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 /**
  * The first steps of the pipeline (docs/request-flow.md): malformed URLs are a 400; uppercase
- * paths, repeated slashes and trailing slashes answer 301 with the lowercase, slash-less path.
+ * paths, repeated slashes, trailing slashes and percent-encoded unreserved characters (`%62` for
+ * `b`, RFC 3986 section 6.2.2.2) answer 301 with the lowercase, slash-less, decoded path, so each
+ * page has one spelling: the one the router matches and the cache keys on.
  * The Location is relative and always starts with exactly one "/", so it cannot leave the site
  * (`//evil.example/` becomes `/evil.example`; the URL parser already turned `\` into `/`).
  */
@@ -36,9 +41,18 @@ export function checkUrl(url: URL): Verdict {
   }
   if (CONTROL.test(decodedPath) || CONTROL.test(decodedQuery)) return bad('control character')
 
-  const normalised = '/' + path.split('/').filter(Boolean).join('/').toLowerCase()
+  const normalised = '/' + decodeUnreserved(path).split('/').filter(Boolean).join('/').toLowerCase()
   if (normalised !== path) return { kind: 'redirect', location: normalised + url.search }
   return { kind: 'ok' }
+}
+
+/** `path` with its percent-encoded unreserved characters decoded; other escapes kept. */
+function decodeUnreserved(path: string): string {
+  if (!path.includes('%')) return path
+  return path.replace(ESCAPE, (escape) => {
+    const char = String.fromCharCode(parseInt(escape.slice(1), 16))
+    return UNRESERVED.test(char) ? char : escape
+  })
 }
 
 const encoder = new TextEncoder()
@@ -64,9 +78,12 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
   await next()
 }
 
-/** The methods a path answers: pages GET and HEAD; the ops endpoint POST, and nothing else. */
+/**
+ * The methods a path answers: pages GET and HEAD; the ops endpoint and a profile's message form
+ * POST, and nothing else.
+ */
 function allowedMethods(path: string): readonly string[] {
-  return path === OPS_PURGE ? ['POST'] : ['GET', 'HEAD']
+  return path === OPS_PURGE || isProviderMessagePath(path) ? ['POST'] : ['GET', 'HEAD']
 }
 
 /** The `Allow` header of a 405 at `path`. */

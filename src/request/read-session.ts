@@ -1,4 +1,4 @@
-import type { Generations, KnownPurges } from '../cache/generations'
+import type { KnownPurges } from '../cache/generations'
 
 /**
  * How long after a purge this isolate's renders read from D1's primary. With read replication
@@ -7,20 +7,10 @@ import type { Generations, KnownPurges } from '../cache/generations'
  */
 export const PRIMARY_AFTER_PURGE_MS = 60_000
 
-// The newest purge of each listing, worked out once per listing.
-const newestOf = new WeakMap<Generations, number>()
-
 /**
  * The D1 session a request reads through (D1's Sessions API): any replica, the nearest, unless
  * a purge this isolate knows of is younger than PRIMARY_AFTER_PURGE_MS.
  */
 export function readConstraint(purges: KnownPurges, now = Date.now()): D1SessionConstraint {
-  const listed = purges.listed.value
-  let newest = 0
-  if (listed) {
-    newest = newestOf.get(listed) ?? Object.values(listed).reduce((a, b) => Math.max(a, b), 0)
-    newestOf.set(listed, newest)
-  }
-  for (const own of purges.own) newest = Math.max(newest, own.at)
-  return now - newest < PRIMARY_AFTER_PURGE_MS ? 'first-primary' : 'first-unconstrained'
+  return now - purges.newest < PRIMARY_AFTER_PURGE_MS ? 'first-primary' : 'first-unconstrained'
 }

@@ -3,7 +3,8 @@ import { HTTPException } from 'hono/http-exception'
 import type { ActivityKeyword } from '../catalog/activities'
 import { findActivityKeyword } from '../catalog/activities'
 import type { Activity } from '../data/activities'
-import { findActivities, findActivityCounts } from '../data/activities'
+import { CARE_AROUND_ACTIVITIES, findActivities, findActivityCounts } from '../data/activities'
+import { findNationalCounts } from '../data/home'
 import type { AppEnv } from '../env'
 import { shownCategories } from '../flags/visibility'
 import { activityEvent } from '../seo/entity-json-ld'
@@ -33,14 +34,16 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
   // Cooking exists only with the cooking category flag.
   if (!keyword || !categories.includes(keyword.category)) throw new HTTPException(404)
   const offerCamps = on('campsFilter')
-  const query = validQuery(parseActivityQuery(new URL(c.req.url).searchParams, offerCamps))
+  const { searchParams } = new URL(c.req.url)
+  const query = validQuery(parseActivityQuery(searchParams, keyword.category, offerCamps))
   const today = new Date().toISOString().slice(0, 10)
-  const [{ total, items }, counts] = await Promise.all([
+  const [{ total, items }, counts, care] = await Promise.all([
     findActivities(c.var.db, keyword, query, today),
     findActivityCounts(c.var.db, [
       ...categories.map((other) => other.slug),
       ...keyword.category.subcategories.map((s) => s.slug),
     ]),
+    findNationalCounts(c.var.db, [CARE_AROUND_ACTIVITIES]),
   ])
   const worthALink = (slug: string) => worthListing(counts.get(slug) ?? 0)
 
@@ -75,7 +78,13 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
     filters: activityFilterFields(keyword, query, offerCamps),
     total,
     sortLabel: 'Sorted by: Date',
-    cards: items.map(activityCard),
+    cards: items.map((a) =>
+      activityCard(a, {
+        page: keyword.slug,
+        worthALink,
+        nationalCare: worthListing(care[0]?.providers ?? 0),
+      }),
+    ),
     pageHref: (page) => path + activitySearch({ ...query, page }),
     empty: filtered
       ? `No ${label} activities match these filters.`
@@ -84,6 +93,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
       'child-care',
       'Need child care around camp hours? When do you need it?',
       on,
+      path,
     ),
   })
   return renderListing(

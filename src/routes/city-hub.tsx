@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { JOB_SERVICES } from '../catalog/jobs'
+import { findActivityCounts } from '../data/activities'
 import { findCity, findNearbyHubs } from '../data/cities'
 import type { JobCount } from '../data/jobs'
 import { findCityJobCounts } from '../data/jobs'
@@ -20,8 +21,9 @@ import {
 } from '../seo/indexability'
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
+import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
 import { renderPage } from './render-page'
-import { number } from '../views/parts/format'
+import { listOf, number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
 
 /** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */
@@ -30,7 +32,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const city = await findCity(db, c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const shown = shownServices(c.var.flags.on)
-  const [services, jobs, nearby, providers] = await Promise.all([
+  const [services, jobs, nearby, providers, activities] = await Promise.all([
     findCityServices(db, city.id),
     findCityJobCounts(db, city.id),
     findNearbyHubs(db, city, { minProviders: MIN_INDEXABLE_PROVIDERS }),
@@ -39,6 +41,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
       city.id,
       shown.map((s) => s.slug),
     ),
+    findActivityCounts(db, CAMP_KEYWORDS),
   ])
   const worth = <T extends { n: number }>(rows: T[]) => rows.filter((r) => worthListing(r.n))
   const serviceLinks = worth(
@@ -68,7 +71,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     <CityHubPage
       head={pageHead(c.env.PUBLIC_ORIGIN, {
         title: `Care in ${place}: caregivers and jobs`,
-        description: `Child care, senior care, pet care, housekeeping and tutoring in ${place}: ${number(providers)} caregivers and ${number(open)} open jobs.`,
+        description: `${hubCare(serviceLinks.map((l) => l.text))} in ${place}: ${number(providers)} caregivers and ${number(open)} open jobs.`,
         path,
         decision,
         crumbs,
@@ -79,6 +82,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
       jobs={open}
       services={serviceLinks}
       jobLinks={jobLinks}
+      camps={campLinksOf(activities)}
       nearby={nearby.map((n) => ({ href: cityHubPath(n.slug), text: `${n.name}, ${n.stateCode}` }))}
     />,
     {
@@ -91,6 +95,16 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
       ]),
     },
   )
+}
+
+/**
+ * What the hub links, in its description: the services it has pages for (the first four, then
+ * "and more"), or plain "Care" when it links none.
+ */
+function hubCare(titles: readonly string[]): string {
+  if (titles.length === 0) return 'Care'
+  const named = titles.slice(0, 4).map((t, i) => (i === 0 ? t : t.toLowerCase()))
+  return titles.length > 4 ? `${named.join(', ')} and more` : listOf(named)
 }
 
 /** Whether a city's hub is indexable: on the pages of shown services and jobs it links to. */

@@ -1,12 +1,11 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { SEED_CITIES } from '../catalog/cities'
 import { COST_GUIDE_SERVICES, EXPERIENCE_BANDS, MIN_COST_SAMPLE } from '../catalog/cost-guides'
 import { findService } from '../catalog/services'
 import type { City } from '../data/cities'
-import { findCity, findNearbyCities } from '../data/cities'
+import { findCity, findNearbyCities, milesBetween } from '../data/cities'
 import type { CityRate } from '../data/cost-guides'
-import { findCityRates, findExperienceRates } from '../data/cost-guides'
+import { findExperienceRates, findLargeCityRates, findStateRates } from '../data/cost-guides'
 import type { Db } from '../data/db'
 import type { RateStats } from '../data/service-stats'
 import {
@@ -16,6 +15,7 @@ import {
   findTopCities,
 } from '../data/service-stats'
 import type { AppEnv } from '../env'
+import { stateName } from '../catalog/states'
 import { pageHead } from '../seo/head'
 import { costInventory, decideIndexing, worthListing } from '../seo/indexability'
 import type { Bar } from '../views/cost/bar-chart'
@@ -37,18 +37,29 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   if (citySlug && !city) throw new HTTPException(404)
 
   // Every read at once: one round trip (docs/data.md).
-  const [local, national, experience, nationalExperience, seedRates, [cities, others]] =
-    await Promise.all([
-      city ? findCityStats(db, service.slug, city.id) : Promise.resolve(null),
-      findNationalStats(db, service.slug),
-      findExperienceRates(db, service.slug, city?.id ?? 0),
-      findExperienceRates(db, service.slug, 0),
-      findCityRates(db, service.slug, SEED_CITIES),
-      city
-        ? cityLinks(db, service.slug, city)
-        : nationalLinks(db, service.slug, c.var.flags.config.costGuideLocalPage),
-    ])
+  // Compared cities have rates enough to mean something.
+  const meaningful = { minProviders: MIN_COST_SAMPLE }
+  const [
+    local,
+    national,
+    experience,
+    nationalExperience,
+    stateRates,
+    largeRates,
+    [cities, others],
+  ] = await Promise.all([
+    city ? findCityStats(db, service.slug, city.id) : Promise.resolve(null),
+    findNationalStats(db, service.slug),
+    findExperienceRates(db, service.slug, city?.id ?? 0),
+    findExperienceRates(db, service.slug, 0),
+    city ? findStateRates(db, service.slug, city.stateCode, meaningful) : Promise.resolve([]),
+    findLargeCityRates(db, service.slug, meaningful),
+    city
+      ? cityLinks(db, service.slug, city)
+      : nationalLinks(db, service.slug, c.var.flags.config.costGuideLocalPage),
+  ])
   const stats = city ? local : national
+  const compared = comparedCities(city, stateRates, largeRates)
   // No rates at all: there is nothing to say, and an empty guide would be a soft 404.
   if (!stats || !national) throw new HTTPException(404)
 
@@ -76,7 +87,8 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
       service={service}
       place={place}
       figures={figures}
-      comparison={comparison(seedRates, city, stats, national)}
+      comparison={comparison(compared.cities, city, stats, national)}
+      comparedWith={compared.described}
       experience={EXPERIENCE_BANDS.map((band, i) => ({
         label: band.label,
         local: experience.find((e) => e.band === i)?.rateAvg ?? null,
@@ -102,15 +114,46 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   )
 }
 
-/** The seed's cities, the guide's own and the national average, the highest rate first. */
+/** How many cities of each kind a guide compares with. */
+const COMPARED_IN_STATE = 5
+const COMPARED_LARGE = 5
+const COMPARED_NATIONALLY = 12
+
+/**
+ * The cities a guide compares with, and what they are in words: for a city, the largest others
+ * of its state and the nearest large cities elsewhere; nationally, the largest cities.
+ */
+function comparedCities(
+  city: City | null,
+  stateRates: readonly CityRate[],
+  largeRates: readonly (CityRate & { lat: number; lng: number })[],
+): { cities: CityRate[]; described: string } {
+  if (!city)
+    return { cities: largeRates.slice(0, COMPARED_NATIONALLY), described: 'the largest cities' }
+  const inState = stateRates.filter((r) => r.slug !== city.slug).slice(0, COMPARED_IN_STATE)
+  const nearestLarge = largeRates
+    .filter((r) => r.stateCode !== city.stateCode)
+    .map((r) => ({ rate: r, miles: milesBetween(city, r) }))
+    .sort((a, b) => a.miles - b.miles)
+    .slice(0, COMPARED_LARGE)
+    .map(({ rate }) => rate)
+  const state = `other cities in ${stateName(city.stateCode) ?? city.stateCode}`
+  const large = 'the nearest large cities'
+  return {
+    cities: [...inState, ...nearestLarge],
+    described: inState.length ? `${state} and ${large}` : large,
+  }
+}
+
+/** The compared cities, the guide's own and the national average, the highest rate first. */
 function comparison(
-  seedRates: readonly CityRate[],
+  compared: readonly CityRate[],
   city: City | null,
   stats: RateStats,
   national: RateStats,
 ): Bar[] {
   return [
-    ...seedRates
+    ...compared
       .filter((r) => r.slug !== city?.slug)
       .map((r) => ({ label: `${r.name}, ${r.stateCode}`, value: r.rateAvg })),
     ...(city

@@ -33,6 +33,7 @@ import {
   parseListingQuery,
   sortedBy,
 } from '../queries/listing-query'
+import { campLinks, caresForChildren } from './camp-links'
 import { hubDecision } from './city-hub'
 import { cityHubPath, cityPath, costPath, jobListingPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
@@ -95,6 +96,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       service.slug,
       `When do you need ${/^[aeiou]/i.test(service.noun) ? 'an' : 'a'} ${service.noun}?`,
       c.var.flags.on,
+      base,
     ),
   })
 
@@ -113,6 +115,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
         guide={localGuide(service, city, local, c.var.flags.config.costGuideLocalPage)}
         nearby={streamed(nearbyLinks(db, service, city))}
         related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
+        resources={streamed(caresForChildren(service) ? campLinks(db) : Promise.resolve([]))}
       />
     ),
     {
@@ -153,8 +156,8 @@ async function nearbyLinks(db: Db, service: Service, city: City): Promise<LinkIt
 }
 
 /**
- * The city's other services, the jobs of this one and the city's hub, where the indexability
- * rule lets them be linked.
+ * The city's other services, the jobs of this one (its job slug: errands are posted as care
+ * gigs) and the city's hub, where the indexability rule lets them be linked.
  */
 async function relatedLinks(db: Db, service: Service, city: City, on: On): Promise<LinkItem[]> {
   const [counts, jobCounts] = await Promise.all([
@@ -170,7 +173,7 @@ async function relatedLinks(db: Db, service: Service, city: City, on: On): Promi
   })
   const jobs = JOB_SERVICES.flatMap((j) => {
     const n = jobCounts.find((row) => row.service === j.slug)?.jobs ?? 0
-    if (j.service.slug !== service.slug || !worthListing(n)) return []
+    if (j.slug !== service.jobSlug || !worthListing(n)) return []
     return [
       {
         href: jobListingPath(j.slug, city.slug),

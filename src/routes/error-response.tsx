@@ -8,7 +8,7 @@ import { tagsOf } from '../observability/observe'
 import type { Timing } from '../observability/timing'
 import { pageTitle } from '../seo/head'
 import { ErrorPage, errorTitle } from '../views/error-page'
-import { renderHtml } from '../views/render-html'
+import { IncompleteDocument, renderHtml } from '../views/render-html'
 import { isDataPath } from '../urls/data-prefix'
 import { allowHeader } from '../request/normalise-request'
 import { cutAtNonce, joinWithNonce } from '../request/nonce'
@@ -25,8 +25,10 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
     return errorPage(c, error.status, error.status === 400 ? error.message : undefined)
   }
   c.var.reporter.error(error, tagsOf(c))
-  // Storage down is temporary: say when to come back, and let no cache keep the answer.
-  if (error instanceof StorageError) return errorPage(c, 503)
+  // Storage down is temporary: say when to come back, and let no cache keep the answer. So is
+  // a section that failed while a crawler waited for the whole document: it is asked to come
+  // back rather than index a page with a part missing.
+  if (error instanceof StorageError || error instanceof IncompleteDocument) return errorPage(c, 503)
   return errorPage(c, 500)
 }
 

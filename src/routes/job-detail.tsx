@@ -14,7 +14,7 @@ import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from './city-hub'
-import { renderPage, streamed } from './render-page'
+import { entityRedirect, renderPage, streamed } from './render-page'
 
 const PRIVATE_FAMILY = 'Private family'
 
@@ -43,7 +43,7 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const jobs = job && findJobService(job.service)
   if (!job || !jobs) throw new HTTPException(404)
   const path = jobPath(job)
-  if (slug !== jobSlug(job)) return c.redirect(path, 301)
+  if (slug !== jobSlug(job)) return entityRedirect(c, path, [`job:${id}`])
 
   const now = new Date()
   const expired = isExpired(job, now)

@@ -88,6 +88,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
         crumbs={crumbs}
         state={state}
         title={title}
+        work={jobs.slug}
         place={place}
         related={relatedLinks(jobs, city, providers?.providers ?? 0, hub)}
       />

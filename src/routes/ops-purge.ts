@@ -1,29 +1,29 @@
 import type { Context } from 'hono'
 import { recordPurge } from '../cache/generations'
-import type { PurgeAudit } from '../cache/purge-audit'
+import type { PurgeAudit, Refusal } from '../cache/purge-audit'
 import { writeAudit } from '../cache/purge-audit'
 import {
-  FAILURE_WINDOW_MS,
-  isLockedOut,
+  FAILURE_WINDOW_S,
+  failureKey,
   MAX_BODY_BYTES,
-  MAX_FAILURES,
   purgeRequestSchema,
   purgeTags,
-  recordFailure,
   tokenName,
 } from '../cache/purge'
 import type { AppEnv } from '../env'
+import type { Report } from '../observability/reporter'
 
 /**
  * `POST /__ops/purge` with `Authorization: Bearer <token>` and `{"urls": [...], "tags": [...]}`.
- * The token is checked here, before anything is read; a wrong or missing one purges nothing.
- * Every request is written to the audit log (`npm run purge -- --log`) with what it came to,
- * refusals included, whether the purge or the log's own D1 write failed or not.
+ * A valid token is checked first, so an operator is never limited. A missing or wrong one purges
+ * nothing and counts as a failure of its caller's address (an IPv6 caller's /64) in the
+ * PURGE_FAILURES rate limit: 401 while under it, 429 once over. Every request is written to the
+ * audit log (`npm run purge -- --log`) with what it came to; refusals without a valid token are
+ * counted per outcome and minute rather than written one by one.
  */
 export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
   const now = Date.now()
   const at = new Date(now).toISOString()
-  const address = c.req.header('cf-connecting-ip') ?? 'unknown'
   const headers = { 'cache-control': 'no-store' }
   const audit = async (entry: Omit<PurgeAudit, 'at'>) => {
     const failed = await writeAudit(c.env.DB, { at, ...entry })
@@ -32,19 +32,26 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
   }
   const refused = { urls: [], tags: [], purged: 0 }
 
-  if (isLockedOut(address, now)) {
-    // One row per lockout, not one per attempt: a flood cannot fill the log.
-    if (recordFailure(address, now) === MAX_FAILURES + 1)
-      await audit({ who: 'unknown', ...refused, outcome: 'refused: locked out (429)' })
-    return c.json({ error: 'too many failed attempts' }, 429, {
-      ...headers,
-      'retry-after': String(FAILURE_WINDOW_MS / 1000),
-    })
-  }
   const who = await tokenName(c.req.header('authorization'), c.env.PURGE_TOKEN)
   if (!who) {
-    recordFailure(address, now)
-    await audit({ who: 'unknown', ...refused, outcome: 'refused: unauthorized (401)' })
+    const locked = await overFailureLimit(
+      c.env.PURGE_FAILURES,
+      c.req.header('cf-connecting-ip'),
+      c.var.reporter.problem,
+    )
+    const outcome: Refusal = locked ? 'refused: locked out (429)' : 'refused: unauthorized (401)'
+    c.var.memory.purgeRefusals.count(
+      outcome,
+      at,
+      c.env.DB,
+      (p) => c.executionCtx.waitUntil(p),
+      c.var.reporter.problem,
+    )
+    if (locked)
+      return c.json({ error: 'too many failed attempts' }, 429, {
+        ...headers,
+        'retry-after': String(FAILURE_WINDOW_S),
+      })
     return c.json({ error: 'unauthorized' }, 401, { ...headers, 'www-authenticate': 'Bearer' })
   }
 
@@ -56,7 +63,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
 
   const { paths, tags, bumped } = request
   try {
-    await recordPurge(c.var.memory.purges, c.env.PURGES, bumped, now)
+    await recordPurge(c.var.memory.purges, c.env.DB, bumped, now)
   } catch (error) {
     const logged = await audit({
       who,
@@ -77,6 +84,24 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
     200,
     headers,
   )
+}
+
+/**
+ * Counts a failed authentication of `address` and tells whether its key is over the limit. A
+ * limiter that cannot answer counts as over: without a valid token nothing is lost by waiting.
+ */
+async function overFailureLimit(
+  limiter: RateLimit,
+  address: string | undefined,
+  report: Report,
+): Promise<boolean> {
+  try {
+    const { success } = await limiter.limit({ key: failureKey(address) })
+    return !success
+  } catch (error) {
+    report('purge: failure rate limit unavailable', { error: String(error) })
+    return true
+  }
 }
 
 /** The purge a request body asks for, or why it is refused (with its status). */

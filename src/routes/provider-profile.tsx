@@ -30,7 +30,7 @@ import { count, displayName, rateRange } from '../views/parts/format'
 import type { ProfileService } from '../views/profile/profile-page'
 import { ProfilePage } from '../views/profile/profile-page'
 import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
-import { renderPage, streamed } from './render-page'
+import { entityRedirect, renderPage, streamed } from './render-page'
 
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
 export async function providerProfilePage(c: Context<AppEnv>): Promise<Response> {
@@ -49,7 +49,7 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   ])
   if (!provider) throw new HTTPException(404)
   const path = providerPath(provider)
-  if (slug !== providerSlug(provider)) return c.redirect(path, 301)
+  if (slug !== providerSlug(provider)) return entityRedirect(c, path, [`provider:${id}`])
 
   // Services in catalog order: the first is the one the profile is about.
   const services: ProfileService[] = SERVICES.flatMap((service) => {

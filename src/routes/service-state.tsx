@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { stateName } from '../catalog/states'
 import { findTopProviders } from '../data/provider-listing'
-import { findStateCities, findStateLeaders } from '../data/service-stats'
+import { findStateCities, findStateLeaders, MAX_STATE_CITIES } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
 import { pageHead } from '../seo/head'
@@ -12,7 +12,7 @@ import {
   stateInventory,
   worthListing,
 } from '../seo/indexability'
-import { StatePage } from '../views/directory/state-page'
+import { StatePage, stateSummary } from '../views/directory/state-page'
 import { cityPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
@@ -35,7 +35,12 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
     findTopProviders(db, service.slug, code, { minProviders: MIN_INDEXABLE_PROVIDERS }),
   ])
   const linked = cities.filter((city) => worthListing(city.providers))
-  const providers = cities.reduce((n, city) => n + city.providers, 0)
+  const summary = stateSummary(
+    service,
+    name,
+    cities.map((city) => ({ providers: city.providers, listed: worthListing(city.providers) })),
+    cities.length < MAX_STATE_CITIES,
+  )
   const decision = decideIndexing({ inventory: stateInventory(cities.map((c) => c.providers)) })
   const path = statePath(service.slug, code)
   const crumbs = [
@@ -47,7 +52,7 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
     <StatePage
       head={pageHead(c.env.PUBLIC_ORIGIN, {
         title: `${service.title} in ${name}`,
-        description: `Find ${service.nouns} across ${name}: ${number(providers)} caregivers in ${linked.length} cities, with rates, reviews and experience.`,
+        description: `Find ${service.nouns} across ${name}, with rates, reviews and experience. ${summary}`,
         path,
         decision,
         crumbs,
@@ -55,7 +60,7 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
       crumbs={crumbs}
       service={service}
       stateName={name}
-      providers={providers}
+      summary={summary}
       cities={linked.map((city) => ({
         href: cityPath(service.slug, city.slug),
         text: city.name,

@@ -29,6 +29,7 @@ import {
   cityHubPath,
   cityPath,
   costPath,
+  HOME,
   jobListingPath,
   jobPath,
   OPS_PREFIX,
@@ -56,7 +57,7 @@ export const CHUNKS = {
 } as const satisfies Record<string, { ids: keyof SitemapBounds; span: number }>
 
 type Chunked = keyof typeof CHUNKS
-/** Rows of entity sitemaps are read in batches of this many. */
+/** Rows of entity sitemaps are read in sub-ranges of this many ids. */
 const BATCH = 5_000
 
 /** `/sitemap.xml`: the sitemap index. */
@@ -67,14 +68,14 @@ export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
     for (let n = 1; n <= Math.ceil(bounds[ids] / span); n++)
       files.push(sitemapFilePath(`${kind}-${n}`))
   }
-  return xml(sitemapStream('sitemapindex', once(files.map((f) => ({ loc: url(c, f) })))))
+  return xml(sitemapStream('sitemapindex', replay([files.map((f) => ({ loc: url(c, f) }))])))
 }
 
 /** `/sitemaps/{kind}-{n}.xml` and `/sitemaps/pages.xml`: one file of the index. */
 export async function sitemapFile(c: Context<AppEnv>): Promise<Response> {
   const m = /^([a-z-]+?)(?:-([1-9][0-9]{0,5}))?\.xml$/.exec(c.req.param('file') ?? '')
   const kind = m?.[1] ?? ''
-  if (kind === 'pages' && !m?.[2]) return xml(sitemapStream('urlset', pages(c)))
+  if (kind === 'pages' && !m?.[2]) return xml(sitemapStream('urlset', await readAll(pages(c))))
   if (!(kind in CHUNKS) || !m?.[2]) throw new HTTPException(404)
   const { ids, span } = CHUNKS[kind as Chunked]
   const n = Number(m[2])
@@ -85,7 +86,8 @@ export async function sitemapFile(c: Context<AppEnv>): Promise<Response> {
         ? { first: (n - 1) * span + 1, last: n * span }
         : null
   if (!range) throw new HTTPException(404)
-  return xml(sitemapStream('urlset', CHUNK_ENTRIES[kind as Chunked](c, range.first, range.last)))
+  const entries = CHUNK_ENTRIES[kind as Chunked](c, range.first, range.last)
+  return xml(sitemapStream('urlset', await readAll(entries)))
 }
 
 /** `/robots.txt`: everything but the data and ops paths, and where the sitemaps are. */
@@ -165,8 +167,9 @@ const CHUNK_ENTRIES: Record<
 
   providers: (c, first, last) =>
     entities(
-      (after) => findProviderRows(c.var.db, after, last, BATCH),
+      (after, upTo) => findProviderRows(c.var.db, after, upTo, BATCH),
       first,
+      last,
       (r) => ({
         loc: url(c, providerPath({ nameSlug: r.slug, id: r.id })),
         lastmod: r.updatedAt,
@@ -178,8 +181,9 @@ const CHUNK_ENTRIES: Record<
     // stale-while-revalidate window, so jobs closing within it are left out.
     const openUntil = new Date(Date.now() + POLICIES.sitemap.swr * 1000).toISOString()
     return entities(
-      (after) => findOpenJobRows(c.var.db, after, last, openUntil, BATCH),
+      (after, upTo) => findOpenJobRows(c.var.db, after, upTo, openUntil, BATCH),
       first,
+      last,
       (r) => ({
         loc: url(c, jobPath({ titleSlug: r.slug, id: r.id })),
         lastmod: r.updatedAt,
@@ -188,7 +192,10 @@ const CHUNK_ENTRIES: Record<
   },
 }
 
-/** Pages about a service, a state, a segment, a national cost guide or an activity keyword. */
+/**
+ * The home page, and pages about a service, a state, a segment, a national cost guide or an
+ * activity keyword.
+ */
 async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
   const { on } = c.var.flags
   const [national, states, activities] = await Promise.all([
@@ -197,6 +204,10 @@ async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
     findActivityRows(c.var.db),
   ])
   const entries: SitemapEntry[] = []
+  // The home page: indexable on the providers of the shown services, dated by the newest.
+  const home = national.filter((r) => shownServices(on).some((s) => s.slug === r.service))
+  if (decideIndexing({ inventory: home.reduce((n, r) => n + r.providers, 0) }).index)
+    entries.push({ loc: url(c, HOME), lastmod: newestDate(home.map((r) => r.updatedAt)) })
   for (const service of shownServices(on)) {
     const row = national.find((r) => r.service === service.slug)
     if (decideIndexing({ inventory: row?.providers ?? 0 }).index)
@@ -222,24 +233,36 @@ async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
   yield entries
 }
 
-/** Entity pages of an id range, read in keyset batches. */
+/**
+ * Entity pages of an id range, read as sub-ranges of BATCH ids: each holds at most BATCH rows, so
+ * it is one read, and all are read at once, in one round trip.
+ */
 async function* entities(
-  read: (after: number) => Promise<EntityRow[]>,
+  read: (after: number, upTo: number) => Promise<EntityRow[]>,
   first: number,
+  last: number,
   toEntry: (row: EntityRow) => SitemapEntry,
 ): AsyncGenerator<SitemapEntry[]> {
-  let after = first - 1
-  for (;;) {
-    const rows = await read(after)
-    if (rows.length === 0) return
-    yield rows.map(toEntry)
-    after = rows[rows.length - 1]?.id ?? Number.MAX_SAFE_INTEGER
-  }
+  const reads: Promise<EntityRow[]>[] = []
+  for (let start = first; start <= last; start += BATCH)
+    reads.push(read(start - 1, Math.min(start + BATCH - 1, last)))
+  for (const rows of await Promise.all(reads)) if (rows.length) yield rows.map(toEntry)
 }
 
-// eslint-disable-next-line @typescript-eslint/require-await -- an async iterable of one batch
-async function* once<T>(batch: T): AsyncGenerator<T> {
-  yield batch
+/**
+ * Every batch of a file, read before its status is decided: D1 failing is then a 503 or the
+ * stored copy (docs/caching.md), never a 200 cut short. A file of 50,000 URLs is a few MB of
+ * rows, which the edge cache's copy of the file holds whole anyway.
+ */
+async function readAll<T>(batches: AsyncIterable<T>): Promise<AsyncIterable<T>> {
+  const read: T[] = []
+  for await (const batch of batches) read.push(batch)
+  return replay(read)
+}
+
+// eslint-disable-next-line @typescript-eslint/require-await -- batches already read, as a stream takes them
+async function* replay<T>(batches: readonly T[]): AsyncGenerator<T> {
+  yield* batches
 }
 
 function url(c: Context<AppEnv>, path: string): string {

@@ -22,7 +22,11 @@ const CITY = '[a-z0-9]+(?:-[a-z0-9]+)*-[a-z][a-z]'
 /** The visitor flow's steps: about one visitor, never for search. */
 export const FLOW = '/us-subscription/segment/nonmember'
 
+/** The home page. */
+export const HOME = '/'
+
 export const PATTERNS = {
+  home: HOME,
   serviceNational: `/:service{${SERVICE}}`,
   serviceState: `/:service{${SERVICE}}/:state{${STATE}}`,
   serviceCity: `/:service{${SERVICE}}/:city{${CITY}}`,
@@ -36,6 +40,9 @@ export const PATTERNS = {
   segment: `/:segment{${SEGMENT}}`,
   flowIntent: `${FLOW}/:segment{${FLOW_SEGMENT}}`,
   flowWhoNeedsCare: `${FLOW}/in-facility/who-needs-care`,
+  flowProvider: `${FLOW}/provider`,
+  providerMessage: `/p/:slug{${ENTITY}}/message`,
+  providerMessageSent: `/p/:slug{${ENTITY}}/message/sent`,
 } as const
 
 export const servicePath = (service: string) => `/${service}`
@@ -47,6 +54,14 @@ export const providerSlug = (p: { nameSlug: string; id: number }) => `${p.nameSl
 export const jobSlug = (j: { titleSlug: string; id: number }) => `${j.titleSlug}-${j.id}`
 export const providerPath = (p: { nameSlug: string; id: number }) => `/p/${providerSlug(p)}`
 export const jobPath = (j: { titleSlug: string; id: number }) => `/job/${jobSlug(j)}`
+/** Where a profile's message form posts, and where a sent message lands. */
+export const providerMessagePath = (p: { nameSlug: string; id: number }) =>
+  `${providerPath(p)}/message`
+export const providerMessageSentPath = (p: { nameSlug: string; id: number }) =>
+  `${providerMessagePath(p)}/sent`
+/** Whether `path` is a profile's message path, which takes POST alone. */
+export const isProviderMessagePath = (path: string) =>
+  new RegExp(`^/p/${ENTITY}/message$`).test(path)
 export const jobListingPath = (jobService: string, citySlug: string) => `/${jobService}/${citySlug}`
 export const cityHubPath = (citySlug: string) => `/local/${citySlug}`
 export const costPath = (service: string, citySlug?: string) =>
@@ -71,3 +86,13 @@ export const OPS_PURGE = `${OPS_PREFIX}/purge`
 
 export const flowPath = (segment: string) => `${FLOW}/${segment}`
 export const whoNeedsCarePath = `${FLOW}/in-facility/who-needs-care`
+/** The entry of people who want care work (docs/pages.md, "Visitor flow"). */
+export const providerEntryPath = `${FLOW}/provider`
+
+/** A path with a query of the given parameters, those without a value left out. */
+export function withQuery(path: string, params: Record<string, string | null>): string {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value) query.set(name, value)
+  const search = query.toString()
+  return search ? `${path}?${search}` : path
+}

@@ -11,6 +11,7 @@ import { Placed } from './markup'
 import { CLIENT_CONFIG_ID } from './client-config'
 import type { Site } from './site-context'
 import { useSite } from './site-context'
+import { HOME } from '../urls/paths'
 
 const NAV = [
   'child-care',
@@ -25,14 +26,18 @@ const NAV = [
 /**
  * The whole document. Everything in <head> is in the first streamed chunk (views/render-html).
  * Only pages with islands (`client`) load the browser script; every other page has none.
+ * `layout="detail"` (profiles, jobs): on wide screens the page's `.detail-action` (its call to
+ * action) stands in a column beside the rest and stays in view (styles.css).
  */
 export function Document({
   head,
   client = false,
+  layout,
   children,
 }: {
   head: Head
   client?: boolean
+  layout?: 'detail'
   children: ReactNode
 }) {
   const site = useSite()
@@ -71,7 +76,7 @@ export function Document({
         <Placed tag="header" className="site-header" of={SiteHeader}>
           <SiteHeader {...frame} />
         </Placed>
-        <main id="main" className="wrap">
+        <main id="main" className={layout ? `wrap ${layout}` : 'wrap'}>
           {children}
         </main>
         <Placed tag="footer" className="site-footer" of={SiteFooter}>
@@ -98,7 +103,9 @@ function frameOf(site: Site): Frame {
 function SiteHeader({ services, widget }: Frame) {
   return (
     <div className="wrap">
-      <span className="logo">{SITE_NAME}</span>
+      <a className="logo" href={HOME}>
+        {SITE_NAME}
+      </a>
       <nav className="site-nav" aria-label="Services">
         <ul>
           {services
@@ -158,7 +165,12 @@ function TagManager({ site }: { site: Site }) {
   return <script nonce={site.nonce} dangerouslySetInnerHTML={{ __html: code }} />
 }
 
-/** The browser script (a module: it runs once the document is parsed) and its configuration. */
+/**
+ * The browser script (a module: it runs once the document is parsed, never blocking the first
+ * paint) and its configuration. React's runtime, which it imports, is preloaded beside it, so
+ * both download at once rather than one after the other; both at low priority, after the
+ * stylesheet, as the first paint needs neither.
+ */
 function ClientScript({ site }: { site: Site }) {
   const config: ClientConfig = {
     dsn: site.browser.dsn,
@@ -174,7 +186,8 @@ function ClientScript({ site }: { site: Site }) {
         id={CLIENT_CONFIG_ID}
         dangerouslySetInnerHTML={{ __html: scriptJson(config) }}
       />
-      <script type="module" src={assets['client.js']} />
+      <link rel="modulepreload" href={assets['react.js']} fetchPriority="low" />
+      <script type="module" src={assets['client.js']} fetchPriority="low" />
     </>
   )
 }

@@ -4,8 +4,11 @@ import type { Head } from '../seo/head'
 /** The seed's error titles (docs/request-flow.md, "The pipeline"). */
 export const ERROR_TITLES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'This page could not be found',
   405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 }

@@ -5,13 +5,19 @@ import { coalesce } from './coalesce'
 export interface RenderOptions {
   status: number
   headers: Record<string, string>
-  /** Crawlers get the complete document before the first byte (React's `allReady`). */
+  /**
+   * Crawlers get the complete document before the first byte (React's `allReady`), or, if a
+   * section failed, an IncompleteDocument error instead.
+   */
   waitForAll: boolean
   /** Errors of sections streamed after the shell; a shell error rejects instead. */
   onStreamError: (error: unknown) => void
   /** The nonce of React's own inline scripts (the streamed sections' swaps). */
   nonce?: string
 }
+
+/** A document some section of which failed, for a caller that waits for the whole document. */
+export class IncompleteDocument extends Error {}
 
 /**
  * Streams a page. Status and headers are fixed here, before the first byte: once the shell has
@@ -31,9 +37,21 @@ export async function renderHtml(node: ReactNode, options: RenderOptions): Promi
     // stay inline; only sections still loading when the shell flushes are streamed.
     progressiveChunkSize: Number.MAX_SAFE_INTEGER,
   })
-  report = options.onStreamError
+  let failed = false
+  report = (error) => {
+    failed = true
+    options.onStreamError(error)
+  }
   early.forEach(report)
-  if (options.waitForAll) await stream.allReady
+  if (options.waitForAll) {
+    await stream.allReady
+    // Nothing has been sent yet: a crawler never gets a document with a section missing, but
+    // the stored copy or a 503 (docs/seo.md).
+    if (failed) {
+      await stream.cancel()
+      throw new IncompleteDocument('a section of the document failed')
+    }
+  }
   return new Response(coalesce(stream), {
     status: options.status,
     headers: { 'content-type': 'text/html; charset=utf-8', ...options.headers },

@@ -20,6 +20,11 @@ export interface Site {
   /** The per-response nonce of inline scripts (Content-Security-Policy). */
   nonce: string
   dataLayer: DataLayer
+  /**
+   * The page's own path, where its calls to action come from. A stored page is shared by every
+   * visitor of its path, so the path is all a link may say about where it is.
+   */
+  path: string
   /** The public Sentry DSN of the browser script (SENTRY_BROWSER_DSN), and the environment. */
   browser: { dsn: string | null; environment: string }
 }
@@ -37,6 +42,7 @@ export const DEFAULT_SITE: Site = {
     city: null,
   },
   browser: { dsn: null, environment: 'production' },
+  path: '/',
 }
 
 export const SiteContext = createContext<Site>(DEFAULT_SITE)

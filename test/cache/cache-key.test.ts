@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cacheKey } from '../../src/cache/cache-key'
+import { cacheKey, pageKey } from '../../src/cache/cache-key'
 import type { Policy } from '../../src/cache/policies'
 import { POLICIES } from '../../src/cache/policies'
 import { BUILD } from '../../src/views/assets'
@@ -9,7 +9,7 @@ const everything = () => true
 /** The key of a URL, as the edge cache computes it for `policy`. */
 const keyOf = (url: string, policy: Policy = POLICIES.directory, variant = 'v1') => {
   const { pathname, searchParams } = new URL(ORIGIN + url)
-  return cacheKey(ORIGIN, pathname, policy.query(pathname, searchParams, everything), variant)
+  return pageKey(policy, ORIGIN, pathname, searchParams, everything, variant)
 }
 
 describe('cacheKey', () => {
@@ -48,11 +48,10 @@ describe('cacheKey', () => {
     )
   })
 
-  it('keys a query the page refuses apart from every page it renders', () => {
-    expect(keyOf('/tutors/atlanta-ga?distance=7')).toBe(
-      `${ORIGIN}/tutors/atlanta-ga?__query=invalid&__variant=v1&__build=${BUILD}`,
-    )
-    expect(keyOf('/tutors/atlanta-ga?distance=7')).toBe(keyOf('/tutors/atlanta-ga?page=0'))
+  it('gives a query the page refuses no key: it is neither looked up nor stored', () => {
+    expect(keyOf('/tutors/atlanta-ga?distance=7')).toBeNull()
+    expect(keyOf('/tutors/atlanta-ga?page=0')).toBeNull()
+    expect(keyOf('/tutors/atlanta-ga')).not.toBeNull()
   })
 
   it('differs by the filters, the page and the variant', () => {

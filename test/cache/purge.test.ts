@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  FAILURE_WINDOW_MS,
-  isLockedOut,
-  MAX_FAILURES,
-  MAX_TRACKED_ADDRESSES,
-  namedTokens,
-  purgePath,
-  recordFailure,
-  tokenName,
-  trackedAddresses,
-} from '../../src/cache/purge'
+import { failureKey, namedTokens, purgePath, tokenName } from '../../src/cache/purge'
 
 const ORIGIN = 'https://www.care.example'
 
@@ -58,29 +48,26 @@ describe('PURGE_TOKEN', () => {
   })
 })
 
-describe('failed authentications, per isolate', () => {
-  const T0 = 1_000_000_000
-
-  it('lock an address out after too many in a window, and let it in after the window', () => {
-    for (let i = 0; i < MAX_FAILURES; i++) recordFailure('192.0.2.1', T0 + i)
-    expect(isLockedOut('192.0.2.1', T0 + MAX_FAILURES)).toBe(true)
-    expect(isLockedOut('192.0.2.2', T0 + MAX_FAILURES)).toBe(false)
-    expect(isLockedOut('192.0.2.1', T0 + FAILURE_WINDOW_MS + 1)).toBe(false)
+describe('the key failed authentications are counted under', () => {
+  it('is the address for IPv4, mapped IPv4 included', () => {
+    expect(failureKey('192.0.2.1')).toBe('ipv4:192.0.2.1')
+    expect(failureKey('::ffff:192.0.2.1')).toBe('ipv4:192.0.2.1')
   })
 
-  it('are forgotten once their window has passed, so the isolate holds only recent ones', () => {
-    const t = T0 + 10 * FAILURE_WINDOW_MS
-    for (let i = 0; i < 500; i++) recordFailure(`198.51.100.${i}`, t)
-    expect(trackedAddresses()).toBe(500)
-    recordFailure('203.0.113.7', t + FAILURE_WINDOW_MS + 1)
-    expect(trackedAddresses()).toBe(1)
+  it('is the /64 for IPv6, however the address is written', () => {
+    const key = 'ipv6:2001:db8:0:1::/64'
+    expect(failureKey('2001:db8:0:1::1')).toBe(key)
+    expect(failureKey('2001:0DB8:0000:0001:ffff:ffff:ffff:ffff')).toBe(key)
+    expect(failureKey('2001:db8::1:0:0:0:7')).toBe(key)
+    expect(failureKey('2001:db8:0:1:2:3:192.0.2.1')).toBe(key)
+    expect(failureKey('fe80::1%eth0')).toBe('ipv6:fe80:0:0:0::/64')
+    expect(failureKey('2001:db8:0:2::1')).not.toBe(key)
   })
 
-  it('are held for a bounded number of addresses, the oldest forgotten first', () => {
-    const t = T0 + 100 * FAILURE_WINDOW_MS
-    for (let i = 0; i <= MAX_TRACKED_ADDRESSES; i++) recordFailure(`a${i}`, t)
-    expect(trackedAddresses()).toBe(MAX_TRACKED_ADDRESSES)
-    for (let i = 0; i < MAX_FAILURES; i++) recordFailure('a1', t)
-    expect(isLockedOut('a1', t)).toBe(true)
+  it('is one bucket for callers without an address, and another for a malformed one', () => {
+    expect(failureKey(undefined)).toBe('no-address')
+    expect(failureKey(' ')).toBe('no-address')
+    expect(failureKey('1::2::3')).toBe('unparsed-address')
+    expect(failureKey('2001:db8:zz::1')).toBe('unparsed-address')
   })
 })

@@ -84,7 +84,11 @@ describe('round trips to D1 before the first byte', () => {
     profile: async () => cardLinks(await htmlOf('/babysitters/denver-co'))[0] ?? '',
     'job detail': async () =>
       /href="(\/job\/[^"]+)"/.exec(await htmlOf('/babysitting-jobs/denver-co'))?.[1] ?? '',
+    home: '/',
     directory: '/babysitters/atlanta-ga?sort=newest',
+    'directory, au pairs': '/au-pairs/atlanta-ga',
+    'directory, errands': '/errands/atlanta-ga',
+    'service, state (au pairs)': '/au-pairs/ga',
     'job listing': '/babysitting-jobs/atlanta-ga?sort=newest',
     'city hub': '/local/denver-co',
     'service, state': '/nannies/ga',
@@ -113,14 +117,16 @@ describe('round trips to D1 before the first byte', () => {
     expect(await tripsOf(path)).toBeLessThanOrEqual(1)
   })
 
-  it('is one at most for every kind of sitemap', async () => {
+  // A sitemap reads all its rows before its status (docs/seo.md): which rows the file holds (a
+  // block of cities, or the id range checked against the catalog), then the rows, at once.
+  it('is two at most for every kind of sitemap', async () => {
     const index = await htmlOf('/sitemap.xml')
     const files = [...index.matchAll(/<loc>[^<]*(\/sitemaps\/[^<]+)<\/loc>/g)].map(
       (m) => m[1] ?? '',
     )
     const kinds = new Map(files.map((f) => [f.replace(/-\d+\.xml$/, ''), f]))
     expect(kinds.size).toBeGreaterThan(3)
-    for (const file of kinds.values()) expect(await tripsOf(file), file).toBeLessThanOrEqual(1)
+    for (const file of kinds.values()) expect(await tripsOf(file), file).toBeLessThanOrEqual(2)
   })
 
   it('is none for a stored page and for a slug the gate rejects', async () => {

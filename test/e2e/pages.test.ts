@@ -9,14 +9,21 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { base, hydrated, launch, open } from './browser'
 import { E2E_PURGE_TOKEN } from './server'
+import manifest from '../../dist/asset-manifest.json'
 
 const run = promisify(execFile)
 let browser: Browser
 // Each page type, with the status its document answers.
 const pages: [string, string, number][] = [
+  ['home', '/', 200],
   ['national', '/babysitters', 200],
+  ['national (au pairs)', '/au-pairs', 200],
+  ['state (errands)', '/errands/ga', 200],
+  ['directory (au pairs)', '/au-pairs/atlanta-ga', 200],
+  ['directory (errands)', '/errands/atlanta-ga', 200],
   ['state', '/babysitters/ga', 200],
   ['directory', '/babysitters/atlanta-ga', 200],
+  ['directory, filtered (chips)', '/babysitters/atlanta-ga?distance=5&availability=monday', 200],
   ['job listing', '/babysitting-jobs/atlanta-ga', 200],
   ['city hub', '/local/atlanta-ga', 200],
   ['cost guide (national)', '/cost/babysitters', 200],
@@ -25,6 +32,7 @@ const pages: [string, string, number][] = [
   ['segment', '/adult-care', 200],
   ['visitor flow', '/us-subscription/segment/nonmember/babysitters', 200],
   ['who needs care', '/us-subscription/segment/nonmember/in-facility/who-needs-care', 200],
+  ['provider entry', '/us-subscription/segment/nonmember/provider', 200],
   ['not found', '/babysitters/atlantis-zz', 404],
   ['bad request', '/babysitters/atlanta-ga?distance=7', 400],
 ]
@@ -47,19 +55,27 @@ async function query<T>(...statements: string[]): Promise<T[][]> {
   return (JSON.parse(stdout) as { results: T[] }[]).map((r) => r.results)
 }
 
-/** Opens `path`, recording every response over 400 (status and URL) as it arrives. */
+/**
+ * Opens `path`, recording every response over 400 (status and URL) as it arrives, and the
+ * scripts the page loads.
+ */
 async function openRecording(path: string) {
   const failed: string[] = []
+  const scripts: string[] = []
   const opened = await open(browser, path, {
     before: (page) =>
       Promise.resolve(
         page.on('response', (r) => {
           if (r.status() >= 400) failed.push(`${r.status()} ${r.url().replace(base, '')}`)
+          if (r.request().resourceType() === 'script') scripts.push(new URL(r.url()).pathname)
         }),
       ),
   })
-  return { ...opened, failed }
+  return { ...opened, failed, scripts }
 }
+
+/** The browser script and React's runtime: all the JavaScript a page with islands loads. */
+const CLIENT_SCRIPTS = [manifest['client.js'], manifest['react.js']].sort()
 
 /** What the console may say on a page answered with `status`: only that the document failed. */
 function expectedErrors(status: number, errors: string[]): string[] {
@@ -99,15 +115,20 @@ async function violations(page: Page): Promise<string[]> {
   )
 }
 
-it('renders every page type with no console error and no axe violation', async () => {
+it('renders every page type with no console error, no axe violation, and scripts only with islands', async () => {
   for (const [type, path, status] of pages) {
-    const { page, errors, failed } = await openRecording(path)
-    if (await page.locator('[data-island]').count()) await hydrated(page)
+    const { page, errors, failed, scripts } = await openRecording(path)
+    const islands = (await page.locator('[data-island]').count()) > 0
+    if (islands) await hydrated(page)
     expect({ type, failed, errors, violations: await violations(page) }).toEqual({
       type,
       failed: status === 200 ? [] : [`${status} ${path}`],
       errors: expectedErrors(status, errors),
       violations: [],
+    })
+    expect({ type, scripts: scripts.sort() }).toEqual({
+      type,
+      scripts: islands ? CLIENT_SCRIPTS : [],
     })
     // The page is the one meant: an error page names its status; a closed job says so.
     if (status === 410) expect(await page.locator('.notice').textContent()).toContain('closed')
@@ -178,7 +199,7 @@ it('stays accessible after a client navigation', async () => {
   expect(errors).toEqual([])
 })
 
-it('hydrates each island without changing what the server rendered', async () => {
+it('hydrates each island with React without changing what the server rendered', async () => {
   for (const path of [
     '/babysitters/atlanta-ga',
     '/babysitting-jobs/atlanta-ga',
@@ -191,8 +212,16 @@ it('hydrates each island without changing what the server rendered', async () =>
     })
     const hydratedPage = await open(browser, path)
     await hydrated(hydratedPage.page)
+    // React has hydrated every element of every island: each carries React's fiber.
+    await hydratedPage.page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('[data-island] *')).every((element) =>
+        Object.keys(element).some((key) => key.startsWith('__reactFiber$')),
+      ),
+    )
     await hydratedPage.page.waitForTimeout(200)
     expect(await islands(hydratedPage.page)).toEqual(await islands(plain.page))
+    // React reports a hydration mismatch, and any other error of its, in the console.
+    expect(hydratedPage.errors).toEqual([])
     await plain.page.context().close()
     await hydratedPage.page.context().close()
   }

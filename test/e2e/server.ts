@@ -13,6 +13,20 @@ import { startCaptureServer } from '../node/capture-server'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 export const E2E_PURGE_TOKEN = 'e2e-purge-token'
+/**
+ * The device (care_did) the journeys' flags are on for, by override, and for no one else: the
+ * other tests, and crawlers, see the documented defaults.
+ */
+export const E2E_FLAGGED_DEVICE = 'e2e0f1a9-0000-4000-8000-00000000f1a9'
+const FLAGGED = ['embeddedGuestMessaging', 'adultCareEnrollmentRollout', 'providerSignUpBanner']
+const FLAG_STORE = {
+  flags: Object.fromEntries(
+    FLAGGED.map((name) => [
+      name,
+      { state: 'ENABLED', rules: [], overrides: { [E2E_FLAGGED_DEVICE]: true } },
+    ]),
+  ),
+}
 
 export default async function setup(project: TestProject) {
   const capture = await startCaptureServer()
@@ -21,6 +35,20 @@ export default async function setup(project: TestProject) {
     'node_modules/.bin/tsx',
     // The default catalog, as `npm start` serves it: the crawl samples it (test/e2e/crawl.test.ts).
     ['scripts/seed.ts', '--persist-to', dir],
+    { env: ENV },
+  )
+  await promisify(execFile)(
+    'node_modules/.bin/wrangler',
+    [
+      'kv',
+      'key',
+      'put',
+      'flags',
+      JSON.stringify(FLAG_STORE),
+      '--binding',
+      'FLAGS',
+      '--local',
+    ].concat(['--persist-to', dir]),
     { env: ENV },
   )
   const port = await freePort()

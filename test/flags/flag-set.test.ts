@@ -5,8 +5,11 @@ import { evaluateFlag } from '../../src/flags/evaluate'
 import type { FlagStore } from '../../src/flags/flag-commands'
 import { applyCommand, describeSetting } from '../../src/flags/flag-commands'
 import { DEFAULT_FLAG_SET, parseFlagSet } from '../../src/flags/flag-set'
-import { keptFlags, readFlags } from '../../src/flags/read-flags'
-import { withFaults } from '../support/with-faults'
+import { FLAGS_DEADLINE_MS, keptFlags, readFlags } from '../../src/flags/read-flags'
+import { held, withFaults } from '../support/with-faults'
+
+/** Where a read past its deadline runs on: these tests wait for their reads themselves. */
+const inBackground = (promise: Promise<unknown>) => void promise.catch(() => undefined)
 
 describe('parseFlagSet', () => {
   it('gives defaults for an empty store', () => {
@@ -74,11 +77,11 @@ describe('readFlags', () => {
     const gets = vi.spyOn(env.FLAGS, 'get')
     const kept = keptFlags()
     const sets = await Promise.all([
-      readFlags(kept, env.FLAGS),
-      readFlags(kept, env.FLAGS),
-      readFlags(kept, env.FLAGS),
+      readFlags(kept, env.FLAGS, inBackground),
+      readFlags(kept, env.FLAGS, inBackground),
+      readFlags(kept, env.FLAGS, inBackground),
     ])
-    await readFlags(kept, env.FLAGS)
+    await readFlags(kept, env.FLAGS, inBackground)
     expect(
       sets.every((s) => s.config === CONFIG_DEFAULTS && Object.keys(s.flags).length === 0),
     ).toBe(true)
@@ -92,11 +95,44 @@ describe('readFlags', () => {
       get: () => Promise.reject(new Error('KV unavailable')),
     })
     const kept = keptFlags()
-    expect(await readFlags(kept, failing)).toEqual(DEFAULT_FLAG_SET)
-    expect(await readFlags(kept, failing)).toEqual(DEFAULT_FLAG_SET)
+    expect(await readFlags(kept, failing, inBackground)).toEqual(DEFAULT_FLAG_SET)
+    expect(await readFlags(kept, failing, inBackground)).toEqual(DEFAULT_FLAG_SET)
     expect(
       errors.mock.calls.filter(([line]) => String(line).includes('store unreadable')),
     ).toHaveLength(1)
+  })
+})
+
+describe('readFlags past its deadline', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('serves the defaults to a cold isolate, and keeps the real set once it is read', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    await env.FLAGS.put('flags', JSON.stringify({ config: { greaterCareReskin: true } }))
+    const slow = held(8_000)
+    const background: Promise<unknown>[] = []
+    const flags = withFaults(env.FLAGS, {
+      get: async (get, ...args) => {
+        await slow.wait()
+        return get(...args)
+      },
+    })
+    const kept = keptFlags()
+    const started = Date.now()
+    const first = await readFlags(kept, flags, (p) => background.push(p))
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(first).toEqual(DEFAULT_FLAG_SET)
+    // A request arriving while the slow read runs does not wait for it again.
+    const again = Date.now()
+    expect(await readFlags(kept, flags, (p) => background.push(p))).toEqual(DEFAULT_FLAG_SET)
+    expect(Date.now() - again).toBeLessThan(FLAGS_DEADLINE_MS)
+    slow.release()
+    await Promise.all(background)
+    expect(kept.value?.config.greaterCareReskin).toBe(true)
+    expect((await readFlags(kept, flags, inBackground)).config.greaterCareReskin).toBe(true)
+    await env.FLAGS.delete('flags')
   })
 })
 

@@ -7,13 +7,13 @@ import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
 import worker from '../../src/worker'
 import { buildGate } from '../../src/gate/build-gate'
-import { GateFilter } from '../../src/gate/gate-filter'
+import { GateFilter, NEW_ID_MARGIN } from '../../src/gate/gate-filter'
 import { GATE_KEY, readGate } from '../../src/gate/gate-store'
 import { findCitiesAddedAfter, NEW_CITIES_MAX_AGE_MS } from '../../src/gate/new-cities'
 import { aProvider, cityId } from '../support/builders'
 import type { App } from '../support/fetch-page'
 import { anIsolate, d1Reads } from '../support/fetch-page'
-import { withStatementFaults } from '../support/with-faults'
+import { unreachable, withStatementFaults } from '../support/with-faults'
 
 /** The real D1, each read of a statement containing `match` answered by `answer`. */
 function d1Around(
@@ -173,6 +173,37 @@ describe('the gate', () => {
     expect(d1Reads(res)).toBe(0)
     const known = await exports.default.fetch('https://www.care.example/babysitters/atlanta-ga')
     expect(d1Reads(known)).toBeGreaterThan(0)
+  })
+
+  it('refuses a provider or job id beyond what can have been added since the build, with no D1 statement', async () => {
+    const gate = await readGate(env.GATE)
+    if (!gate) throw new Error('setup saved no gate')
+    const statements: string[] = []
+    const counted = withStatementFaults(env.DB, (sql) => (statements.push(sql), undefined))
+    const isolate = anIsolate()
+    const { provider, job } = gate.meta.watermarks
+    for (const path of [
+      `/p/nobody-${provider + NEW_ID_MARGIN + 1}`,
+      `/p/nobody-${Number.MAX_SAFE_INTEGER}`,
+      `/job/nothing-${job + NEW_ID_MARGIN + 1}`,
+    ]) {
+      const res = await over(isolate.worker, counted, path)
+      expect([path, res.status, d1Reads(res)]).toEqual([path, 404, 0])
+    }
+    expect(statements).toEqual([])
+    // Within the margin an id may be newer than the build: D1 decides.
+    const near = await over(isolate.worker, counted, `/p/nobody-${provider + NEW_ID_MARGIN}`)
+    expect(near.status).toBe(404)
+    expect(statements.length).toBeGreaterThan(0)
+  })
+
+  it('refuses no id by its size while it has no filter (open)', async () => {
+    const isolate = anIsolate()
+    const db = await env.DB.prepare('SELECT MAX(id) AS id FROM providers').first<{ id: number }>()
+    const far = `/p/nobody-${(db?.id ?? 0) + 10 * NEW_ID_MARGIN}`
+    const res = await isolate.settled(far, {}, { GATE: unreachable(env.GATE) })
+    expect(res.res.status).toBe(404)
+    expect(d1Reads(res.res)).toBeGreaterThan(0)
   })
 
   it('stays open, letting D1 decide, when no filter has been built', async () => {

@@ -53,7 +53,7 @@ async function closedPort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 9
 }
 
-const SCRIPTS = ['purge', 'flags', 'crawl', 'seed', 'deploy']
+const SCRIPTS = ['purge', 'flags', 'crawl', 'seed', 'deploy', 'bench', 'load']
 
 describe.each(SCRIPTS)('npm run %s', (script) => {
   it('prints its usage for --help and exits 0', async () => {
@@ -82,6 +82,10 @@ describe('bad values', () => {
     ['flags', ['toggle', 'campsFilter'], 'unknown command "toggle"'],
     ['seed', ['--cities', 'many'], '--cities takes a whole number'],
     ['deploy', [], 'name the environment'],
+    ['bench', ['--duration', '5s'], '--duration takes a whole number'],
+    ['bench', ['--profile', 'babysitters'], '--profile takes a path'],
+    ['load', ['--rate', 'fast'], '--rate takes a whole number'],
+    ['load', ['--kv-delay', 'slow'], '--kv-delay takes a whole number'],
   ])('%s %j: one line naming the problem, exit 2', async (script, args, message) => {
     const r = await run(script, args)
     expect(r.code).toBe(2)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { RATING_CATEGORIES } from '../../src/catalog/enums'
-import { findService } from '../../src/catalog/services'
+import { findService, SERVICES } from '../../src/catalog/services'
 import type { CityRows } from '../../scripts/seed/city-rows'
 import { generateCatalog, LARGE, providersFor } from '../../scripts/seed/generate-catalog'
 import { MAX_SEED_AGE_DAYS, seedVerdict } from '../../scripts/seed/freshness'
@@ -66,7 +66,19 @@ describe('generateCatalog', () => {
       expect(Number(l.rate_min)).toBeLessThan(Number(l.rate_max))
       if (l.pay_unit === 'hr') expect(Number(l.rate_max)).toBeLessThanOrEqual(50)
     }
-    expect(new Set(listings.map((l) => l.service)).size).toBe(10)
+    // Every service has listings: au pairs and errand runners too.
+    expect(new Set(listings.map((l) => l.service)).size).toBe(SERVICES.length)
+    expect(SERVICES.length).toBe(12)
+    // An au pair's stipend is weekly, and an au pair speaks their own language as well.
+    const auPairs = new Set(
+      listings.filter((l) => l.service === 'au-pairs').map((l) => Number(l.provider_id)),
+    )
+    expect(auPairs.size).toBeGreaterThan(0)
+    for (const l of listings.filter((l) => l.service === 'au-pairs')) expect(l.pay_unit).toBe('wk')
+    for (const p of providers.filter((p) => auPairs.has(Number(p.id)))) {
+      const languages = String(p.languages).split(',')
+      expect([languages.length, languages[0]]).toEqual([2, 'ENGLISH'])
+    }
     expect(providers.some((p) => p.business_type === 'SMB' && p.address && p.capacity)).toBe(true)
     for (const r of reviews) {
       const ratings = JSON.parse(String(r.ratings)) as Record<string, number>

@@ -14,6 +14,10 @@ describe('checkUrl', () => {
     ['/babysitters//atlanta-ga', '/babysitters/atlanta-ga'],
     ['//evil.example', '/evil.example'],
     ['/\\evil.example', '/evil.example'],
+    ['/%62abysitters/atlanta-ga?sort=newest', '/babysitters/atlanta-ga?sort=newest'],
+    ['/babysitters/atlanta%2Dga', '/babysitters/atlanta-ga'],
+    ['/p/%4D%61ria-%31%32', '/p/maria-12'],
+    ['/%2F%2Fevil.example', '/%2f%2fevil.example'],
   ])('redirects %s to %s', (path, location) => {
     expect(verdict(path)).toEqual({ kind: 'redirect', location })
   })

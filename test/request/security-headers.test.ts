@@ -27,6 +27,7 @@ const policyNonce = (res: Response) =>
 
 describe('security headers', () => {
   it('are on every response: pages, hits, 304s, errors, 5xx, redirects, JSON, text and ops', async () => {
+    await settled('/babysitters/atlanta-ga')
     const page = await settled('/babysitters/atlanta-ga')
     const etag = page.res.headers.get('etag') ?? ''
     const failing = await brokenProfile()

@@ -114,6 +114,23 @@ describe('camps and activities', () => {
     expect((await page(`/explore/d/stem?${query}`)).res.status).toBe(400)
   })
 
+  it('answer subcategories of another category with a 400 page that says why, stored nowhere', async () => {
+    for (const path of [
+      '/explore/d/stem?subcategories=soccer',
+      '/explore/d/robotics?subcategories=ballet',
+    ]) {
+      const { res, html } = await page(path)
+      expect([path, res.status, res.headers.get('x-cache')]).toEqual([path, 400, 'BYPASS'])
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      const text = textOf(html).replace(/&quot;/g, '"')
+      expect(text).toContain('Bad Request')
+      expect(text).toMatch(/"(soccer|ballet)" is not a valid value for "subcategories"/)
+    }
+    // The category's own subcategories, on its page or a sibling's, still narrow the listing.
+    expect((await page('/explore/d/stem?subcategories=coding')).res.status).toBe(200)
+    expect((await page('/explore/d/robotics?subcategories=coding')).res.status).toBe(200)
+  })
+
   it('state every dated activity on the page as an Event matching what it shows', async () => {
     const { html } = await page('/explore/d/stem?onlyCampActivities=true')
     const text = textOf(html)

@@ -164,7 +164,9 @@ describe('filters', () => {
       expect(expected.length).toBeLessThan(rows.length)
       for (const id of shown) expect(ids.has(id)).toBe(true)
       expect(textOf(html)).toContain(
-        `${expected.length} babysitter${expected.length === 1 ? '' : 's'} match your filters`,
+        expected.length === 1
+          ? '1 babysitter matches your filters'
+          : `${expected.length} babysitters match your filters`,
       )
     },
   )

@@ -96,26 +96,26 @@ describe('every flag has a visible effect', () => {
     expect(cardIds(ignored.html)).toEqual(cardIds((await page('/explore/d/stem')).html))
   })
 
-  it('embeddedGuestMessaging: profiles show a message button to visitors', async () => {
+  it('embeddedGuestMessaging: profiles show a message form to visitors', async () => {
     const [profile = ''] = cardLinks((await page('/babysitters/atlanta-ga')).html)
-    expect((await page(profile)).html).not.toContain('cta secondary')
+    expect((await page(profile)).html).not.toContain('class="message-form"')
     await enable('embeddedGuestMessaging')
-    expect((await page(profile)).html).toMatch(
-      /<a class="cta secondary" href="\/us-subscription\/segment\/nonmember\/babysitters">Message /,
+    expect((await page(profile)).html).toContain(
+      `<form class="message-form" action="${profile}/message" method="post">`,
     )
   })
 
   it('adultCareEnrollmentRollout: adult care calls to action go to the new enrollment step', async () => {
     expect((await page('/adult-care')).html).toContain(
-      'class="cta" href="/us-subscription/segment/nonmember/adult-care"',
+      'class="cta" href="/us-subscription/segment/nonmember/adult-care?from=%2Fadult-care"',
     )
     await enable('adultCareEnrollmentRollout')
     const { html } = await page('/adult-care')
     expect(html).toContain(
-      'class="cta" href="/us-subscription/segment/nonmember/in-facility/who-needs-care"',
+      'class="cta" href="/us-subscription/segment/nonmember/in-facility/who-needs-care?segment=adult-care&amp;from=%2Fadult-care"',
     )
     expect((await page('/babysitters')).html).toContain(
-      'class="cta" href="/us-subscription/segment/nonmember/babysitters"',
+      'class="cta" href="/us-subscription/segment/nonmember/babysitters?from=%2Fbabysitters"',
     )
   })
 
@@ -362,9 +362,9 @@ describe('when the flag store cannot be read', () => {
     )
     expect(await get('/explore/d/stem')).toContain('name="onlyCampActivities"')
     const [profile = ''] = cardLinks(directory)
-    expect(await get(profile)).not.toContain('cta secondary')
+    expect(await get(profile)).not.toContain('class="message-form"')
     expect(await get('/adult-care')).toContain(
-      'class="cta" href="/us-subscription/segment/nonmember/adult-care"',
+      'class="cta" href="/us-subscription/segment/nonmember/adult-care?from=%2Fadult-care"',
     )
     expect(await get('/explore/d/cooking')).toContain('<h1')
     const nannies = await get('/nannies')

@@ -30,7 +30,9 @@ describe('listing islands', () => {
           ? ['heading', 'filters', 'results']
           : ['heading', 'intent', 'filters', 'results'],
       )
-      expect(html).toMatch(/<script type="module" src="\/assets\/client\.[0-9a-f]{10}\.js">/)
+      // The browser script, and React's runtime it imports, preloaded beside it.
+      expect(html).toMatch(/<script type="module" src="\/assets\/client\.[0-9a-f]{10}\.js"/)
+      expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/react\.[0-9a-f]{10}\.js"/)
       expect(embeddedState(html).results.cards.length).toBeGreaterThan(0)
     },
   )
@@ -49,6 +51,7 @@ describe('listing islands', () => {
     expect(html).not.toContain('data-island')
     expect(html).not.toMatch(/<script[^>]* src=/)
     expect(html).not.toContain('type="module"')
+    expect(html).not.toContain('modulepreload')
   })
 
   it('leaves profiles and job details without script', async () => {

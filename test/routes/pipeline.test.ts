@@ -63,7 +63,7 @@ describe('bad input is a 400 page, never a 500', () => {
 })
 
 describe('not found', () => {
-  it.each(['/nope/atlanta-ga', '/babysitters/atlanta-ga/extra', '/babysittersx', '/'])(
+  it.each(['/nope/atlanta-ga', '/babysitters/atlanta-ga/extra', '/babysittersx', '/index.html'])(
     'answers %s with the 404 page',
     async (path) => {
       const { res, html } = await page(path)

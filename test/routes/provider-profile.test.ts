@@ -18,6 +18,7 @@ import {
   jsonLd,
   ORIGIN,
   page,
+  settled,
   robotsOf,
   textOf,
 } from '../support/fetch-page'
@@ -213,6 +214,22 @@ describe('provider profiles', () => {
       expect(res.status).toBe(301)
       expect(res.headers.get('location')).toBe(`/p/${p.name_slug}-${p.id}`)
     }
+  })
+
+  it('keep a redirect of another slug at the edge for five minutes, tagged with the provider', async () => {
+    const p = await provider('1 = 1')
+    const path = `/p/a-former-name-${p.id}`
+    const prefetch = { headers: { purpose: 'prefetch' } }
+    const first = await settled(path, prefetch)
+    expect([first.res.status, first.cache]).toEqual([301, 'MISS'])
+    expect(first.res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=300')
+    const again = await settled(path, prefetch)
+    expect([again.res.status, again.cache]).toEqual([301, 'HIT'])
+    expect(again.res.headers.get('location')).toBe(`/p/${p.name_slug}-${p.id}`)
+    expect(again.res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=300')
+    expect(again.res.headers.get('cache-tag')).toBe(`page:seoProviderProfile,provider:${p.id}`)
+    expect(again.res.headers.has('etag')).toBe(false)
+    expect(d1Reads(again.res)).toBe(0)
   })
 
   it('answer an unknown id with 404, through the gate when it can tell', async () => {

@@ -3,8 +3,8 @@ import { env } from 'cloudflare:workers'
 import type { Event as SentryEvent } from '@sentry/types'
 import { expect, inject, it } from 'vitest'
 import worker from '../../src/worker'
-import { aProvider, cityId } from '../support/builders'
-import { ORIGIN, page, PHONE, settled } from '../support/fetch-page'
+import { aProvider, cityId, purge } from '../support/builders'
+import { GOOGLEBOT, ORIGIN, page, PHONE, sameDocument, settled } from '../support/fetch-page'
 import { withStatementFaults } from '../support/with-faults'
 
 // In a file of its own: storage is isolated per test file, and these tests break the catalog.
@@ -81,6 +81,25 @@ it('keeps the fallback of a section that fails after the shell has streamed, and
   // Never stored: the next visitor gets a fresh render, with the section.
   const next = await settled(path)
   expect(next.cache).toBe('MISS')
+})
+
+it('gives a crawler whose page had a section fail the stored copy, or 503 with Retry-After', async () => {
+  const asCrawler = { headers: { 'user-agent': GOOGLEBOT } }
+  const p = await aProvider({ cityId: await cityId('atlanta-ga'), service: 'nannies' })
+  const path = `/p/test-p-${p.id}`
+  const none = await settled(path, asCrawler, { DB: similarUnreadable })
+  expect(none.res.status).toBe(503)
+  expect(none.res.headers.get('retry-after')).toBe('30')
+  expect(none.res.headers.get('cache-control')).toBe('no-store')
+  expect(none.body).not.toContain('Loading similar providers')
+
+  // A complete copy, stored and then purged: it stands in while rendering fails.
+  const stored = await settled(path, asCrawler)
+  expect([stored.res.status, stored.cache]).toEqual([200, 'MISS'])
+  await purge({ urls: [path] })
+  const stale = await settled(path, asCrawler, { DB: similarUnreadable })
+  expect([stale.res.status, stale.cache]).toEqual([200, 'STALE'])
+  expect(sameDocument(stale.body)).toBe(sameDocument(stored.body))
 })
 
 it('answers 503 with Retry-After and no-store when storage fails and no copy is cached', async () => {

@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BUYING_INTENTS } from '../../src/catalog/enums'
 import { SEGMENTS } from '../../src/catalog/segments'
 import { anIsolate, fetchPage, page, robotsOf, textOf } from '../support/fetch-page'
@@ -22,7 +23,7 @@ describe('segment pages', () => {
       const { res, html } = await page(`/${slug}`)
       expect(res.status).toBe(200)
       expect(robotsOf(html)).toBe('index,follow')
-      expect(html).toContain(`href="${FLOW}/${slug}"`)
+      expect(html).toContain(`href="${FLOW}/${slug}?from=%2F${slug}"`)
     },
   )
 })
@@ -69,17 +70,19 @@ describe('the visitor flow', () => {
     ['a csc without an intent', `csc=${encodeURIComponent('s=adult-care')}`],
     ['a csc with an unknown intent', `csc=${encodeURIComponent('s=adult-care&i=someday')}`],
     ['a csc of an unknown segment', `csc=${encodeURIComponent('s=dragons&i=rightNow')}`],
+    ['a provider’s csc', `csc=${encodeURIComponent('r=provider&s=adult-care&i=rightNow')}`],
   ])(
-    'sends an answer of who needs care with %s back to step 1, inventing no intent',
+    'asks an answer of who needs care with %s for the intent on the same page, inventing none',
     async (_, cookie) => {
       const res = await fetchPage(`${FLOW}/in-facility/who-needs-care?who=parent`, {
         headers: cookie ? { cookie } : {},
       })
-      expect(res.status).toBe(303)
-      expect(res.headers.get('location')).toBe(`${FLOW}/adult-care`)
+      expect(res.status).toBe(200)
       expect(cookies(res).has('csc')).toBe(false)
-      const step1 = await page(`${FLOW}/adult-care`)
-      expect(step1.html).toContain('name="intent" value="rightNow"')
+      const html = await res.text()
+      expect(html).toContain('name="intent" value="rightNow"')
+      // What was answered stays answered.
+      expect(isChecked(html, 'who', 'parent')).toBe(true)
     },
   )
 
@@ -176,5 +179,228 @@ describe('visitor cookies', () => {
     expect(res.headers.getSetCookie()).toEqual([])
     const flow = await fetchPage(`${FLOW}/babysitters?intent=rightNow`, { headers })
     expect(flow.headers.getSetCookie()).toEqual([])
+  })
+})
+
+/** An open job's path, from the test catalog. */
+async function anOpenJob(): Promise<{ path: string; service: string }> {
+  const job = await env.DB.prepare(
+    `SELECT id, title_slug AS slug, service FROM jobs WHERE valid_through > ? ORDER BY id LIMIT 1`,
+  )
+    .bind(new Date().toISOString())
+    .first<{ id: number; slug: string; service: string }>()
+  if (!job) throw new Error('the test catalog has no open job')
+  return { path: `/job/${job.slug}-${job.id}`, service: job.service }
+}
+
+/** Whether the radio button `name` = `value` is checked. */
+function isChecked(html: string, name: string, value: string): boolean {
+  const input = new RegExp(`<input [^>]*name="${name}"[^>]*value="${value}"[^>]*>`).exec(html)
+  return input?.[0].includes('checked=""') ?? false
+}
+
+/** The href of the first link whose text is `label`, as the browser reads it. */
+function hrefOf(html: string, label: string): string {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const m = new RegExp(`<a [^>]*href="([^"]*)"[^>]*>${escaped}</a>`).exec(html)
+  return (m?.[1] ?? '').replace(/&amp;/g, '&')
+}
+
+describe('returning where the visitor came from', () => {
+  it('ends the flow from a city directory on that directory, not on the service', async () => {
+    const { html } = await page('/babysitters/atlanta-ga')
+    // The intent island's form carries the listing's own path.
+    expect(html).toContain(`action="${FLOW}/babysitters"`)
+    expect(html).toContain('<input type="hidden" name="from" value="/babysitters/atlanta-ga"/>')
+    const res = await fetchPage(
+      `${FLOW}/babysitters?from=%2Fbabysitters%2Fatlanta-ga&intent=rightNow`,
+    )
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/babysitters/atlanta-ga')
+    // So does the island's saving of the answer in place.
+    const data = await fetchPage(
+      `/_data${FLOW}/babysitters?intent=rightNow&from=%2Fbabysitters%2Fatlanta-ga`,
+      { headers: { 'x-data-request': '1' } },
+    )
+    expect(await data.json()).toEqual({ next: '/babysitters/atlanta-ga' })
+  })
+
+  it('keeps where the visitor came from through the step-1 form', async () => {
+    const { html } = await page(`${FLOW}/nannies?from=%2Fcost%2Fnannies`)
+    expect(html).toContain('<input type="hidden" name="from" value="/cost/nannies"/>')
+  })
+
+  it('carries the page through both steps of adult care', async () => {
+    const { html } = await page('/cost/senior-care')
+    const cta = hrefOf(html, 'Find senior care')
+    expect(cta).toBe(`${FLOW}/senior-care?from=%2Fcost%2Fsenior-care`)
+    const first = await fetchPage(`${cta}&intent=withInMonth`)
+    expect(first.headers.get('location')).toBe(
+      `${FLOW}/in-facility/who-needs-care?from=%2Fcost%2Fsenior-care`,
+    )
+    const cookie = `csc=${encodeURIComponent(valueOf(cookies(first).get('csc')))}`
+    const step = await page(first.headers.get('location') ?? '', { headers: { cookie } })
+    expect(step.html).toContain('<input type="hidden" name="from" value="/cost/senior-care"/>')
+    expect(step.html).not.toContain('name="intent"')
+    const last = await fetchPage(
+      `${FLOW}/in-facility/who-needs-care?from=%2Fcost%2Fsenior-care&who=self`,
+      { headers: { cookie } },
+    )
+    expect(last.headers.get('location')).toBe('/cost/senior-care')
+  })
+
+  it.each([
+    ['another host', 'https://evil.example/babysitters'],
+    ['a scheme-relative host', '//evil.example/babysitters'],
+    ['a backslash', '/\\evil.example'],
+    ['a scheme', 'javascript:alert(1)'],
+    ['a control character', '/babysitters%0d%0aSet-Cookie:x=1'],
+    ['a path the site does not serve', '/babysitters/atlantis'],
+    ['an unknown page', '/admin'],
+    ['a flow step', `${FLOW}/babysitters`],
+    ['a data path', '/_data/babysitters/atlanta-ga'],
+    ['a sitemap', '/sitemap.xml'],
+    ['a dot segment', '/babysitters/../admin'],
+    ['a query', '/babysitters?x=1'],
+  ])('ignores a from with %s and falls back to the segment’s page', async (_, from) => {
+    const res = await fetchPage(
+      `${FLOW}/babysitters?intent=rightNow&from=${encodeURIComponent(from)}`,
+    )
+    expect([303, 400]).toContain(res.status)
+    if (res.status === 303) expect(res.headers.get('location')).toBe('/babysitters')
+    const form = await page(`${FLOW}/babysitters?from=${encodeURIComponent(from)}`)
+    expect(form.html).not.toContain('name="from"')
+  })
+
+  it('puts each page’s own path on its call to action', async () => {
+    for (const path of ['/babysitters', '/babysitters/ga', '/local/atlanta-ga', '/cost/nannies']) {
+      const { html } = await page(path)
+      expect(html).toContain(`?from=${encodeURIComponent(path)}"`)
+    }
+  })
+})
+
+describe('the provider entry', () => {
+  const ENTRY = `${FLOW}/provider`
+
+  it('asks the kind of work and when they can start, in a GET form that needs no script', async () => {
+    const { res, html } = await page(ENTRY)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('private, no-store')
+    expect(robotsOf(html)).toBe('noindex,follow')
+    expect(html).toContain(`action="${ENTRY}" method="get"`)
+    const text = textOf(html)
+    expect(text).toContain('What kind of work do you want?')
+    expect(text).toContain('When can you start?')
+    expect(text).not.toContain('When do you need care?')
+    for (const work of ['babysitting-jobs', 'nanny-jobs', 'senior-care-jobs', 'care-gigs'])
+      expect(html).toContain(`name="work" value="${work}"`)
+    for (const { value } of BUYING_INTENTS) expect(html).toContain(`name="start" value="${value}"`)
+    expect(text).toContain('Right away')
+  })
+
+  it('keeps the answers in csc with the provider role and returns to the job', async () => {
+    const job = await anOpenJob()
+    const { html } = await page(job.path)
+    const apply = hrefOf(html, 'Apply now')
+    expect(apply).toBe(`${ENTRY}?work=${job.service}&from=${encodeURIComponent(job.path)}`)
+    const form = await page(apply)
+    // The job's family is chosen already; the job is carried through the form.
+    expect(isChecked(form.html, 'work', job.service)).toBe(true)
+    expect(form.html).toContain(`<input type="hidden" name="from" value="${job.path}"/>`)
+    const res = await fetchPage(`${apply}&start=withInWeek`)
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(job.path)
+    const csc = cookies(res).get('csc')
+    expect(valueOf(csc)).toBe(`r=provider&s=${job.service}&i=withInWeek`)
+    expect(csc).toMatch(/; Path=\/; HttpOnly; Secure; SameSite=Lax$/)
+  })
+
+  it('shows what it noted when there is no page to return to', async () => {
+    const res = await fetchPage(`${ENTRY}?work=tutoring-jobs&start=rightNow`)
+    expect(res.headers.get('location')).toBe(ENTRY)
+    const cookie = `csc=${encodeURIComponent(valueOf(cookies(res).get('csc')))}`
+    const { html } = await page(ENTRY, { headers: { cookie } })
+    expect(textOf(html)).toContain('Noted: Tutoring jobs, starting right away.')
+    expect(isChecked(html, 'work', 'tutoring-jobs')).toBe(true)
+    // A provider's answers are no buying intent: the in-facility step still asks one.
+    const step = await page(`${FLOW}/in-facility/who-needs-care`, { headers: { cookie } })
+    expect(step.html).toContain('name="intent"')
+  })
+
+  it('keeps a partial answer and asks the rest', async () => {
+    const res = await fetchPage(`${ENTRY}?start=withInMonth`)
+    expect(res.status).toBe(200)
+    expect(cookies(res).has('csc')).toBe(false)
+    expect(isChecked(await res.text(), 'start', 'withInMonth')).toBe(true)
+  })
+
+  it.each([`${ENTRY}?work=astronaut-jobs`, `${ENTRY}?work=nanny-jobs&start=someday`])(
+    'answers %s with 400 and stores nothing',
+    async (path) => {
+      const res = await fetchPage(path)
+      expect(res.status).toBe(400)
+      expect(cookies(res).has('csc')).toBe(false)
+    },
+  )
+
+  it('is where job listings send people who want work', async () => {
+    const { html } = await page('/babysitting-jobs/atlanta-ga')
+    expect(hrefOf(html, 'Join and apply')).toBe(
+      `${ENTRY}?work=babysitting-jobs&from=%2Fbabysitting-jobs%2Fatlanta-ga`,
+    )
+  })
+})
+
+describe('with flags', () => {
+  let isolate = anIsolate()
+  async function enable(name: string) {
+    await env.FLAGS.put('flags', JSON.stringify({ flags: { [name]: { state: 'ENABLED' } } }))
+    isolate = anIsolate()
+  }
+  afterEach(async () => {
+    await env.FLAGS.delete('flags')
+    isolate = anIsolate()
+  })
+
+  it('the provider sign-up banner and camps pages lead to the provider entry', async () => {
+    await enable('providerSignUpBanner')
+    const { html } = await isolate.page('/explore/d/music')
+    expect(hrefOf(html, 'List your activities')).toBe(
+      `${FLOW}/provider?from=%2Fexplore%2Fd%2Fmusic`,
+    )
+  })
+
+  it('the adult care enrollment rollout shortens the flow to one page and never loops', async () => {
+    await enable('adultCareEnrollmentRollout')
+    const { html } = await isolate.page('/adult-care')
+    const cta = hrefOf(html, 'Get started')
+    expect(cta).toBe(`${FLOW}/in-facility/who-needs-care?segment=adult-care&from=%2Fadult-care`)
+    // No step 1 behind the visitor: this one page asks both, once.
+    const step = await isolate.page(cta)
+    expect(step.res.status).toBe(200)
+    expect(step.html).toContain('name="intent" value="rightNow"')
+    expect(step.html).toContain('name="who" value="parent"')
+    expect(step.html).toContain('<input type="hidden" name="segment" value="adult-care"/>')
+    const done = await isolate.fetchPage(`${cta}&intent=withInWeek&who=spouse`)
+    expect(done.status).toBe(303)
+    expect(done.headers.get('location')).toBe('/adult-care')
+    expect(valueOf(cookies(done).get('csc'))).toBe('s=adult-care&i=withInWeek&w=spouse')
+  })
+
+  it('a visitor who answered step 1 before the rollout is asked only who needs care', async () => {
+    await enable('adultCareEnrollmentRollout')
+    const cookie = `csc=${encodeURIComponent('s=respite-care&i=rightNow')}`
+    const step = await isolate.page(
+      `${FLOW}/in-facility/who-needs-care?segment=respite-care&from=%2Frespite-care`,
+      { headers: { cookie } },
+    )
+    expect(step.html).not.toContain('name="intent"')
+    const done = await isolate.fetchPage(
+      `${FLOW}/in-facility/who-needs-care?segment=respite-care&from=%2Frespite-care&who=self`,
+      { headers: { cookie } },
+    )
+    expect(done.headers.get('location')).toBe('/respite-care')
+    expect(valueOf(cookies(done).get('csc'))).toBe('s=respite-care&i=rightNow&w=self')
   })
 })

@@ -75,6 +75,10 @@ describe('structured data states only what the page shows', () => {
       '/babysitters/atlanta-ga',
       '/babysitters/atlanta-ga?page=2',
       '/day-care/atlanta-ga',
+      '/au-pairs',
+      '/au-pairs/atlanta-ga',
+      '/errands/ga',
+      '/errands/atlanta-ga',
       '/babysitting-jobs/atlanta-ga',
       '/local/atlanta-ga',
       '/cost/nannies',
@@ -86,6 +90,12 @@ describe('structured data states only what the page shows', () => {
       expect(r).toMatchObject(clean(r))
       expect(types(r.blocks)).toEqual(['BreadcrumbList'])
     }
+  })
+
+  it('on the home page: none, as it shows no entity and no trail', async () => {
+    const r = await check('/')
+    expect(r).toMatchObject(clean(r))
+    expect(r.blocks).toEqual([])
   })
 
   it('on caregiver profiles: a Person without review stars', async () => {

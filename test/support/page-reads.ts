@@ -25,9 +25,9 @@ import {
 } from '../../src/data/providers'
 import { findJobService } from '../../src/catalog/jobs'
 import { findActivityKeyword } from '../../src/catalog/activities'
-import { SEED_CITIES } from '../../src/catalog/cities'
 import { findActivities, findActivityCounts } from '../../src/data/activities'
-import { findCityRates, findExperienceRates } from '../../src/data/cost-guides'
+import { findExperienceRates, findLargeCityRates, findStateRates } from '../../src/data/cost-guides'
+import { findLargestCities, findNationalCounts } from '../../src/data/home'
 import { parseActivityQuery } from '../../src/queries/activity-query'
 import { parseJobQuery } from '../../src/queries/job-query'
 import {
@@ -133,7 +133,11 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
   await findCityJobCounts(db, ATLANTA.id)
   await findCityJobCounts(db, { job: 1 })
   await findExperienceRates(db, 'babysitters', ATLANTA.id)
-  await findCityRates(db, 'babysitters', SEED_CITIES)
+  await findStateRates(db, 'babysitters', 'GA', { minProviders: 10 })
+  await findLargeCityRates(db, 'babysitters', { minProviders: 10 })
+  // The home page.
+  await findNationalCounts(db, ['babysitters', 'au-pairs', 'errands'])
+  await findLargestCities(db, ['babysitters', 'au-pairs', 'errands'], { minProviders: 5 })
   for (const slug of ['stem', 'robotics']) {
     const keyword = findActivityKeyword(slug)
     if (!keyword) throw new Error(slug)
@@ -141,7 +145,7 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
       '',
       'onlyCampActivities=true&activityDates=2026-12-01..2026-12-31&childCareAgeGroups=4-5-yrs&activityDaysOfWeek=monday&activityParticipationType=online&subcategories=coding',
     ]) {
-      const parsed = parseActivityQuery(new URLSearchParams(search))
+      const parsed = parseActivityQuery(new URLSearchParams(search), keyword.category)
       if (!parsed.ok) throw new Error(parsed.error)
       await findActivities(db, keyword, parsed.query, '2026-11-22')
     }

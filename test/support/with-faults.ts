@@ -51,3 +51,26 @@ export function unreachable(kv: KVNamespace): KVNamespace {
   const fail = () => Promise.reject(new Error('KV unavailable'))
   return withFaults(kv, { get: fail, getWithMetadata: fail, list: fail, put: fail, delete: fail })
 }
+
+/**
+ * Waits of `ms` that a test can end all at once with `release()`: a test that leaves a slow
+ * read running in the background ends it before the test ends, so no storage call outlives it.
+ */
+export function held(ms: number) {
+  const waiting = new Set<() => void>()
+  return {
+    wait: () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          waiting.delete(done)
+          resolve()
+        }
+        const timer = setTimeout(done, ms)
+        waiting.add(done)
+      }),
+    release: () => {
+      for (const done of [...waiting]) done()
+    },
+  }
+}

@@ -1,6 +1,7 @@
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { flowPath } from '../../urls/paths'
+import { workFlowHref } from '../parts/call-to-action'
+import { useSite } from '../site-context'
 import { ListingLayout } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
 import type { LinkItem } from '../parts/link-list'
@@ -18,6 +19,7 @@ export interface ActivitiesPageProps {
 
 /** The camps and classes of an activity category or subcategory (campsAndActivities). */
 export function ActivitiesPage(props: ActivitiesPageProps) {
+  const site = useSite()
   return (
     <ListingLayout
       head={props.head}
@@ -27,7 +29,7 @@ export function ActivitiesPage(props: ActivitiesPageProps) {
         props.signUpBanner ? (
           <aside className="banner" aria-label="For providers">
             {'Run camps or classes for kids? List them free and reach families nearby. '}
-            <a href={flowPath('caregivers')}>List your activities</a>
+            <a href={workFlowHref(null, site.path)}>List your activities</a>
           </aside>
         ) : null
       }

@@ -40,6 +40,8 @@ export interface CostGuidePageProps {
   place: string | null
   figures: CostFigures
   comparison: readonly Bar[]
+  /** What the comparison's other bars are: "other cities in Georgia and the nearest large cities". */
+  comparedWith: string
   experience: readonly ExperienceRow[]
   thin: boolean
   directory: LinkItem | null
@@ -114,7 +116,7 @@ export function CostGuidePage(props: CostGuidePageProps) {
       <h2>{place ? `${place} against other cities` : 'Rates across the country'}</h2>
       <BarChart
         id="rates"
-        title={`Average ${service.title.toLowerCase()} rate: ${place ? `${place}, the national average and other cities` : 'the national average and major cities'}`}
+        title={`Average ${service.title.toLowerCase()} rate: ${place ? `${place}, the national average, ${props.comparedWith}` : `the national average and ${props.comparedWith}`}`}
         description={`Average rate per ${f.payUnit === 'hr' ? 'hour' : 'week'} from caregivers' profiles. ${where === 'the US' ? 'The US' : where} averages ${rate(f.average)}.`}
         bars={props.comparison}
         format={rate}

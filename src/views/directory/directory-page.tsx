@@ -22,6 +22,8 @@ export interface DirectoryPageProps {
   /** Slower link modules, streamed after the shell. */
   nearby: Promise<readonly LinkItem[]>
   related: Promise<readonly LinkItem[]>
+  /** The RESOURCES module: camps and activities, on child care directories (else none). */
+  resources: Promise<readonly LinkItem[]>
 }
 
 /** A provider directory of a city (page kind PROVIDERS). */
@@ -57,6 +59,9 @@ export function DirectoryPage(props: DirectoryPageProps) {
       </Suspense>
       <Suspense fallback={<p className="loading">Loading related services…</p>}>
         <AsyncLinkList title={`More care in ${place}`} items={props.related} />
+      </Suspense>
+      <Suspense fallback={null}>
+        <AsyncLinkList title="Camps and activities for kids" items={props.resources} />
       </Suspense>
     </ListingLayout>
   )

@@ -5,7 +5,7 @@ import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
-import { count } from '../parts/format'
+import { count, number } from '../parts/format'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
 import { ProviderCardView } from './provider-card'
@@ -15,10 +15,35 @@ export interface StatePageProps {
   crumbs: readonly Crumb[]
   service: Service
   stateName: string
-  providers: number
+  /** What the state has, in the numbers of what the page lists (stateSummary). */
+  summary: string
   cities: readonly LinkItem[]
   top: readonly ProviderCard[]
   others: readonly LinkItem[]
+}
+
+/**
+ * "303 babysitters in 5 cities across Georgia, and 3 more in 2 places with only a few so far.":
+ * the cities' counts add up to the first figure, since the page lists only cities worth a visit.
+ */
+export function stateSummary(
+  service: Pick<Service, 'noun' | 'nouns'>,
+  stateName: string,
+  cities: readonly { providers: number; listed: boolean }[],
+  /** Whether `cities` are all the state's: else the unlisted rest is not summed (too many). */
+  complete = true,
+): string {
+  const listed = cities.filter((c) => c.listed)
+  const others = cities.filter((c) => !c.listed)
+  const sum = (rows: typeof cities) => rows.reduce((n, c) => n + c.providers, 0)
+  const rest = `${count(others.length, 'place', 'places')} with only a few so far`
+  if (cities.length === 0) return `No ${service.nouns} in ${stateName} have profiles yet.`
+  if (listed.length === 0)
+    return `${count(sum(others), service.noun, service.nouns)} in ${stateName}, in ${rest}.`
+  const main = `${count(sum(listed), service.noun, service.nouns)} in ${count(listed.length, 'city', 'cities')} across ${stateName}`
+  return others.length && complete
+    ? `${main}, and ${number(sum(others))} more in ${rest}.`
+    : `${main}.`
 }
 
 /** The cities of a state with counts and top providers (page kind SEGMENTATION_STATE). */
@@ -28,11 +53,7 @@ export function StatePage(props: StatePageProps) {
     <Document head={props.head}>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`${service.title} in ${stateName}`}</h1>
-      <p className="lede">
-        {props.providers > 0
-          ? `${count(props.providers, service.noun, service.nouns)} in ${count(props.cities.length, 'city', 'cities')} across ${stateName}.`
-          : `No ${service.nouns} in ${stateName} have profiles yet.`}
-      </p>
+      <p className="lede">{props.summary}</p>
       <CallToAction
         segment={service.slug}
         text={`Tell us what you need and we'll match you with ${service.nouns} in ${stateName}.`}

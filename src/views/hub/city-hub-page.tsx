@@ -15,6 +15,8 @@ export interface CityHubPageProps {
   jobs: number
   services: readonly LinkItem[]
   jobLinks: readonly LinkItem[]
+  /** The RESOURCES module: camps and activities for the city's families. */
+  camps: readonly LinkItem[]
   nearby: readonly LinkItem[]
 }
 
@@ -36,6 +38,7 @@ export function CityHubPage(props: CityHubPageProps) {
       />
       <LinkList title={`Caregivers in ${props.place}`} items={props.services} />
       <LinkList title={`Jobs in ${props.place}`} items={props.jobLinks} />
+      <LinkList title="Camps and activities for kids" items={props.camps} />
       <LinkList title="Nearby cities" items={props.nearby} />
     </Document>
   )

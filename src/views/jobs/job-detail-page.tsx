@@ -6,7 +6,7 @@ import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
-import { CallToAction } from '../parts/call-to-action'
+import { WorkCallToAction } from '../parts/call-to-action'
 import { longDate, rateRange, startLabel } from '../parts/format'
 import { JobCardView, scheduleLabel } from './job-card'
 
@@ -30,13 +30,17 @@ export interface JobDetailPageProps {
   expired: boolean
 }
 
-/** A job's detail page (seoJobDetail, page id 1061), or its expired (410) form. */
+/**
+ * A job's detail page (seoJobDetail, page id 1061), or its expired (410) form. "Apply now" comes
+ * right after the heading, so a phone shows it on the first screen; on wide screens it stands
+ * beside the job and stays in view (`layout="detail"`).
+ */
 export function JobDetailPage(props: JobDetailPageProps) {
   const { job } = props
   const ages = labelsOf(job.ages, props.ages)
   const requirements = labelsOf(job.requirements, props.requirements)
   return (
-    <Document head={props.head}>
+    <Document head={props.head} layout="detail">
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{job.title}</h1>
       {props.expired ? (
@@ -52,6 +56,13 @@ export function JobDetailPage(props: JobDetailPageProps) {
         </p>
       ) : (
         <>
+          <div className="detail-action">
+            <WorkCallToAction
+              work={job.service}
+              text="Join free to apply to this job and message the family."
+              label="Apply now"
+            />
+          </div>
           <dl className="facts job-facts">
             <dt>Pay</dt>
             <dd>{rateRange(job.payMin, job.payMax, job.payUnit)}</dd>
@@ -88,11 +99,6 @@ export function JobDetailPage(props: JobDetailPageProps) {
               </ul>
             </section>
           ) : null}
-          <CallToAction
-            segment="caregivers"
-            text="Join free to apply to this job and message the family."
-            label="Apply now"
-          />
         </>
       )}
       <Suspense fallback={<p className="loading">Loading other jobs…</p>}>

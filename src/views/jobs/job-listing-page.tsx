@@ -2,7 +2,7 @@ import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { ListingLayout } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
-import { CallToAction } from '../parts/call-to-action'
+import { WorkCallToAction } from '../parts/call-to-action'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
 
@@ -12,6 +12,8 @@ export interface JobListingPageProps {
   state: ListingState
   /** "babysitting jobs", for the call to action. */
   title: string
+  /** The job family (`babysitting-jobs`), chosen for the visitor in the provider entry. */
+  work: string
   place: string
   related: readonly LinkItem[]
 }
@@ -24,8 +26,8 @@ export function JobListingPage(props: JobListingPageProps) {
       crumbs={props.crumbs}
       state={props.state}
       aside={
-        <CallToAction
-          segment="caregivers"
+        <WorkCallToAction
+          work={props.work}
           text={`Join free to apply to ${props.title} in ${props.place} and hear about new ones first.`}
           label="Join and apply"
         />

@@ -29,6 +29,10 @@ function CardBody({ card }: { card: CardModel }) {
                 <li key={item}>{item}</li>
               ))}
             </ul>
+          ) : line.kind === 'link' ? (
+            <p key={i} className={line.className ?? undefined}>
+              <a href={line.href}>{line.text}</a>
+            </p>
           ) : (
             <p key={i} className={line.className ?? undefined}>
               {line.text}

@@ -11,6 +11,7 @@ export function IntentChoice({ state, live }: IslandProps) {
   const status = live.intent
   return (
     <form method="get" action={intent.action} className="intent cta-band">
+      <input type="hidden" name="from" value={intent.from} />
       <fieldset>
         <legend>{intent.question}</legend>
         <div className="intent-choices">
@@ -25,9 +26,11 @@ export function IntentChoice({ state, live }: IslandProps) {
       {status.kind === 'saved' ? (
         <p role="status">
           {`Thanks, noted: ${status.label}. `}
-          <a className="cta" href={status.next}>
-            Continue
-          </a>
+          {status.next === intent.from ? null : (
+            <a className="cta" href={status.next}>
+              Continue
+            </a>
+          )}
         </p>
       ) : (
         <>

@@ -21,7 +21,8 @@ export interface ListingLayoutProps {
 
 /**
  * The frame of every listing page: heading, call to action, filters, results and pages, each an
- * island hydrated from the state embedded below them; then the modules.
+ * island hydrated from the state embedded below them; then the modules. On wide screens the
+ * filters stand beside the results (styles.css).
  */
 export function ListingLayout({ head, crumbs, state, aside, children }: ListingLayoutProps) {
   const markup = useContext(Markup)
@@ -31,8 +32,10 @@ export function ListingLayout({ head, crumbs, state, aside, children }: ListingL
       <Island name="heading" state={state} />
       {aside}
       {state.intent ? <Island name="intent" state={state} /> : null}
-      <Island name="filters" state={state} />
-      <Island name="results" state={state} />
+      <div className="listing-columns">
+        <Island name="filters" state={state} />
+        <Island name="results" state={state} />
+      </div>
       {children}
       <script
         type="application/json"

@@ -20,12 +20,16 @@ export interface CardModel {
 export type CardLine =
   | { kind: 'text'; className: string | null; text: string }
   | { kind: 'badges'; items: readonly string[] }
+  /** A next step beside the card's own link (an activity's care nearby). */
+  | { kind: 'link'; className: string | null; href: string; text: string }
 
 /** The buying-intent question: a GET form into the visitor flow (docs/pages.md, "Visitor flow"). */
 export interface IntentQuestion {
   action: string
   question: string
   choices: readonly { value: string; label: string }[]
+  /** The listing's own path: where the flow returns (docs/pages.md, "Visitor flow"). */
+  from: string
 }
 
 /**
@@ -112,10 +116,15 @@ export function listingState(input: ListingInput): ListingState {
   }
 }
 
-/** "12 babysitters match your filters in Atlanta, GA.": none when there are no results. */
+/**
+ * "12 babysitters match your filters in Atlanta, GA.", "1 babysitter matches …": none when there
+ * are no results.
+ */
 function lede({ total, found, unfiltered, listing }: ListingInput): string | null {
   if (total === 0) return null
-  const which = listing.filtered ? 'match your filters' : unfiltered
+  const which = listing.filtered
+    ? (total === 1 ? 'matches' : 'match') + ' your filters'
+    : unfiltered
   const where = found.place ? ` in ${found.place}` : ''
   return `${count(total, found.one, found.many)} ${which}${where}.`
 }

@@ -102,3 +102,10 @@ export function postedAgo(iso: string, now: Date): string {
 export function startLabel(startDate: string, now: Date): string {
   return startDate < now.toISOString().slice(0, 10) ? 'As soon as possible' : longDate(startDate)
 }
+
+const AND_LIST = new Intl.ListFormat('en-US', { style: 'long', type: 'conjunction' })
+
+/** "Babysitters, nannies and tutors": a list in a sentence (no serial comma, as the pages write). */
+export function listOf(items: readonly string[]): string {
+  return AND_LIST.format(items).replace(/, and /, ' and ')
+}

@@ -13,7 +13,9 @@ import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import { count, monthYear, rateRange, yearsOf } from '../parts/format'
 import { weekDays } from '../parts/week-days'
-import { flowPath } from '../../urls/paths'
+import { EMPTY_MESSAGE } from '../../queries/message-form'
+import { providerMessagePath } from '../../urls/paths'
+import { MessageForm } from '../message/message-form'
 
 // A centre shows two traits, worded for a centre (the seed: "Daycare smoker and car checkboxes
 // are enabled"); the others describe a person.
@@ -40,11 +42,15 @@ export interface ProfilePageProps {
   reviews: readonly Review[]
   similar: Promise<readonly ProviderCard[]>
   ctaSegment: string
-  /** A message button for visitors (flag embeddedGuestMessaging). */
+  /** A message form for visitors (flag embeddedGuestMessaging). */
   messaging: boolean
 }
 
-/** A provider's profile: an individual caregiver, or a daycare centre (business type SMB). */
+/**
+ * A provider's profile: an individual caregiver, or a daycare centre (business type SMB). The
+ * call to contact comes right after the profile's head, so a phone shows it on the first
+ * screen; on wide screens it stands beside the profile and stays in view (`layout="detail"`).
+ */
 export function ProfilePage(props: ProfilePageProps) {
   const { provider: p, name } = props
   const smb = p.businessType === 'SMB'
@@ -56,7 +62,7 @@ export function ProfilePage(props: ProfilePageProps) {
       )
     : labelsOf(p.traits, TRAITS)
   return (
-    <Document head={props.head}>
+    <Document head={props.head} layout="detail">
       <Breadcrumbs crumbs={props.crumbs} />
       <section className="profile-head">
         <Avatar {...avatarOf(p.id, name, p.photoUrl)} large />
@@ -80,21 +86,27 @@ export function ProfilePage(props: ProfilePageProps) {
           {badges.length ? <List className="badges" label="Badges" items={badges} /> : null}
         </div>
       </section>
-      <CallToAction
-        segment={props.ctaSegment}
-        text={
-          smb
-            ? `Ask ${name} about openings and tuition.`
-            : `Interested in ${name}? Tell us what you need and we'll help you connect.`
-        }
-        label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
-      />
+      <div className="detail-action">
+        <CallToAction
+          segment={props.ctaSegment}
+          text={
+            smb
+              ? `Ask ${name} about openings and tuition.`
+              : `Interested in ${name}? Tell us what you need and we'll help you connect.`
+          }
+          label={smb ? `Contact ${name}` : `Contact ${p.firstName}`}
+        />
+      </div>
       {props.messaging ? (
-        <p>
-          <a className="cta secondary" href={flowPath(props.ctaSegment)}>
-            {`Message ${smb ? name : p.firstName}`}
-          </a>
-        </p>
+        <section aria-labelledby="message-title" className="message">
+          <h2 id="message-title">{`Message ${smb ? name : p.firstName}`}</h2>
+          <MessageForm
+            action={providerMessagePath(p)}
+            recipient={smb ? name : p.firstName}
+            values={EMPTY_MESSAGE}
+            errors={{}}
+          />
+        </section>
       ) : null}
       <section aria-labelledby="about-title">
         <h2 id="about-title">{smb ? 'About the center' : `About ${p.firstName}`}</h2>

@@ -1,0 +1,141 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { getCookie } from 'hono/cookie'
+import { saveGuestMessage } from '../data/guest-messages'
+import type { Provider } from '../data/providers'
+import { findProvider } from '../data/providers'
+import type { AppEnv } from '../env'
+import type { MessageErrors, MessageValues } from '../queries/message-form'
+import { checkMessage, messageValues } from '../queries/message-form'
+import { fromOwnPages, readForm } from '../request/form-post'
+import { pageHead } from '../seo/head'
+import { decideIndexing } from '../seo/indexability'
+import { MessagePage, MessageSentPage } from '../views/message/message-pages'
+import { displayName } from '../views/parts/format'
+import { entityId, providerMessagePath, providerMessageSentPath, providerPath } from '../urls/paths'
+import { renderPage } from './render-page'
+
+// A message is about one visitor: never stored by a shared cache, never indexed.
+const PRIVATE = { 'cache-control': 'private, no-store' }
+const PRIVATE_PAGE = decideIndexing({ private: true })
+const HOUR_SECONDS = 3600
+
+/** The provider a message path names, with the flag on; anything else is a 404. */
+async function recipientOf(c: Context<AppEnv>): Promise<Provider> {
+  if (!c.var.flags.on('embeddedGuestMessaging')) throw new HTTPException(404)
+  const id = entityId(c.req.param('slug') ?? '')
+  const provider = id === null ? null : await findProvider(c.var.db, id)
+  if (!provider) throw new HTTPException(404)
+  return provider
+}
+
+/** How the form addresses a provider: a centre by its name, a caregiver by first name. */
+function recipientName(provider: Provider): string {
+  return provider.businessType === 'SMB'
+    ? (provider.businessName ?? displayName(provider))
+    : provider.firstName
+}
+
+/**
+ * POST `/p/{name-slug}-{id}/message` (flag embeddedGuestMessaging): a visitor's message to a
+ * provider. Only from this site's pages (Origin); checked field by field, and given back with
+ * what was typed and what is wrong (422); stored in D1 with the provider id and the visitor's
+ * `care_did`, at most MESSAGES_PER_VISITOR_HOUR an hour (429); then 303 to the confirmation.
+ */
+export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
+  if (!c.var.flags.on('embeddedGuestMessaging')) throw new HTTPException(404)
+  // Before any read: a post from another site costs nothing.
+  if (!fromOwnPages(c)) throw new HTTPException(403)
+  const provider = await recipientOf(c)
+  const values = messageValues(await readForm(c.req.raw))
+  const recipient = recipientName(provider)
+  const checked = checkMessage(values, recipient)
+  if (!checked.ok) return formAgain(c, provider, values, { errors: checked.errors, status: 422 })
+  // The care_did the visitor's browser keeps; one made up for this request would be no one's.
+  // This response sets one, so sending again works.
+  if (getCookie(c, 'care_did') !== c.var.deviceId) {
+    return formAgain(c, provider, values, {
+      problem:
+        'Your browser did not send our cookie, which we need to send messages. Allow cookies for this site and send again.',
+      status: 422,
+    })
+  }
+  const saved = await saveGuestMessage(
+    c.env.DB,
+    {
+      providerId: provider.id,
+      deviceId: c.var.deviceId,
+      name: checked.message.name,
+      email: checked.message.email,
+      body: checked.message.message,
+    },
+    new Date(),
+  )
+  if (!saved) {
+    return formAgain(c, provider, values, {
+      problem: 'You have sent several messages in the last hour. Please try again later.',
+      status: 429,
+      headers: { 'retry-after': String(HOUR_SECONDS) },
+    })
+  }
+  return c.redirect(providerMessageSentPath(provider), 303)
+}
+
+/** The form again, as typed, with what is wrong. */
+function formAgain(
+  c: Context<AppEnv>,
+  provider: Provider,
+  values: MessageValues,
+  options: {
+    errors?: MessageErrors
+    problem?: string
+    status: number
+    headers?: Record<string, string>
+  },
+): Promise<Response> {
+  const recipient = recipientName(provider)
+  return renderPage(
+    c,
+    <MessagePage
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: `Message ${recipient}`,
+        description: `Send ${recipient} a message.`,
+        path: providerMessagePath(provider),
+        decision: PRIVATE_PAGE,
+        crumbs: null,
+      })}
+      profile={providerPath(provider)}
+      action={providerMessagePath(provider)}
+      recipient={recipient}
+      values={values}
+      errors={options.errors ?? {}}
+      problem={options.problem ?? null}
+    />,
+    {
+      decision: PRIVATE_PAGE,
+      status: options.status,
+      headers: { ...PRIVATE, ...options.headers },
+    },
+  )
+}
+
+/** GET `/p/{name-slug}-{id}/message/sent`: the confirmation, which shows nothing of the message. */
+export async function guestMessageSent(c: Context<AppEnv>): Promise<Response> {
+  const provider = await recipientOf(c)
+  const recipient = recipientName(provider)
+  return renderPage(
+    c,
+    <MessageSentPage
+      head={pageHead(c.env.PUBLIC_ORIGIN, {
+        title: `Message sent to ${recipient}`,
+        description: `Your message to ${recipient} was sent.`,
+        path: providerMessageSentPath(provider),
+        decision: PRIVATE_PAGE,
+        crumbs: null,
+      })}
+      recipient={recipient}
+      profile={providerPath(provider)}
+    />,
+    { decision: PRIVATE_PAGE, headers: PRIVATE },
+  )
+}

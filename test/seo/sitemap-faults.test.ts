@@ -1,0 +1,39 @@
+import { env } from 'cloudflare:workers'
+import { afterEach, expect, it, vi } from 'vitest'
+import { purge } from '../support/builders'
+import { anIsolate, settled } from '../support/fetch-page'
+import { withStatementFaults } from '../support/with-faults'
+
+// Sitemaps read all their rows before they decide their status. In a file of its own: these
+// tests need a sitemap file never stored before, and the Cache API is per test file.
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+/** The real D1, every read failing. */
+const failing = () =>
+  withStatementFaults(env.DB, () => ({ all: () => Promise.reject(new Error('D1 unavailable')) }))
+
+it('answers a sitemap with D1 failing and no stored copy 503 with Retry-After, never an empty 200', async () => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined)
+  // A fresh isolate: no derived reads kept in memory, every read goes to the failing D1.
+  for (const path of ['/sitemaps/pages.xml', '/sitemaps/directories-1.xml']) {
+    const { res } = await anIsolate().settled(path, {}, { DB: failing() })
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('30')
+    expect(res.headers.get('cache-control')).toBe('no-store')
+  }
+})
+
+it('serves the stored copy of a sitemap when D1 fails', async () => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined)
+  const stored = await settled('/sitemaps/pages.xml')
+  expect(stored.res.status).toBe(200)
+  expect(stored.body).toContain('<urlset')
+  await purge({ tags: ['page:sitemap'] })
+  const served = await anIsolate().settled('/sitemaps/pages.xml', {}, { DB: failing() })
+  expect(served.res.status).toBe(200)
+  expect(served.cache).toBe('STALE')
+  expect(served.body).toBe(stored.body)
+})
