@@ -36,7 +36,7 @@ export default defineConfig(async () => {
             setupFiles: ['test/setup.ts'],
             globalSetup: ['test/node/sentry-capture.ts'],
             // The worker writes a log line per request; tests make thousands of requests.
-            onConsoleLog: (log: string) => !log.startsWith('{"method"'),
+            onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
             provide: {
               migrations,
               catalogSql: testCatalogStatements(now),

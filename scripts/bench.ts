@@ -21,10 +21,10 @@
 // asserts nothing.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import type { Row } from './bench/bench-catalog'
 import { benchCatalog, label } from './bench/bench-catalog'
+import { parseCommandLine, usageError, wholeNumber } from './cli'
 import { benchDistance } from './bench/distance'
 import { buildHarness, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
@@ -33,23 +33,42 @@ import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
 import type { Target } from './bench/targets'
 import { scaleTargets, targets } from './bench/targets'
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '8' },
-    large: { type: 'boolean', default: false },
-    profile: { type: 'string' },
-    hit: { type: 'boolean', default: false },
-    only: { type: 'string', multiple: true, default: [] },
-    distance: { type: 'string' },
-    purges: { type: 'boolean', default: false },
-  },
+const USAGE = `
+  npm run bench                      the default catalog (npm start's)
+  npm run bench -- --large           and the 1M-provider catalog (seeded once, ~15 min)
+  npm run bench -- --duration 10     seconds of load per route (default 5)
+  npm run bench -- --connections 16  concurrent connections (default 8)
+  npm run bench -- --only directory  one page type's rows (repeat for more; 'gate 404')
+  npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
+                                     trip 50 ms away, and the round trips that implies
+  npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
+  npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
+
+Builds the benchmark worker, serves it in workerd and loads each page type; prints tables and
+the targets, met or not (docs/performance.md).
+`
+const { values } = parseCommandLine(USAGE, {
+  duration: { type: 'string', default: '5' },
+  connections: { type: 'string', default: '8' },
+  large: { type: 'boolean', default: false },
+  profile: { type: 'string' },
+  hit: { type: 'boolean', default: false },
+  only: { type: 'string', multiple: true, default: [] },
+  distance: { type: 'string' },
+  purges: { type: 'boolean', default: false },
 })
-const LOAD = { duration: Number(values.duration), connections: Number(values.connections) }
+const LOAD = {
+  duration: wholeNumber('duration', values.duration, { min: 1, max: 600 }),
+  connections: wholeNumber('connections', values.connections, { min: 1, max: 1000 }),
+}
+const distance =
+  values.distance === undefined ? null : wholeNumber('distance', values.distance, { max: 10_000 })
+if (values.profile !== undefined && !values.profile.startsWith('/'))
+  usageError(`--profile takes a path such as /babysitters/atlanta-ga: got "${values.profile}"`)
 
 await buildHarness()
-if (values.distance) {
-  const delay = Number(values.distance)
+if (distance !== null) {
+  const delay = distance
   const rows = await benchDistance(delay)
   console.log(`\nnpm run bench -- --distance ${delay}: one request at a time, median of 5\n`)
   console.log(
@@ -92,13 +111,12 @@ if (values.profile) {
   process.exit(0)
 }
 if (values.large)
-  await step('large catalog (seeded once)', 'npx', [
-    'tsx',
-    'scripts/seed.ts',
-    '--large',
-    '--persist-to',
-    '.wrangler/bench-large',
-  ])
+  await step(
+    'large catalog (seeded once)',
+    'npx',
+    ['tsx', 'scripts/seed.ts', '--large', '--persist-to', '.wrangler/bench-large'],
+    { progress: true },
+  )
 await step('production bundle', 'node_modules/.bin/wrangler', [
   'deploy',
   '--dry-run',

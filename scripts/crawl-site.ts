@@ -37,7 +37,16 @@ interface Listed {
  */
 export async function crawl(
   base: string,
-  { every = 1, concurrency = 8 }: { every?: number; concurrency?: number } = {},
+  {
+    every = 1,
+    concurrency = 8,
+    onPage,
+  }: {
+    every?: number
+    concurrency?: number
+    /** Called after each page fetched: how many so far, of how many, and the failures so far. */
+    onPage?: (done: number, total: number, failures: number) => void
+  } = {},
 ): Promise<CrawlResult> {
   const started = performance.now()
   const failures: string[] = []
@@ -69,10 +78,13 @@ export async function crawl(
     (path) => !seen.has(origin + path),
   )
   const thinSample = thin.filter((_, i) => i % every === 0)
+  const total = sample.length + thinSample.length
+  let done = 0
   await pool(sample, concurrency, async (page) => {
     const { problems, links } = await checkPage(base, origin, page)
     failures.push(...problems.map((f) => `${page.loc}: ${f}`))
     link(links, page.loc)
+    onPage?.(++done, total, failures.length)
   })
   await pool(thinSample, concurrency, async (path) => {
     const res = await fetch(base + path, { redirect: 'manual' })
@@ -83,6 +95,7 @@ export async function crawl(
         linksOf(html).filter((l) => l !== path),
         origin + path,
       )
+    onPage?.(++done, total, failures.length)
   })
   // A linked page need not be listed (a job closing within the day is left out), but it must
   // be indexable.

@@ -1,37 +1,49 @@
 // Feature flags and configuration in the FLAGS KV namespace, for ops. Wraps `wrangler kv`: the
-// local store of `npm start` by default, production with --remote. Every write is validated
-// with the worker's own schema first, so a typo never reaches the store.
-//
-//   npm run flags -- list [--remote]
-//   npm run flags -- get NAME [--remote]
-//   npm run flags -- set NAME '{"state":"ENABLED","rules":[{"percentage":20}]}' [--remote]
-//   npm run flags -- enable NAME | disable NAME | unset NAME [--remote]
-//     enable: on for everyone; disable: off for everyone (both whatever the documented default);
-//     unset: back to the documented default
-//   npm run flags -- config KEY 'json value' [--remote]
+// local store of `npm start` by default, an environment of wrangler.toml with --env. Every write
+// is validated with the worker's own schema first, so a typo never reaches the store.
 import { execFileSync } from 'node:child_process'
-import { parseArgs } from 'node:util'
 import { CONFIG_DEFAULTS, FLAG_NAMES, FLAGS } from '../src/flags/definitions'
 import type { FlagStore, WriteCommand } from '../src/flags/flag-commands'
-import { applyCommand, WRITE_COMMANDS } from '../src/flags/flag-commands'
+import { applyCommand, describeSetting, WRITE_COMMANDS } from '../src/flags/flag-commands'
 import { FLAGS_KEY } from '../src/flags/schema'
+import { fail, parseCommandLine, runScript, usageError } from './cli'
+import { environmentOption } from './wrangler-config'
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { remote: { type: 'boolean', default: false } },
-})
-const where = values.remote ? '--remote' : '--local'
-const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
+const USAGE = `
+npm run flags -- list                      every flag and the configuration, stored or default
+npm run flags -- get NAME                  a flag's or configuration key's effective value and its source
+npm run flags -- set NAME 'JSON'           a flag document: '{"state":"ENABLED","rules":[{"percentage":20}]}'
+npm run flags -- enable NAME | disable NAME    on, or off, for everyone
+npm run flags -- unset NAME                back to the documented default
+npm run flags -- config KEY 'JSON'         a configuration key
+
+Add --env staging|production for that environment's store (default: the local one of npm start).
+Flags: ${FLAG_NAMES.join(', ')}
+Configuration keys: ${Object.keys(CONFIG_DEFAULTS).join(', ')}
+`
+const { values, positionals } = parseCommandLine(
+  USAGE,
+  { env: { type: 'string' } },
+  { positionals: true },
+)
+const environment = values.env ? environmentOption(values.env) : null
+const where = environment ? `${environment} KV` : 'local KV'
 const [command = 'list', name = '', value = ''] = positionals
+const READ_COMMANDS = ['list', 'get']
+if (![...READ_COMMANDS, ...WRITE_COMMANDS].includes(command))
+  usageError(`unknown command "${command}"`)
+if (command === 'get' && !(FLAG_NAMES as string[]).includes(name) && !(name in CONFIG_DEFAULTS))
+  usageError(`"${name}" is neither a flag nor a configuration key`)
 
 function wrangler(...args: string[]): string {
+  const target = environment ? ['--env', environment, '--remote'] : ['--local']
   return execFileSync(
     'node_modules/.bin/wrangler',
-    ['kv', 'key', ...args, '--binding', 'FLAGS', where],
+    ['kv', 'key', ...args, '--binding', 'FLAGS', ...target],
     {
-      env,
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   )
 }
@@ -39,38 +51,35 @@ function wrangler(...args: string[]): string {
 function read(): FlagStore {
   const text = wrangler('get', FLAGS_KEY).trim()
   if (text === '' || text === 'Value not found') return { flags: {}, config: {} }
-  const doc = JSON.parse(text) as Partial<FlagStore>
+  let doc: Partial<FlagStore>
+  try {
+    doc = JSON.parse(text) as Partial<FlagStore>
+  } catch {
+    return fail(
+      `the flag document in ${where} is not JSON: the worker serves the documented defaults; fix it with "set"`,
+    )
+  }
   return { flags: doc.flags ?? {}, config: doc.config ?? {} }
 }
 
-function write(next: FlagStore): void {
-  wrangler('put', FLAGS_KEY, JSON.stringify(next))
-  console.log(
-    `written to ${values.remote ? 'production' : 'local'} KV; pages show it within a minute`,
-  )
-}
-
-const store = read()
-if (command === 'list') {
-  for (const flag of FLAG_NAMES) {
-    const doc = store.flags[flag]
-    console.log(
-      `${flag.padEnd(28)} ${doc ? JSON.stringify(doc) : `(documented default: ${FLAGS[flag].default})`}`,
-    )
+await runScript(() => {
+  const store = read()
+  if (command === 'list') {
+    for (const flag of FLAG_NAMES) {
+      const doc = store.flags[flag]
+      console.log(
+        `${flag.padEnd(28)} ${doc ? JSON.stringify(doc) : `(documented default: ${FLAGS[flag].default})`}`,
+      )
+    }
+    console.log(`config ${JSON.stringify({ ...CONFIG_DEFAULTS, ...store.config })}`)
+  } else if (command === 'get') {
+    const setting = describeSetting(store, name)
+    if (!setting) return
+    console.log(`${name}: ${setting.value}\n  from ${where}: ${setting.source}`)
+  } else {
+    const result = applyCommand(store, command as WriteCommand, name, value)
+    if ('error' in result) fail(`refused, nothing written: ${result.error}`)
+    wrangler('put', FLAGS_KEY, JSON.stringify(result.store))
+    console.log(`written to ${where}; pages show it within a minute`)
   }
-  console.log(`config ${JSON.stringify({ ...CONFIG_DEFAULTS, ...store.config })}`)
-} else if (command === 'get' && (FLAG_NAMES as string[]).includes(name)) {
-  console.log(JSON.stringify(store.flags[name] ?? null, null, 2))
-} else if ((WRITE_COMMANDS as string[]).includes(command)) {
-  const result = applyCommand(store, command as WriteCommand, name, value)
-  if ('error' in result) {
-    console.error(`refused, nothing written: ${result.error}`)
-    process.exit(1)
-  }
-  write(result.store)
-} else {
-  console.error(
-    'commands: list, get NAME, set NAME JSON, enable NAME, disable NAME, unset NAME, config KEY JSON',
-  )
-  process.exit(1)
-}
+})

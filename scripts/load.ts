@@ -18,24 +18,31 @@
 // KV takes `--kv-delay` ms (3,000 by default), long enough to meet two refreshes of the flags: no page may wait longer than the deadlines allow
 // (docs/request-flow.md#deadlines). It also times the fresh isolate's first page, which meets
 // both reads cold.
-import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { SEED_CITIES } from '../src/catalog/cities'
 import { FLAGS_MAX_AGE_MS } from '../src/flags/read-flags'
 import { DATA_PREFIX, isDataPath } from '../src/urls/data-prefix'
 import { activitiesPath, costPath } from '../src/urls/paths'
 import { buildHarness, CATALOGS, PHONE, serve } from './bench/harness'
+import { parseCommandLine, wholeNumber } from './cli'
+import { progress } from './progress'
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '20' },
-    rate: { type: 'string', default: '30' },
-    'kv-delay': { type: 'string', default: '3000' },
-  },
+const USAGE = `
+  npm run load                       20 s, then 45 s again with KV answering slowly
+  npm run load -- --duration 60 --rate 50
+  npm run load -- --kv-delay 0       the first run only
+
+A bounded load on the benchmark worker: a realistic mix, a flood of 404s and a prefetch storm,
+then the same with KV answering slowly; prints latency, errors and the hit ratio.
+`
+const { values } = parseCommandLine(USAGE, {
+  duration: { type: 'string', default: '20' },
+  rate: { type: 'string', default: '30' },
+  'kv-delay': { type: 'string', default: '3000' },
 })
-const DURATION = Number(values.duration)
-const NOMINAL = Number(values.rate)
-const KV_DELAY = Number(values['kv-delay'])
+const DURATION = wholeNumber('duration', values.duration, { min: 1, max: 3600 })
+const NOMINAL = wholeNumber('rate', values.rate, { min: 1, max: 10_000 })
+const KV_DELAY = wholeNumber('kv-delay', values['kv-delay'], { max: 60_000 })
 // Long enough to span two refreshes of the flag set, each of which meets the slow KV.
 const SLOW_DURATION = Math.max(DURATION, (2 * FLAGS_MAX_AGE_MS) / 1000 + 5)
 
@@ -131,7 +138,12 @@ async function measure(base: string, label: string, duration: number) {
   }
 
   console.error(`load: ${label}, ${duration} s, nominal ${NOMINAL} req/s`)
-  return Promise.all(
+  // One line of progress across the three streams: requests answered, of the nominal total.
+  const shown = progress(`load: ${label}`)
+  const nominalTotal = streams.reduce((sum, s) => sum + s.rate, 0) * duration
+  let answered = 0
+  let wrong = 0
+  const results = await Promise.all(
     streams.map(async (stream) => {
       const counts = { wrong: 0, hit: 0, cached: 0 }
       const result = await autocannon({
@@ -147,7 +159,11 @@ async function measure(base: string, label: string, duration: number) {
               headers: { ...req.headers, 'user-agent': PHONE, ...stream.headers },
             }),
             onResponse: (status, _body, _context, headers) => {
-              if (!stream.ok(status)) counts.wrong++
+              shown.update(++answered, nominalTotal, `${wrong} unexpected statuses`)
+              if (!stream.ok(status)) {
+                counts.wrong++
+                wrong++
+              }
               const cache = (headers as Record<string, string | undefined>)['x-cache']
               if (cache) counts.cached++
               if (cache === 'HIT' || cache === 'STALE') counts.hit++
@@ -159,6 +175,8 @@ async function measure(base: string, label: string, duration: number) {
       return { stream, result, counts, errors }
     }),
   )
+  shown.end()
+  return results
 }
 
 const runs = [{ label: 'at once', results: await measure(server.base, 'KV at once', DURATION) }]

@@ -1,50 +1,74 @@
-// Seeds the local D1 (and the gate in local KV) for `npm start`, idempotently:
-//   tsx scripts/seed.ts [--scale 1] [--cities 400] [--seed 1] [--persist-to DIR] [--force]
-//   tsx scripts/seed.ts --large --persist-to DIR     every US place (16,442), 1,002,628 providers
-// Nothing happens when the catalog already matches the migrations, the generator and the
-// options and was seeded within the last few days; a change to any of them, or an older
-// catalog (its jobs closing, its activities ending), reseeds.
+// Seeds the local D1 (and the gate in local KV) for `npm start`, idempotently. Nothing happens
+// when the catalog already matches the migrations, the generator and the options and was seeded
+// within the last few days; a change to any of them, or an older catalog (its jobs closing, its
+// activities ending), reseeds.
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { getPlatformProxy } from 'wrangler'
 import { refreshStats } from '../src/data/refresh-stats'
 import { buildGate } from '../src/gate/build-gate'
 import { readGate, saveGate } from '../src/gate/gate-store'
+import { fail, parseCommandLine, usageError, wholeNumber } from './cli'
+import { progress } from './progress'
 import { seedVerdict } from './seed/freshness'
 import { TABLES } from './seed/city-rows'
 import { generateCatalog, LARGE } from './seed/generate-catalog'
-import { applyMigrations } from './seed/migrate'
 import { catalogPlaces } from './seed/places'
 import { insertStatements } from './seed/sql'
 
-const { values: args } = parseArgs({
-  options: {
-    scale: { type: 'string', default: '1' },
-    cities: { type: 'string', default: '400' },
-    seed: { type: 'string', default: '1' },
-    'persist-to': { type: 'string' },
-    force: { type: 'boolean', default: false },
-    large: { type: 'boolean', default: false },
-  },
+const USAGE = `
+npm run seed -- [--scale 1] [--cities 400] [--seed 1] [--persist-to DIR] [--force]
+npm run seed -- --large --persist-to DIR      every US place (16,442), about a million providers
+
+Applies the migrations to the local D1 (wrangler d1 migrations apply --local), then seeds it
+with a generated catalog and builds the gate, unless the catalog is up to date. --persist-to
+names the folder \`wrangler dev --persist-to\` uses (default: .wrangler/state).
+`
+const { values: args } = parseCommandLine(USAGE, {
+  scale: { type: 'string', default: '1' },
+  cities: { type: 'string', default: '400' },
+  seed: { type: 'string', default: '1' },
+  'persist-to': { type: 'string' },
+  force: { type: 'boolean', default: false },
+  large: { type: 'boolean', default: false },
 })
+const scale = Number(args.scale)
+if (!(scale > 0 && scale <= 10))
+  usageError(`--scale takes a number above 0, at most 10: got "${args.scale}"`)
 const options = {
-  scale: args.large ? LARGE.scale : Number(args.scale),
-  cities: args.large ? LARGE.cities : Number(args.cities),
-  seed: Number(args.seed),
+  scale: args.large ? LARGE.scale : scale,
+  cities: args.large ? LARGE.cities : wholeNumber('cities', args.cities, { min: 20 }),
+  seed: wholeNumber('seed', args.seed),
 }
-if (!(options.scale > 0) || !(options.cities >= 20) || !Number.isInteger(options.seed)) {
-  throw new Error('--scale must be > 0, --cities >= 20, --seed an integer')
+
+// The migrations, by wrangler itself (it records them in d1_migrations, as a remote apply does).
+try {
+  execFileSync(
+    'node_modules/.bin/wrangler',
+    [
+      ...['d1', 'migrations', 'apply', 'DB', '--local'],
+      ...(args['persist-to'] ? ['--persist-to', args['persist-to']] : []),
+    ],
+    {
+      env: {
+        ...process.env,
+        CI: 'true', // no confirmation prompt
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        WRANGLER_SEND_METRICS: 'false',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
+} catch {
+  fail('seed: the migrations could not be applied (wrangler says why above)')
 }
 
 // `wrangler dev --persist-to DIR` keeps its state in DIR/v3; the proxy takes that folder itself.
 const persist = args['persist-to'] ? { path: join(args['persist-to'], 'v3') } : true
 const { env, dispose } = await getPlatformProxy<Env>({ persist })
 try {
-  const migrated = await applyMigrations(env.DB)
-  if (migrated.length) console.log(`migrations applied: ${migrated.join(', ')}`)
-
   const version = await seedVersion(options)
   const meta = await env.DB.prepare(
     "SELECT key, value FROM catalog_meta WHERE key IN ('seed_version', 'seeded_at')",
@@ -91,6 +115,7 @@ async function seed(env: Env, opts: typeof options, version: string): Promise<vo
     jobs: 0,
     activities: 0,
   }
+  const shown = progress('seed')
   let batch: D1PreparedStatement[] = []
   const flush = async () => {
     if (batch.length) await env.DB.batch(batch)
@@ -104,11 +129,11 @@ async function seed(env: Env, opts: typeof options, version: string): Promise<vo
         if (batch.length >= 25) await flush()
       }
     }
-    if (totals.cities % 50 === 0) {
-      console.log(`seed: ${totals.cities}/${places.length} cities, ${totals.providers} providers`)
-    }
+    const rowsSoFar = Object.values(totals).reduce((a, b) => a + b, 0)
+    shown.update(totals.cities, places.length, `cities; ${rowsSoFar} rows`)
   }
   await flush()
+  shown.end()
   // The catalog is dated from midnight, but its open jobs are counted as of this moment: job
   // listings decide thinness on their live count, and the stats that sitemaps and links read
   // must agree with it (the cron keeps them so in production).

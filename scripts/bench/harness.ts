@@ -17,15 +17,28 @@ const HARNESS = 'dist/bench/harness'
 export const CATALOGS = { default: '.wrangler/state/v3', large: '.wrangler/bench-large/v3' }
 
 const run = promisify(execFile)
-export async function step(what: string, file: string, args: string[]): Promise<void> {
+/**
+ * Runs one preparation step. `progress`: its stderr (the seed's progress line, with an ETA) is
+ * shown as it comes, so a long seed is never silent.
+ */
+export async function step(
+  what: string,
+  file: string,
+  args: string[],
+  { progress = false }: { progress?: boolean } = {},
+): Promise<void> {
   console.error(`bench: ${what}`)
-  await run(file, args, { env: ENV, maxBuffer: 64 * 1024 * 1024 })
+  const running = run(file, args, { env: ENV, maxBuffer: 64 * 1024 * 1024 })
+  if (progress) running.child.stderr?.pipe(process.stderr)
+  await running
 }
 
 /** Assets, the default catalog (seeded once) and the benchmark worker's production bundle. */
 export async function buildHarness(): Promise<void> {
   await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
-  await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'])
+  await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'], {
+    progress: true,
+  })
   await step('benchmark bundle', 'node_modules/.bin/wrangler', [
     'deploy',
     '--dry-run',

@@ -1,3 +1,4 @@
+import { log } from '../observability/log'
 import type { Report } from '../observability/reporter'
 import type { WaitUntil } from '../request/kept'
 
@@ -20,7 +21,7 @@ export interface PurgeAudit {
  * or null: a purge that happened is never undone because its audit row failed.
  */
 export async function writeAudit(db: D1Database, entry: PurgeAudit): Promise<string | null> {
-  console.log(JSON.stringify({ message: 'purge', ...entry }))
+  log('info', 'purge', { ...entry })
   try {
     await db
       .prepare(
@@ -76,7 +77,7 @@ export class RefusalTally {
   #scheduled = false
 
   count(outcome: Refusal, at: string, db: D1Database, waitUntil: WaitUntil, report: Report): void {
-    console.log(JSON.stringify({ message: 'purge', at, who: 'unknown', outcome }))
+    log('info', 'purge', { at, who: 'unknown', outcome })
     const minute = at.slice(0, 16)
     const key = `${minute} ${outcome}`
     const entry = this.#pending.get(key) ?? { minute, outcome, count: 0 }

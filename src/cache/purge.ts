@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { tagProblem } from './tags'
 import { urlTag } from './cache-key'
 import { MAX_TAG_BYTES } from './generations'
 
@@ -11,7 +12,12 @@ export const purgeRequestSchema = z
   .object({
     urls: z.array(z.string().min(1).max(2048)).max(100).default([]),
     tags: z
-      .array(z.string().regex(/^[a-z]+:[A-Za-z0-9._/-]{1,200}$/))
+      .array(
+        z.string().superRefine((tag, ctx) => {
+          const problem = tagProblem(tag)
+          if (problem) ctx.addIssue({ code: 'custom', message: problem })
+        }),
+      )
       .max(100)
       .default([]),
   })

@@ -1,6 +1,7 @@
 import type { FlagName } from './definitions'
-import { CONFIG_DEFAULTS, FLAG_NAMES } from './definitions'
+import { CONFIG_DEFAULTS, FLAG_NAMES, FLAGS } from './definitions'
 import { parseFlagSet } from './flag-set'
+import type { FlagDocument } from './schema'
 
 /** The flag store's document as ops edit it (src/flags/schema.ts validates it). */
 export interface FlagStore {
@@ -61,4 +62,78 @@ function parseJson(text: string): { value: unknown } | { error: string } {
   } catch {
     return { error: `not JSON: ${text.slice(0, 80)}` }
   }
+}
+
+/**
+ * What the worker makes of one flag or configuration key of `store`, for `npm run flags -- get`:
+ * its effective value in words, and where it comes from (stored, or the documented default, and
+ * why a stored value is ignored). Null for a name that is neither.
+ */
+export function describeSetting(
+  store: FlagStore,
+  name: string,
+): { value: string; source: string } | null {
+  const set = parseFlagSet(store)
+  const ignored = (prefix: string) => set.problems.filter((p) => p.startsWith(prefix))
+  if (isFlagName(name)) {
+    const doc = set.flags[name]
+    if (doc) return { value: describeFlag(name, doc), source: `stored: ${JSON.stringify(doc)}` }
+    const problems = ignored(`flag ${name}`)
+    return {
+      value: describeFlag(name, undefined),
+      source: problems.length
+        ? `documented default; the stored document is ignored (${problems.join('; ')})`
+        : 'documented default (nothing stored)',
+    }
+  }
+  if (name in CONFIG_DEFAULTS) {
+    const key = name as keyof typeof CONFIG_DEFAULTS
+    const stored = key in store.config && !ignored(`config ${key}`).length
+    return {
+      value: JSON.stringify(set.config[key]),
+      source: stored
+        ? 'stored'
+        : ignored(`config ${key}`).length
+          ? `documented default; the stored value is ignored (${ignored(`config ${key}`).join('; ')})`
+          : 'documented default (nothing stored)',
+    }
+  }
+  return null
+}
+
+/** A flag's effect on visitors in words: "on for everyone", "on for 20% of visitors on …". */
+function describeFlag(name: FlagName, doc: FlagDocument | undefined): string {
+  const onOff = (value: boolean) => (value ? 'on' : 'off')
+  const fallback = doc?.default ?? FLAGS[name].default
+  if (!doc || doc.state !== 'ENABLED') return `${onOff(fallback)} for everyone`
+  const rules = doc.rules ?? [{}]
+  const parts = rules.map((rule) => {
+    const who =
+      rule.percentage !== undefined && rule.percentage < 100
+        ? `${rule.percentage}% of visitors`
+        : 'everyone'
+    const where = [
+      rule.pageTypes && `page types ${rule.pageTypes.join(', ')}`,
+      rule.services && `services ${rule.services.join(', ')}`,
+      rule.verticals && `verticals ${rule.verticals.join(', ')}`,
+      rule.cities && `cities ${rule.cities.join(', ')}`,
+      rule.states && `states ${rule.states.join(', ')}`,
+    ].filter(Boolean)
+    return `${onOff(rule.value ?? true)} for ${who}${where.length ? ` on ${where.join(' and ')}` : ''}`
+  })
+  const overrides = Object.keys(doc.overrides ?? {}).length
+  const unconditional = rules.some(
+    (r) =>
+      !r.pageTypes &&
+      !r.services &&
+      !r.verticals &&
+      !r.cities &&
+      !r.states &&
+      (r.percentage ?? 100) >= 100,
+  )
+  return [
+    ...(overrides ? [`${overrides} device override${overrides === 1 ? '' : 's'} first`] : []),
+    ...parts,
+    ...(unconditional ? [] : [`otherwise ${onOff(fallback)}`]),
+  ].join('; ')
 }

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import type { PageContext } from '../flags/page-context'
+import { log, requestIdOf } from './log'
 import { Reporter } from './reporter'
 import { Timing } from './timing'
 import { Trail } from './trail'
@@ -25,6 +26,7 @@ export function pageTags(
 
 /** What the log line of a request says. */
 export interface RequestLine {
+  requestId: string
   method: string
   path: string
   /** The query, of which only the parameter names are logged. */
@@ -36,22 +38,21 @@ export interface RequestLine {
   bot: boolean
 }
 
-/** The one JSON log line of a request (`wrangler tail` shows it). */
+/** The one log line of a request (Workers Logs and `wrangler tail` show it). */
 export function logRequest(line: RequestLine): void {
-  const { method, path, query, status, pageType, cache, started, bot } = line
-  console.log(
-    JSON.stringify({
-      method,
-      // Parameter names only: values could identify a visitor.
-      path,
-      params: [...new Set(query.keys())],
-      status,
-      pageType,
-      cache,
-      ms: Date.now() - started,
-      bot,
-    }),
-  )
+  const { requestId, method, path, query, status, pageType, cache, started, bot } = line
+  log('info', 'request', {
+    requestId,
+    method,
+    path,
+    // Parameter names only: values could identify a visitor.
+    params: [...new Set(query.keys())],
+    status,
+    pageType,
+    cache,
+    ms: Date.now() - started,
+    bot,
+  })
 }
 
 /**
@@ -62,7 +63,9 @@ export function logRequest(line: RequestLine): void {
 export const observe: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = Date.now()
   const trail = new Trail()
+  const requestId = requestIdOf(c.req.raw)
   const reporter = new Reporter({
+    requestId,
     dsn: c.env.SENTRY_DSN,
     request: c.req.raw,
     waitUntil: (p) => c.executionCtx.waitUntil(p),
@@ -81,6 +84,7 @@ export const observe: MiddlewareHandler<AppEnv> = async (c, next) => {
     reporter.error(new Error(`HTTP ${status} on ${c.req.path}`), tags)
   reporter.finish(status, tags)
   logRequest({
+    requestId,
     method: c.req.method,
     path: c.req.path,
     query: new URL(c.req.url).searchParams,

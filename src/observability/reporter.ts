@@ -1,5 +1,6 @@
 import type { Toucan } from 'toucan-js'
 import { HEADLESS } from './event-rules'
+import { log } from './log'
 import { createSentry } from './sentry'
 import type { Trail } from './trail'
 
@@ -8,7 +9,7 @@ export type Report = (message: string, detail?: Record<string, unknown>) => void
 
 /** A problem outside any request (or before reporting is set up): one log line. */
 export const logProblem: Report = (message, detail = {}) => {
-  console.error(JSON.stringify({ level: 'error', message, ...detail }))
+  log('error', message, detail)
 }
 
 /**
@@ -45,6 +46,8 @@ export interface ReporterOptions {
   waitUntil: (promise: Promise<unknown>) => void
   environment: string
   trail: Trail
+  /** On every log line and error report of the request (src/observability/log.ts). */
+  requestId: string
 }
 
 /**
@@ -70,7 +73,8 @@ export class Reporter {
 
   /** A failure that made the response a 5xx. Reported once per request; later calls log only. */
   error(error: unknown, tags: Record<string, string>): void {
-    logProblem('request failed', {
+    log('error', 'request failed', {
+      requestId: this.#options.requestId,
       error: String(error),
       cause: error instanceof Error ? String(error.cause) : undefined,
       ...tags,
@@ -85,7 +89,7 @@ export class Reporter {
 
   /** A problem the request survived (a malformed flag document, a streamed section that failed). */
   readonly problem: Report = (message, detail = {}) => {
-    logProblem(message, detail)
+    log('warn', message, { requestId: this.#options.requestId, ...detail })
     this.#sentry()?.withScope((scope) => {
       scope.setExtras(detail)
       scope.captureMessage(message, 'warning')
@@ -131,6 +135,7 @@ export class Reporter {
       environment: o.environment,
       tracesSampleRate: this.tracesSampleRate,
     })
+    client.setTag('request_id', o.requestId)
     for (const crumb of o.trail.crumbs) client.addBreadcrumb(crumb)
     return (this.#client = client)
   }

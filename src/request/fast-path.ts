@@ -12,6 +12,7 @@ import { gateCrumb, slugKnown } from '../gate/gate'
 import type { GateKind } from '../gate/gate-filter'
 import { knownNewCities } from '../gate/new-cities'
 import { logRequest, pageTags } from '../observability/observe'
+import { requestIdOf } from '../observability/log'
 import { logProblem, Reporter, sampled } from '../observability/reporter'
 import { Timing } from '../observability/timing'
 import { Trail } from '../observability/trail'
@@ -179,6 +180,7 @@ function finish(
     setVisitorCookies(res.headers, visitor, Math.floor(Date.now() / 1000))
   secure(res.headers, nonce, env.SENTRY_BROWSER_DSN, config)
   const tags = pageTags(routed.pattern, routed.page)
+  const requestId = requestIdOf(request)
   if (trace) {
     // The breadcrumbs the pipeline would have left: the gate's, the flags', the cache's.
     const trail = new Trail()
@@ -186,6 +188,7 @@ function finish(
     recordFlags(trail, trace.evaluations)
     trail.add('cache', 'fresh')
     const reporter = new Reporter({
+      requestId,
       dsn: env.SENTRY_DSN,
       request,
       waitUntil: (p) => ctx.waitUntil(p),
@@ -196,6 +199,7 @@ function finish(
     reporter.trace(res.status, tags)
   }
   logRequest({
+    requestId,
     method: request.method,
     path: url.pathname,
     query: url.searchParams,

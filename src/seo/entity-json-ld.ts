@@ -1,7 +1,17 @@
+import type {
+  ChildCare,
+  Event,
+  JobPosting,
+  PostalAddress,
+  ProfilePage,
+  QuantitativeValue,
+  WithContext,
+} from 'schema-dts'
 import type { PayUnit } from '../catalog/enums'
 
 // JSON-LD of entity pages. Each builder takes exactly the strings the page shows, so the
-// structured data states only what is visible (Google's structured data policies).
+// structured data states only what is visible (Google's structured data policies). The
+// schema.org types (schema-dts) make a wrong @type or property a type error.
 
 const CONTEXT = 'https://schema.org'
 
@@ -11,7 +21,7 @@ interface Place {
   street?: string | null
 }
 
-function postalAddress(place: Place): object {
+function postalAddress(place: Place): PostalAddress {
   return {
     '@type': 'PostalAddress',
     ...(place.street ? { streetAddress: place.street } : {}),
@@ -33,7 +43,7 @@ export function caregiverProfile(p: {
   place: Place
   languages: readonly string[]
   credentials: readonly string[]
-}): object {
+}): WithContext<ProfilePage> {
   return {
     '@context': CONTEXT,
     '@type': 'ProfilePage',
@@ -65,7 +75,7 @@ export function childCareBusiness(b: {
   place: Place
   priceRange: string
   rating: { value: string; count: number } | null
-}): object {
+}): WithContext<ChildCare> {
   return {
     '@context': CONTEXT,
     '@type': 'ChildCare',
@@ -88,7 +98,8 @@ export function childCareBusiness(b: {
   }
 }
 
-const SALARY_UNIT: Partial<Record<PayUnit, string>> = {
+/** The unitText values Google reads for a salary. */
+const SALARY_UNIT: Partial<Record<PayUnit, QuantitativeValue['unitText'] & string>> = {
   hr: 'HOUR',
   day: 'DAY',
   wk: 'WEEK',
@@ -113,7 +124,7 @@ export function jobPosting(j: {
   employer: string
   place: Place
   pay: { min: number; max: number; unit: PayUnit }
-}): object {
+}): WithContext<JobPosting> {
   const unitText = SALARY_UNIT[j.pay.unit]
   return {
     '@context': CONTEXT,
@@ -166,7 +177,7 @@ export function activityEvent(a: {
   price: number
   /** "month", "week", "session"; null for a one-off price. */
   priceUnit: string | null
-}): object {
+}): WithContext<Event> {
   return {
     '@context': CONTEXT,
     '@type': 'Event',
@@ -181,7 +192,11 @@ export function activityEvent(a: {
     location:
       a.online || !a.place
         ? { '@type': 'VirtualLocation', url: a.url }
-        : { '@type': 'Place', name: a.venue, address: postalAddress(a.place) },
+        : {
+            '@type': 'Place',
+            ...(a.venue ? { name: a.venue } : {}),
+            address: postalAddress(a.place),
+          },
     organizer: { '@type': 'Organization', name: a.organizer },
     offers:
       a.priceUnit === null

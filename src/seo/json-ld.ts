@@ -1,3 +1,5 @@
+import type { BreadcrumbList, WithContext } from 'schema-dts'
+
 /** A breadcrumb as shown on the page: a name and a path on this site. */
 export interface Crumb {
   name: string
@@ -5,7 +7,10 @@ export interface Crumb {
 }
 
 /** schema.org BreadcrumbList of the visible breadcrumbs, with absolute item URLs. */
-export function breadcrumbList(origin: string, crumbs: readonly Crumb[]): object {
+export function breadcrumbList(
+  origin: string,
+  crumbs: readonly Crumb[],
+): WithContext<BreadcrumbList> {
   return {
     '@context': 'https://schema.org',
     '@type': 'BreadcrumbList',

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { failureKey, namedTokens, purgePath, tokenName } from '../../src/cache/purge'
+import {
+  failureKey,
+  namedTokens,
+  purgePath,
+  purgeRequestSchema,
+  tokenName,
+} from '../../src/cache/purge'
 
 const ORIGIN = 'https://www.care.example'
 
@@ -20,6 +26,16 @@ describe('purge', () => {
     expect(purgePath(`${ORIGIN}/nannies?page=2`, ORIGIN)).toBe('/nannies')
     expect(purgePath('https://evil.example/nannies', ORIGIN)).toBeNull()
     expect(purgePath('//evil.example/nannies', ORIGIN)).toBeNull()
+  })
+
+  it('takes only tags of the kinds pages carry, and says why it refuses one', () => {
+    expect(purgeRequestSchema.safeParse({ tags: ['provider:8', 'city:atlanta-ga'] }).success).toBe(
+      true,
+    )
+    const refused = purgeRequestSchema.safeParse({ tags: ['color:blue'] })
+    expect(refused.success).toBe(false)
+    expect(refused.error?.issues[0]?.message).toContain('"color:blue" is not a tag')
+    expect(purgeRequestSchema.safeParse({ tags: ['provider:'] }).success).toBe(false)
   })
 })
 

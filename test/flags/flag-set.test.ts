@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CONFIG_DEFAULTS, FLAG_NAMES } from '../../src/flags/definitions'
 import { evaluateFlag } from '../../src/flags/evaluate'
 import type { FlagStore } from '../../src/flags/flag-commands'
-import { applyCommand } from '../../src/flags/flag-commands'
+import { applyCommand, describeSetting } from '../../src/flags/flag-commands'
 import { DEFAULT_FLAG_SET, parseFlagSet } from '../../src/flags/flag-set'
 import { FLAGS_DEADLINE_MS, keptFlags, readFlags } from '../../src/flags/read-flags'
 import { held, withFaults } from '../support/with-faults'
@@ -198,5 +198,58 @@ describe('npm run flags', () => {
     ['a bad configuration value', 'config', 'tagManagerId', '"nope"'],
   ] as const)('refuses %s, writing nothing', (_, command, name, value) => {
     expect(applyCommand(EMPTY, command, name, value)).toHaveProperty('error')
+  })
+})
+
+describe('describeSetting (npm run flags -- get)', () => {
+  const empty = { flags: {}, config: {} }
+
+  it('tells the documented default when nothing is stored', () => {
+    expect(describeSetting(empty, 'embeddedGuestMessaging')).toEqual({
+      value: 'off for everyone',
+      source: 'documented default (nothing stored)',
+    })
+    expect(describeSetting(empty, 'costGuideLocalPage')).toEqual({
+      value: 'true',
+      source: 'documented default (nothing stored)',
+    })
+  })
+
+  it('tells a stored rollout in words, with the stored document', () => {
+    const doc = {
+      state: 'ENABLED',
+      rules: [{ pageTypes: ['seoProviderProfile'], percentage: 20 }],
+    }
+    expect(
+      describeSetting(
+        { flags: { embeddedGuestMessaging: doc }, config: {} },
+        'embeddedGuestMessaging',
+      ),
+    ).toEqual({
+      value: 'on for 20% of visitors on page types seoProviderProfile; otherwise off',
+      source: `stored: ${JSON.stringify(doc)}`,
+    })
+    expect(
+      describeSetting(
+        { flags: { campsFilter: { state: 'DISABLED', default: false } }, config: {} },
+        'campsFilter',
+      )?.value,
+    ).toBe('off for everyone')
+  })
+
+  it('says when a stored value is ignored, and why', () => {
+    const store = {
+      flags: { campsFilter: { state: 'ENABLED', rules: [{ percentage: 140 }] } },
+      config: { costGuideLocalPage: 'yes' },
+    }
+    const flag = describeSetting(store, 'campsFilter')
+    expect(flag?.value).toBe('on for everyone')
+    expect(flag?.source).toMatch(
+      /^documented default; the stored document is ignored \(flag campsFilter: rules\.0\.percentage/,
+    )
+    expect(describeSetting(store, 'costGuideLocalPage')?.source).toMatch(
+      /^documented default; the stored value is ignored \(config costGuideLocalPage/,
+    )
+    expect(describeSetting(store, 'noSuchThing')).toBeNull()
   })
 })

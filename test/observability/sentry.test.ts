@@ -364,6 +364,9 @@ describe('request log', () => {
     expect(lines).toHaveLength(1)
     const log = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
     expect(log).toMatchObject({
+      level: 'info',
+      message: 'request',
+      requestId: expect.any(String) as unknown,
       method: 'GET',
       path: '/nannies/seattle-wa',
       params: ['distance', 'utm_source'],
@@ -375,4 +378,20 @@ describe('request log', () => {
     expect(typeof log.ms).toBe('number')
     expect(lines[0]).not.toContain('newsletter-jane')
   })
+})
+
+it("gives a failed request's log lines and its error report the same id: its cf-ray", async () => {
+  const lines: string[] = []
+  vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
+  vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)))
+  const ray = '8f1e2d3c4b5a6978-ATL'
+  const res = await reported('/explore/d/photography', { headers: { 'cf-ray': ray } })
+  expect(res.res.status).toBe(503)
+  const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+  expect(logged.map((l) => [l.level, l.message])).toContainEqual(['error', 'request failed'])
+  expect(logged.map((l) => [l.level, l.message])).toContainEqual(['info', 'request'])
+  for (const line of logged) expect(line.requestId).toBe(ray)
+  const events = await received(OWN, '/explore/d/photography')
+  expect(events).toHaveLength(1)
+  expect(events[0]?.payload.tags).toMatchObject({ request_id: ray })
 })
