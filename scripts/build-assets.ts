@@ -8,7 +8,7 @@
 // deploy of our code leaves a returning visitor's cached copy of React valid; pages link it
 // with `modulepreload` so both download at once (src/views/document.tsx).
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, transform } from 'esbuild'
@@ -85,18 +85,20 @@ const assets: Asset[] = [
   ...(await clientScripts()),
 ]
 
-await rm('dist/client', { recursive: true, force: true })
+// Written in place, never emptied first: a running `wrangler dev` (and anything it serves) may
+// be reading these files while another build runs (wrangler's [build] runs on every dev and
+// deploy), and an unchanged build changes no file at all. Stale hashed files go last.
 await mkdir('dist/client/assets', { recursive: true })
 
 const manifest: Record<string, string> = {}
 for (const { name, body } of assets) {
   const file = hashedName(name, body)
-  await writeFile(`dist/client/assets/${file}`, body)
+  await writeIfChanged(`dist/client/assets/${file}`, body)
   manifest[name] = `/assets/${file}`
 }
 
 // Assets never reach the worker: the security headers it sets on responses are stated here.
-await writeFile(
+await writeIfChanged(
   'dist/client/_headers',
   [
     '/assets/*',
@@ -108,7 +110,10 @@ await writeFile(
     '',
   ].join('\n'),
 )
-await writeFile('dist/asset-manifest.json', JSON.stringify(manifest, null, 2) + '\n')
+await writeIfChanged('dist/asset-manifest.json', JSON.stringify(manifest, null, 2) + '\n')
+const current = new Set(Object.values(manifest).map((path) => path.replace('/assets/', '')))
+for (const file of await readdir('dist/client/assets'))
+  if (!current.has(file)) await rm(`dist/client/assets/${file}`, { force: true })
 console.log(`assets: ${Object.values(manifest).join(', ')}`)
 
 // The JavaScript each page type loads (docs/browser.md, "Budget"): listing pages load both
@@ -120,3 +125,9 @@ console.log(
   `JavaScript, gzip: listing pages ${kib(gzip('client.js') + gzip('react.js'))} ` +
     `(client.js ${kib(gzip('client.js'))}, react.js ${kib(gzip('react.js'))}), other pages 0`,
 )
+
+/** Writes `body` to `path` unless it already holds exactly that. */
+async function writeIfChanged(path: string, body: string): Promise<void> {
+  const old = await readFile(path, 'utf8').catch(() => null)
+  if (old !== body) await writeFile(path, body)
+}
