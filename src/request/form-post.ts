@@ -37,31 +37,40 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
     throw new HTTPException(415, { message: 'send the form as application/x-www-form-urlencoded' })
   }
-  if (Number(request.headers.get('content-length') ?? '0') > MAX_FORM_BYTES) tooLarge()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  if (request.body) {
-    const reader = (request.body as ReadableStream<Uint8Array>).getReader()
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      size += value.byteLength
-      if (size > MAX_FORM_BYTES) {
-        await reader.cancel()
-        tooLarge()
-      }
-      chunks.push(value)
-    }
-  }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return new URLSearchParams(new TextDecoder().decode(bytes))
+  const text = await readCapped(request, MAX_FORM_BYTES)
+  if (text === null) tooLarge()
+  return new URLSearchParams(text)
 }
 
 function tooLarge(): never {
   throw new HTTPException(413, { message: `a form is at most ${MAX_FORM_BYTES} bytes` })
+}
+
+/**
+ * The request body as text, or null when it is longer than `max` bytes (counted as it arrives,
+ * so a missing or false Content-Length changes nothing); bytes that are not UTF-8 become U+FFFD.
+ */
+export async function readCapped(request: Request, max: number): Promise<string | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > max) return null
+  const reader = (request.body as ReadableStream<Uint8Array> | null)?.getReader()
+  if (!reader) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel()
+      return null
+    }
+    chunks.push(value)
+  }
+  const all = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    all.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return new TextDecoder().decode(all)
 }

@@ -11,6 +11,7 @@ import {
   tokenName,
 } from '../cache/purge'
 import type { AppEnv } from '../env'
+import { readCapped } from '../request/form-post'
 import type { Report } from '../observability/reporter'
 
 /**
@@ -125,30 +126,4 @@ async function readPurgeRequest(
   const purge = purgeTags(parsed.data, origin)
   if ('error' in purge) return { error: purge.error, status: 400 }
   return { paths: purge.paths, tags: parsed.data.tags, bumped: purge.tags }
-}
-
-/** The request body as text, or null when it is longer than `max` bytes. */
-async function readCapped(request: Request, max: number): Promise<string | null> {
-  if (Number(request.headers.get('content-length') ?? 0) > max) return null
-  const reader = (request.body as ReadableStream<Uint8Array> | null)?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel()
-      return null
-    }
-    chunks.push(value)
-  }
-  const all = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    all.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return new TextDecoder().decode(all)
 }
