@@ -16,21 +16,11 @@ import { launch } from 'chrome-launcher'
 import type { Result } from 'lighthouse'
 import lighthouse from 'lighthouse'
 import type { SamplePage } from './sample-pages'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium'
 import { samplePages } from './sample-pages'
 
-const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-// The machine's network is closed: nothing in Chromium may reach out on its own.
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-]
+const CHROME = CHROMIUM_PATH
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS]
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 

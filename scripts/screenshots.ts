@@ -12,6 +12,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium'
 import { samplePages } from './sample-pages'
 
 const USAGE = `usage: npm run screenshots [-- --origin URL] [--out DIR]
@@ -50,20 +51,7 @@ if (!reachable) {
 
 const pages = await samplePages(origin)
 await mkdir(out, { recursive: true })
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  // The machine's network may be closed: nothing in Chromium reaches out on its own.
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-dev-shm-usage',
-  ],
-})
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS })
 try {
   for (const { name: size, ...device } of SIZES) {
     const context = await browser.newContext(device)
