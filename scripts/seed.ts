@@ -17,6 +17,7 @@ import { TABLES } from './seed/city-rows'
 import { generateCatalog, LARGE } from './seed/generate-catalog'
 import { catalogPlaces } from './seed/places'
 import { insertStatements } from './seed/sql'
+import { zipRows } from './seed/zips'
 
 const USAGE = `
 npm run seed -- [--scale 1] [--cities 400] [--seed 1] [--persist-to DIR] [--force]
@@ -101,6 +102,7 @@ async function seed(env: Env, opts: typeof options, version: string): Promise<vo
     'service_city_stats',
     'job_city_stats',
     'rate_experience_stats',
+    'zip_codes',
     ...[...TABLES].reverse(),
   ]) {
     await env.DB.exec(`DELETE FROM ${table}`)
@@ -131,6 +133,11 @@ async function seed(env: Env, opts: typeof options, version: string): Promise<vo
     }
     const rowsSoFar = Object.values(totals).reduce((a, b) => a + b, 0)
     shown.update(totals.cities, places.length, `cities; ${rowsSoFar} rows`)
+  }
+  // Every US ZIP code, for the search form: not a city's rows, so not in the catalog's count.
+  for (const sql of insertStatements('zip_codes', zipRows())) {
+    batch.push(env.DB.prepare(sql))
+    if (batch.length >= 25) await flush()
   }
   await flush()
   shown.end()

@@ -23,6 +23,7 @@ import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
 import { guestMessageSent, sendGuestMessage } from './routes/guest-message'
 import { providerProfilePage } from './routes/provider-profile'
+import { searchPage } from './routes/search'
 import { segmentPage } from './routes/segment'
 import { serviceNationalPage } from './routes/service-national'
 import { serviceStatePage } from './routes/service-state'
@@ -86,6 +87,15 @@ export const PAGES = {
     surface: 'home',
     policy: POLICIES.hub,
     handler: homePage,
+  }),
+  // A visitor's search: answered with a redirect or a question back, never stored; its JSON twin
+  // is the typeahead's suggestions.
+  search: page({
+    pattern: PATTERNS.search,
+    surface: 'search',
+    data: true,
+    flags: DOCUMENT_FLAGS,
+    handler: searchPage,
   }),
   serviceNational: page({
     pattern: PATTERNS.serviceNational,

@@ -1,9 +1,11 @@
 // The small catalog route tests run against: the seed's twenty cities and a ring of real
-// places around Atlanta (for nearby-city links and thin pages), as INSERT statements.
+// places around Atlanta (for nearby-city links and thin pages), and the ZIP codes around them,
+// as INSERT statements.
 import { TABLES } from './city-rows'
 import { generateCatalog } from './generate-catalog'
 import { catalogPlaces, placesNear } from './places'
 import { insertStatements } from './sql'
+import { zipRowsNear } from './zips'
 
 export const TEST_SCALE = 0.25
 
@@ -15,5 +17,6 @@ export function testCatalogStatements(now: Date): string[] {
       statements.push(...insertStatements(table, rows[table]))
     }
   }
+  statements.push(...insertStatements('zip_codes', zipRowsNear(places, 5)))
   return statements
 }

@@ -1,6 +1,6 @@
-// The browser script of listing pages. It hydrates each island on its own root, from the state
-// the page carries, and takes over navigation between listing states (docs/browser.md). Pages
-// work fully without it. React 19 renders the islands here as on the server; its runtime is a
+// The browser script of listing pages and the home page. It hydrates each island on its own
+// root, from the state the page carries, takes over navigation between listing states, and
+// turns the search form into a typeahead (docs/browser.md). Pages work fully without it. React 19 renders the islands here as on the server; its runtime is a
 // file of its own (scripts/build-assets.ts).
 import { startTransition, useSyncExternalStore } from 'react'
 import { hydrateRoot } from 'react-dom/client'
@@ -10,6 +10,9 @@ import type { ListingState } from '../views/listing/listing-state'
 import { fail, IslandBoundary, isOurs } from './app-error'
 import { tracePageLoad } from './report'
 import { startRouter } from './router'
+import { suggestPlaces } from './search'
+import type { SearchFormProps } from '../views/search/search-form'
+import { SEARCH_PROPS_ID, SearchForm } from '../views/search/search-form'
 import { getView, initView, subscribe } from './store'
 
 function LiveIsland({ name }: { name: IslandName }) {
@@ -52,6 +55,21 @@ if (json) {
     }
   })
   startRouter()
+}
+
+// The search form, on the home page and listings: a typeahead over the catalog's cities.
+const searchRoot = document.querySelector<HTMLElement>('[data-search]')
+const searchProps = document.getElementById(SEARCH_PROPS_ID)?.textContent
+if (searchRoot && searchProps) {
+  const props = JSON.parse(searchProps) as SearchFormProps
+  startTransition(() => {
+    hydrateRoot(
+      searchRoot,
+      <IslandBoundary>
+        <SearchForm {...props} suggest={suggestPlaces} />
+      </IslandBoundary>,
+    )
+  })
 }
 
 if (document.readyState === 'complete') tracePageLoad()

@@ -17,6 +17,7 @@ import { number } from '../views/parts/format'
 import { cityHubPath, costPath, HOME, servicePath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
 import { renderPage } from './render-page'
+import { searchFormProps } from '../views/search/search-form'
 
 /** How many of the largest cities the home page links. */
 const LARGEST_CITIES = 24
@@ -61,6 +62,7 @@ export async function homePage(c: Context<AppEnv>): Promise<Response> {
       }))}
       costGuides={guideLinks}
       activities={campLinksOf(activities)}
+      search={searchFormProps(services, null)}
     />,
     { decision, tags: ['home'], lastModified: newestDate(national.map((r) => r.updatedAt)) },
   )

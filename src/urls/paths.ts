@@ -3,6 +3,7 @@ import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
 import { JOB_SERVICES } from '../catalog/jobs'
 import { FLOW_SEGMENTS, SEGMENTS } from '../catalog/segments'
 import { SERVICES } from '../catalog/services'
+import { SEARCH } from './search-path'
 
 // URL shapes (docs/pages.md, "Page types"): the Hono patterns that route them and the builders
 // of links.
@@ -27,6 +28,7 @@ export const HOME = '/'
 
 export const PATTERNS = {
   home: HOME,
+  search: SEARCH,
   serviceNational: `/:service{${SERVICE}}`,
   serviceState: `/:service{${SERVICE}}/:state{${STATE}}`,
   serviceCity: `/:service{${SERVICE}}/:city{${CITY}}`,

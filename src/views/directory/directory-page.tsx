@@ -34,6 +34,7 @@ export function DirectoryPage(props: DirectoryPageProps) {
       head={props.head}
       crumbs={props.crumbs}
       state={props.state}
+      searchService={service}
       // The call to action, where the page asks no buying intent.
       aside={
         props.state.intent ? null : (

@@ -8,6 +8,7 @@ import { CallToAction } from '../parts/call-to-action'
 import { count, rateAverage, rateRange } from '../parts/format'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
+import { PageSearch } from '../search/page-search'
 
 export interface NationalPageProps {
   head: Head
@@ -26,9 +27,10 @@ export interface NationalPageProps {
 export function NationalPage(props: NationalPageProps) {
   const { service, national } = props
   return (
-    <Document head={props.head}>
+    <Document head={props.head} client>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`${service.title} near you`}</h1>
+      <PageSearch service={service} />
       {national && props.pillar ? (
         <p className="lede">
           {`${count(national.providers, service.noun, service.nouns)} in ${count(national.cities, 'city', 'cities')}. ` +

@@ -8,6 +8,7 @@ import { CallToAction } from '../parts/call-to-action'
 import { count, number } from '../parts/format'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
+import { PageSearch } from '../search/page-search'
 import { ProviderCardView } from './provider-card'
 
 export interface StatePageProps {
@@ -50,9 +51,10 @@ export function stateSummary(
 export function StatePage(props: StatePageProps) {
   const { service, stateName } = props
   return (
-    <Document head={props.head}>
+    <Document head={props.head} client>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`${service.title} in ${stateName}`}</h1>
+      <PageSearch service={service} />
       <p className="lede">{props.summary}</p>
       <CallToAction
         segment={service.slug}

@@ -6,6 +6,7 @@ import { CallToAction } from '../parts/call-to-action'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
 import { number } from '../parts/format'
+import { PageSearch } from '../search/page-search'
 
 export interface CityHubPageProps {
   head: Head
@@ -23,9 +24,10 @@ export interface CityHubPageProps {
 /** Every service and job family of a city (page kind ALL_SERVICES_CITY). */
 export function CityHubPage(props: CityHubPageProps) {
   return (
-    <Document head={props.head}>
+    <Document head={props.head} client>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`Care in ${props.place}`}</h1>
+      <PageSearch service={null} />
       <p className="lede">
         {props.providers + props.jobs > 0
           ? `${number(props.providers)} caregivers and ${number(props.jobs)} open jobs in ${props.place}.`

@@ -5,7 +5,9 @@ import type { Crumb } from '../../seo/json-ld'
 import { scriptJson, scriptSafe } from '../../seo/json-ld'
 import { Markup } from '../markup'
 import { Document } from '../document'
+import type { Service } from '../../catalog/services'
 import { Breadcrumbs } from '../parts/breadcrumbs'
+import { PageSearch } from '../search/page-search'
 import { Island, STATE_ID } from './islands'
 import type { ListingState } from './listing-state'
 
@@ -17,6 +19,8 @@ export interface ListingLayoutProps {
   aside?: ReactNode
   /** Modules after the results (rate summary, link lists): the same in every state. */
   children?: ReactNode
+  /** The service the header's search form has chosen: the listing's own, or none. */
+  searchService?: Pick<Service, 'slug'> | null
 }
 
 /**
@@ -24,12 +28,20 @@ export interface ListingLayoutProps {
  * island hydrated from the state embedded below them; then the modules. On wide screens the
  * filters stand beside the results (styles.css).
  */
-export function ListingLayout({ head, crumbs, state, aside, children }: ListingLayoutProps) {
+export function ListingLayout({
+  head,
+  crumbs,
+  state,
+  aside,
+  children,
+  searchService = null,
+}: ListingLayoutProps) {
   const markup = useContext(Markup)
   return (
     <Document head={head} client>
       <Breadcrumbs crumbs={crumbs} />
       <Island name="heading" state={state} />
+      <PageSearch service={searchService} />
       {aside}
       {state.intent ? <Island name="intent" state={state} /> : null}
       <div className="listing-columns">
