@@ -82,6 +82,26 @@ export async function findNearbyCities(
   return nearest(city, rows, radiusMiles, limit)
 }
 
+/**
+ * How far a directory looks for its nearest cities: past the first ring only when it holds
+ * none, so a small town far from others still links somewhere (docs/pages.md, "Nearby places").
+ */
+const NEARBY_RINGS = [60, 250, 1000]
+
+/** The nearest cities that have providers of `service`: the first ring that holds any. */
+export async function findNearestCities(
+  db: Db,
+  city: City,
+  service: string,
+  { limit = 8, minProviders = 1 }: Omit<Nearby, 'radiusMiles'> = {},
+): Promise<NearbyCity[]> {
+  for (const radiusMiles of NEARBY_RINGS) {
+    const found = await findNearbyCities(db, city, service, { radiusMiles, limit, minProviders })
+    if (found.length) return found
+  }
+  return []
+}
+
 /** Cities within `radiusMiles` of `city` with at least one service of `minProviders` or more
  * (`providers` is then that best service's count). */
 export async function findNearbyHubs(

@@ -71,9 +71,9 @@ export function findStateCities(
   service: string,
   stateCode: string,
   { limit = MAX_STATE_CITIES, minProviders = 1 } = {},
-): Promise<(CityCount & { id: number })[]> {
-  return db.all<CityCount & { id: number }>(
-    `SELECT c.id, c.slug, c.name, c.state_code AS stateCode, s.providers
+): Promise<(CityCount & { id: number; population: number })[]> {
+  return db.all<CityCount & { id: number; population: number }>(
+    `SELECT c.id, c.slug, c.name, c.state_code AS stateCode, c.population, s.providers
        FROM service_city_stats s JOIN cities c ON c.id = s.city_id
       WHERE s.service = ? AND s.state_code = ? AND s.providers >= ?
       ORDER BY s.providers DESC, s.city_id LIMIT ?`,

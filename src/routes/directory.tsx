@@ -4,7 +4,7 @@ import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
 import type { Service } from '../catalog/services'
 import { JOB_SERVICES } from '../catalog/jobs'
 import type { City } from '../data/cities'
-import { findCity, findNearbyCities, milesBetween } from '../data/cities'
+import { findCity, findNearestCities, milesBetween } from '../data/cities'
 import type { Db } from '../data/db'
 import { findProviderListing } from '../data/provider-listing'
 import { findCityJobCounts } from '../data/jobs'
@@ -143,9 +143,12 @@ function localGuide(
     : null
 }
 
-/** Nearby cities with enough of this service to be indexable: links never lead to thin pages. */
+/**
+ * The nearest cities with enough of this service to be indexable, nearest first: links never
+ * lead to thin pages, and a town far from others still gets its nearest few.
+ */
 async function nearbyLinks(db: Db, service: Service, city: City): Promise<LinkItem[]> {
-  const cities = await findNearbyCities(db, city, service.slug, {
+  const cities = await findNearestCities(db, city, service.slug, {
     minProviders: MIN_INDEXABLE_PROVIDERS,
   })
   return cities.map((n) => ({

@@ -34,7 +34,10 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
     // The providers of the five largest cities the page links to.
     findTopProviders(db, service.slug, code, { minProviders: MIN_INDEXABLE_PROVIDERS }),
   ])
-  const linked = cities.filter((city) => worthListing(city.providers))
+  // Largest first, as a visitor looks for their own city or the big one near it.
+  const linked = cities
+    .filter((city) => worthListing(city.providers))
+    .sort((a, b) => b.population - a.population)
   const summary = stateSummary(
     service,
     name,
