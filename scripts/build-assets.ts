@@ -116,13 +116,14 @@ for (const file of await readdir('dist/client/assets'))
   if (!current.has(file)) await rm(`dist/client/assets/${file}`, { force: true })
 console.log(`assets: ${Object.values(manifest).join(', ')}`)
 
-// The JavaScript each page type loads (docs/browser.md, "Budget"): listing pages load both
-// scripts, every other page none.
+// The JavaScript each page type loads (docs/browser.md, "Budget"): pages with islands or the
+// search form (listings, hubs, the home page) load both scripts; profiles, jobs, cost guides and
+// the flow none.
 const gzip = (name: string) =>
   gzipSync(assets.find((a) => a.name === name)?.body ?? '', { level: 9 }).byteLength
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 console.log(
-  `JavaScript, gzip: listing pages ${kib(gzip('client.js') + gzip('react.js'))} ` +
+  `JavaScript, gzip: listings, hubs and home ${kib(gzip('client.js') + gzip('react.js'))} ` +
     `(client.js ${kib(gzip('client.js'))}, react.js ${kib(gzip('react.js'))}), other pages 0`,
 )
 

@@ -34,7 +34,7 @@ describe('the search form', () => {
   it('is on the home page and every listing, a GET form with the page’s service chosen', async () => {
     const home = await page('/')
     expect(home.html).toMatch(FORM)
-    expect(home.html).toMatch(/<select name="service">/)
+    expect(home.html).toMatch(/<select id="[^"]+" name="service">/)
     expect(home.html).toMatch(/required=""[^>]*name="place"/)
     for (const [path, service] of [
       ['/babysitters/atlanta-ga', 'babysitters'],

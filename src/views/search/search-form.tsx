@@ -127,16 +127,16 @@ export function SearchForm({ services, service, place, suggest }: SearchFormProp
   const optionId = (i: number) => `${id}-place-${i}`
   return (
     <form action={SEARCH} method="get" role="search" className="search-form">
-      <label>
-        <span>Care</span>
-        <select name="service" defaultValue={service ?? services[0]?.slug}>
+      <div>
+        <label htmlFor={`${id}-service`}>Care</label>
+        <select id={`${id}-service`} name="service" defaultValue={service ?? services[0]?.slug}>
           {services.map((s) => (
             <option key={s.slug} value={s.slug}>
               {s.title}
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <div className="search-place">
         <label htmlFor={`${id}-place`}>City or ZIP code</label>
         <input
