@@ -134,6 +134,25 @@ const CERTS_BY_FAMILY: Record<Family, readonly [string, number][]> = {
  * One provider of `place`, with their services and reviews, appended to `rows`: of the family
  * `plan`, or of one drawn by weight from the main ones.
  */
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+
+const headlines = new WeakMap<CityRows, Set<string>>()
+
+/** The headlines a city's providers have so far: a directory page never shows one twice. */
+function usedHeadlines(rows: CityRows): Set<string> {
+  let used = headlines.get(rows)
+  if (!used) headlines.set(rows, (used = new Set()))
+  return used
+}
+
+/** A text `make` makes that is not in `used` yet (after 60 tries, the last one), kept in it. */
+function uniqueIn(used: Set<string>, make: (tries: number) => string): string {
+  let text = make(0)
+  for (let tries = 1; used.has(text) && tries < 60; tries++) text = make(tries)
+  used.add(text)
+  return text
+}
+
 export function generateProvider(
   rows: CityRows,
   ids: Ids,
@@ -209,13 +228,22 @@ export function generateProvider(
   const fill = (s: string) =>
     s
       .replaceAll('{first}', first)
-      .replaceAll('{years}', String(years))
+      .replaceAll('{years}', `${years} ${years === 1 ? 'year' : 'years'}`)
       .replaceAll('{noun}', primary.noun)
       .replaceAll('{city}', place.name)
       .replaceAll('{business}', business ?? '')
       .replaceAll('{subject}', optionLabels[0] ?? 'Math')
       .replaceAll('{country}', origin?.country ?? '')
-  const headline = fill(faker.helpers.arrayElement(T.HEADLINES[family]))
+  const strength = () => faker.helpers.arrayElement(T.HEADLINE_STRENGTHS[family])
+  const headline = uniqueIn(usedHeadlines(rows), (tries) =>
+    fill(
+      tries < 3
+        ? faker.helpers.arrayElement(T.HEADLINES[family])
+        : tries < 10
+          ? `${faker.helpers.arrayElement(T.HEADLINES[family])}, ${strength()}`
+          : `${capitalised(primary.noun)} with {years} of experience, ${strength()}`,
+    ),
+  )
   const bio = [
     fill(faker.helpers.arrayElement(T.INTROS[family])),
     ...faker.helpers.arrayElements(T.DETAILS[family], { min: 1, max: 2 }).map(fill),
@@ -232,6 +260,15 @@ export function generateProvider(
     ? 0
     : Math.floor(faker.number.float({ min: 0, max: 1 }) ** 2 * 15) + 1
   let ratingSum = 0
+  // No sentence twice among one provider's reviews (all on their profile).
+  const said = new Set<string>()
+  const fresh = (options: readonly string[]): string | null => {
+    const unsaid = options.filter((o) => !said.has(o))
+    if (unsaid.length === 0) return null
+    const sentence = faker.helpers.arrayElement(unsaid)
+    said.add(sentence)
+    return sentence.replaceAll('{first}', business ?? first)
+  }
   for (let r = 0; r < reviewCount; r++) {
     ids.review += 1
     const rating = faker.helpers.weightedArrayElement([
@@ -246,7 +283,7 @@ export function generateProvider(
     for (const cat of RATING_CATEGORIES[family]) {
       ratings[cat] = Math.max(1, Math.min(5, rating + faker.helpers.arrayElement([-1, 0, 0, 0, 1])))
     }
-    const tone = rating >= 5 ? 'great' : rating >= 4 ? 'good' : 'mixed'
+    const parts = T.REVIEW_PARTS[rating >= 5 ? 'great' : rating >= 4 ? 'good' : 'mixed']
     rows.reviews.push({
       id: ids.review,
       provider_id: id,
@@ -254,9 +291,12 @@ export function generateProvider(
       author: `${faker.person.firstName()} ${faker.person.lastName().charAt(0)}.`,
       rating,
       ratings: JSON.stringify(ratings),
-      body: faker.helpers
-        .arrayElement(T.REVIEW_BODIES[tone])
-        .replaceAll('{first}', business ?? first),
+      // A provider with more reviews than a tone has parts gets shorter ones, then counted ones.
+      body:
+        [parts.openings, parts.details, parts.closings]
+          .map(fresh)
+          .filter((t) => t !== null)
+          .join(' ') || `We have booked ${business ?? first} ${r + 1} times now.`,
       created_at: iso(between(created, now)),
     })
   }

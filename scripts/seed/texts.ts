@@ -1,5 +1,7 @@
 // Sentence parts for headlines, bios and reviews, per service family. Composed by the
-// generator so that every profile reads like a person wrote it about their own work.
+// generator so that every profile reads like a person wrote it about their own work, and no
+// page says the same sentence twice (docs/data.md, "Texts"). `{years}` is "1 year" or
+// "6 years": the generator says it in the right number.
 
 import type { VerticalCode } from '../../src/catalog/verticals'
 
@@ -7,7 +9,7 @@ export type Family = VerticalCode | 'DAYCARE'
 
 export const HEADLINES: Record<Family, readonly string[]> = {
   CHILDCARE: [
-    'Fun, patient sitter with {years} years of experience',
+    'Fun, patient sitter with {years} of experience',
     'Reliable {noun} who loves arts, crafts and outdoor play',
     'CPR-certified {noun} for infants through school age',
     'Warm, organized {noun} with great references',
@@ -16,28 +18,28 @@ export const HEADLINES: Record<Family, readonly string[]> = {
     'Experienced {noun} for busy families',
   ],
   SENIRCARE: [
-    'Compassionate senior caregiver with {years} years of experience',
+    'Compassionate senior caregiver with {years} of experience',
     'Companion care, meals and errands for older adults',
     'Certified nursing assistant offering in-home care',
     'Patient caregiver experienced with memory care',
     'Dependable help with bathing, mobility and appointments',
   ],
   HOUSEKEEP: [
-    'Detail-oriented housekeeper with {years} years of experience',
+    'Detail-oriented housekeeper with {years} of experience',
     'Reliable cleaning: kitchens, bathrooms and deep cleans',
     'Weekly and bi-weekly home cleaning',
     'Thorough, trustworthy house cleaner with my own supplies',
     'Move-out and deep cleaning specialist',
   ],
   TUTORINGX: [
-    '{subject} tutor with {years} years of teaching experience',
+    '{subject} tutor with {years} of teaching experience',
     'Patient {subject} tutor for elementary through high school',
     'Certified teacher offering {subject} and homework help',
     'Test prep and {subject} tutoring, in person or online',
     'College student tutoring {subject} with proven results',
   ],
   PETCAREXX: [
-    'Dog walker and pet sitter with {years} years of experience',
+    'Dog walker and pet sitter with {years} of experience',
     'Loving pet sitter for dogs, cats and small animals',
     'Reliable daily walks and drop-in visits',
     'Experienced with puppies, seniors and special-needs pets',
@@ -50,7 +52,7 @@ export const HEADLINES: Record<Family, readonly string[]> = {
     'Dependable assistant with a reliable car',
   ],
   SPCLNEEDS: [
-    'Special needs caregiver with {years} years of experience',
+    'Special needs caregiver with {years} of experience',
     'Patient caregiver experienced with autism and ADHD',
     'Former paraprofessional supporting children with special needs',
     'Calm, structured care for children and young adults',
@@ -62,7 +64,7 @@ export const HEADLINES: Record<Family, readonly string[]> = {
     'Daycare with outdoor play space and healthy meals',
   ],
   AU_PAIR: [
-    'Cheerful au pair from {country} with {years} years of child care experience',
+    'Cheerful au pair from {country} with {years} of child care experience',
     'Au pair from {country}: bilingual play, school runs and homework help',
     'Live-in au pair who loves outdoor play and crafts',
     'Experienced au pair, great with toddlers and school-age kids',
@@ -77,48 +79,48 @@ export const HEADLINES: Record<Family, readonly string[]> = {
 
 export const INTROS: Record<Family, readonly string[]> = {
   CHILDCARE: [
-    "Hi, I'm {first}! I have been caring for children for {years} years, from newborns to busy school-agers.",
+    "Hi, I'm {first}! I have been caring for children for {years}, from newborns to busy school-agers.",
     "I'm {first}, a {noun} in {city} who believes kids learn best through play.",
-    'Hello! My name is {first} and I have {years} years of experience caring for children of all ages.',
+    'Hello! My name is {first} and I have {years} of experience caring for children of all ages.',
   ],
   SENIRCARE: [
-    "I'm {first}, and I have spent {years} years helping older adults stay safe and independent at home.",
-    'Hello, my name is {first}. Caring for seniors has been my work for {years} years.',
+    "I'm {first}, and I have spent {years} helping older adults stay safe and independent at home.",
+    'Hello, my name is {first}. Caring for seniors has been my work for {years}.',
     "I'm {first}, a caregiver in {city} who treats every client like family.",
   ],
   HOUSEKEEP: [
-    "I'm {first}, and I have been cleaning homes in {city} for {years} years.",
+    "I'm {first}, and I have been cleaning homes in {city} for {years}.",
     'Hi! My name is {first}. I take pride in leaving every home spotless.',
     "I'm {first}, an experienced housekeeper who pays attention to the details.",
   ],
   TUTORINGX: [
-    "I'm {first}, and I have tutored students for {years} years.",
+    "I'm {first}, and I have tutored students for {years}.",
     'Hi! My name is {first}. I help students build confidence and real understanding.',
     "I'm {first}, a tutor in {city} who makes hard subjects make sense.",
   ],
   PETCAREXX: [
-    "I'm {first}, and I have cared for dogs and cats for {years} years.",
+    "I'm {first}, and I have cared for dogs and cats for {years}.",
     'Hi! My name is {first}. Animals have always been my favorite people.',
     "I'm {first}, a pet sitter in {city} who treats every pet like my own.",
   ],
   CAREGIGSX: [
-    "I'm {first}, an organized, friendly helper with {years} years of experience.",
+    "I'm {first}, an organized, friendly helper with {years} of experience.",
     'Hi! My name is {first}. I help busy people get things done.',
   ],
   SPCLNEEDS: [
-    "I'm {first}, and I have supported children and young adults with special needs for {years} years.",
+    "I'm {first}, and I have supported children and young adults with special needs for {years}.",
     'Hello, my name is {first}. I bring patience, structure and lots of encouragement.',
   ],
   DAYCARE: [
-    '{business} has cared for children in {city} for {years} years.',
-    'Welcome to {business}, a licensed daycare serving families in {city} for {years} years.',
+    '{business} has cared for children in {city} for {years}.',
+    'Welcome to {business}, a licensed daycare serving families in {city} for {years}.',
   ],
   AU_PAIR: [
-    "Hi, I'm {first} from {country}, and I have cared for children for {years} years.",
+    "Hi, I'm {first} from {country}, and I have cared for children for {years}.",
     "I'm {first}, an au pair from {country} looking forward to a year with a family in {city}.",
   ],
   ERRANDS: [
-    "I'm {first}, and I have been running errands for families in {city} for {years} years.",
+    "I'm {first}, and I have been running errands for families in {city} for {years}.",
     'Hi! My name is {first}. I take the small jobs off your list so you have time for the rest.',
   ],
 }
@@ -200,21 +202,177 @@ export const CLOSINGS: readonly string[] = [
   'Looking forward to meeting you!',
 ]
 
-export const REVIEW_BODIES: Record<'great' | 'good' | 'mixed', readonly string[]> = {
-  great: [
-    '{first} was wonderful. Always on time, great communication, and we felt completely at ease.',
-    'We could not be happier with {first}. Reliable, kind and truly great at what they do.',
-    'Highly recommend {first}! Professional, warm and went above and beyond every time.',
-    '{first} has been a huge help to our family. We will definitely book again.',
+/**
+ * A review is an opening, a detail and a closing of its tone, never a sentence another review
+ * of the same provider already says: openings name the provider, so two reviews differ even
+ * where they share a part.
+ */
+export const REVIEW_PARTS: Record<
+  'great' | 'good' | 'mixed',
+  { openings: readonly string[]; details: readonly string[]; closings: readonly string[] }
+> = {
+  great: {
+    openings: [
+      '{first} was wonderful.',
+      'We could not be happier with {first}.',
+      'Highly recommend {first}!',
+      '{first} has been a huge help to our family.',
+      'Booking {first} was the best decision we made this year.',
+      '{first} exceeded every expectation we had.',
+      'Five stars for {first}, without a doubt.',
+      'Our whole family adores {first}.',
+      'So glad we found {first}.',
+      '{first} made our week so much easier.',
+      'We trust {first} completely.',
+      'Everything went perfectly with {first}.',
+    ],
+    details: [
+      'Always on time, with great communication.',
+      'Reliable, kind and truly great at the work.',
+      'Professional and warm, and went above and beyond every time.',
+      'Every visit ended with a clear update on how things went.',
+      'Calm under pressure and full of good ideas.',
+      'Flexible when our plans changed at the last minute.',
+      'Paid attention to the small things we had mentioned only once.',
+      'We felt completely at ease from the first day.',
+      'Handled a surprise change of plans without any fuss.',
+      'Left everything tidier than before.',
+      'Answered every message within the hour.',
+      'Brought real care and good humor to every visit.',
+    ],
+    closings: [
+      'We will definitely book again.',
+      'We already have the next dates on the calendar.',
+      'I have recommended them to all our friends.',
+      'Could not ask for better.',
+      'Thank you for everything!',
+      'We feel lucky to have found them.',
+      'Already booked for next month.',
+      'A real gem.',
+      'Worth every penny.',
+      'Our first call from now on.',
+    ],
+  },
+  good: {
+    openings: [
+      '{first} did a good job.',
+      'Solid experience with {first}.',
+      '{first} was friendly and dependable.',
+      'We were happy with {first} overall.',
+      'A good first booking with {first}.',
+    ],
+    details: [
+      'Easy to work with and did what we asked.',
+      'A couple of small hiccups with scheduling, but nothing serious.',
+      'Communicated well before and after each visit.',
+      'Took a little time to learn our routine, then it went smoothly.',
+      'Punctual and polite, if a bit quiet.',
+    ],
+    closings: [
+      'Would book again.',
+      'We will likely call again.',
+      'Worth a try.',
+      'Good value for the rate.',
+    ],
+  },
+  mixed: {
+    openings: [
+      'It was fine, but not great, with {first}.',
+      'Mixed experience with {first}.',
+      '{first} is a nice person, but it was not the right fit.',
+    ],
+    details: [
+      'Arrived late twice, and we had to repeat instructions.',
+      'A few things on our list were left undone.',
+      'Communication between visits was slow.',
+    ],
+    closings: [
+      'Maybe better for a different family.',
+      'We decided to keep looking.',
+      'Might work for simpler needs.',
+    ],
+  },
+}
+
+/**
+ * Headlines are an opening and a strength of the family: enough combinations that no two
+ * providers of a city share one (the generator picks again when one is taken).
+ */
+export const HEADLINE_STRENGTHS: Record<Family, readonly string[]> = {
+  CHILDCARE: [
+    'for infants through school age',
+    'available evenings and weekends',
+    'who loves arts, crafts and outdoor play',
+    'with great references',
+    'for busy families',
+    'with CPR and first aid training',
+    'who helps with homework',
+    'for date nights and school pick-ups',
   ],
-  good: [
-    '{first} did a good job and was easy to work with. Would book again.',
-    'Friendly and dependable. A couple of small hiccups with scheduling, but overall very good.',
-    'Solid experience with {first}. Communicated well and did what we asked.',
+  SENIRCARE: [
+    'for companionship, meals and errands',
+    'experienced with memory care',
+    'for bathing, mobility and appointments',
+    'offering in-home care',
+    'for overnight and respite care',
+    'who keeps families updated',
   ],
-  mixed: [
-    'It was fine, but {first} arrived late twice and we had to repeat instructions.',
-    'Mixed experience. Nice person, but not the right fit for our needs.',
+  HOUSEKEEP: [
+    'for kitchens, bathrooms and deep cleans',
+    'for weekly and bi-weekly cleaning',
+    'with my own supplies',
+    'for move-out cleaning',
+    'for laundry and organizing',
+    'who follows your checklist',
+  ],
+  TUTORINGX: [
+    'for elementary through high school',
+    'offering homework help',
+    'for test prep',
+    'in person or online',
+    'with proven results',
+    'who builds confidence',
+  ],
+  PETCAREXX: [
+    'for dogs, cats and small animals',
+    'for daily walks and drop-in visits',
+    'for puppies and senior pets',
+    'for overnight stays in your home',
+    'who sends photos after every visit',
+    'comfortable giving medications',
+  ],
+  CAREGIGSX: [
+    'for errands and projects',
+    'for events and home organizing',
+    'for moving days and office tasks',
+    'with a reliable car',
+    'with a flexible schedule',
+  ],
+  SPCLNEEDS: [
+    'experienced with autism and ADHD',
+    'for children and young adults',
+    'who uses visual schedules',
+    'with calm, structured routines',
+    'who works with your therapists',
+  ],
+  DAYCARE: [
+    'with a play-based curriculum',
+    'with experienced teachers',
+    'for infants through pre-K',
+    'with outdoor play space and healthy meals',
+    'with small groups',
+  ],
+  AU_PAIR: [
+    'who loves outdoor play and crafts',
+    'great with toddlers and school-age kids',
+    'for school runs and homework help',
+    'who shares a language and a culture',
+  ],
+  ERRANDS: [
+    'with a car and a flexible schedule',
+    'for groceries, pharmacy pickups and returns',
+    'who gets things done the same day',
+    'for shopping, deliveries and rides',
   ],
 }
 

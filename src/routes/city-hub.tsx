@@ -23,7 +23,7 @@ import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
 import { renderPage } from './render-page'
-import { listOf, number } from '../views/parts/format'
+import { count, listOf, number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
 
 /** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */
@@ -71,7 +71,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     <CityHubPage
       head={pageHead(c.env.PUBLIC_ORIGIN, {
         title: `Care in ${place}: caregivers and jobs`,
-        description: `${hubCare(serviceLinks.map((l) => l.text))} in ${place}: ${number(providers)} caregivers and ${number(open)} open jobs.`,
+        description: `${hubCare(serviceLinks.map((l) => l.text))} in ${place}: ${count(providers, 'caregiver', 'caregivers')} and ${count(open, 'open job', 'open jobs')}.`,
         path,
         decision,
         crumbs,

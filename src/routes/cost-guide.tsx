@@ -21,7 +21,7 @@ import { costInventory, decideIndexing, worthListing } from '../seo/indexability
 import type { Bar } from '../views/cost/bar-chart'
 import type { CostFigures } from '../views/cost/cost-guide-page'
 import { CostGuidePage } from '../views/cost/cost-guide-page'
-import { rateAverage } from '../views/parts/format'
+import { count, rateAverage } from '../views/parts/format'
 import { cityPath, costPath } from '../urls/paths'
 import { renderPage } from './render-page'
 
@@ -78,7 +78,7 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
     <CostGuidePage
       head={pageHead(c.env.PUBLIC_ORIGIN, {
         title: `${service.title} cost${place ? ` in ${place}` : ''} (${year}): rates and prices`,
-        description: `${service.title} cost ${rateAverage(stats.rateAvg, stats.payUnit)} on average${place ? ` in ${place}` : ' in the US'}, from the rates of ${stats.providers} caregivers. See rates by experience and how ${place ?? 'cities'} compare.`,
+        description: `${service.title} cost ${rateAverage(stats.rateAvg, stats.payUnit)} on average${place ? ` in ${place}` : ' in the US'}, from the rates of ${count(stats.providers, 'caregiver', 'caregivers')}. See rates by experience and how ${place ?? 'cities'} compare.`,
         path,
         decision,
         crumbs,

@@ -6,7 +6,7 @@ import { shownServices } from '../flags/visibility'
 import { pageHead } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
 import { NationalPage } from '../views/directory/national-page'
-import { number, rateAverage } from '../views/parts/format'
+import { count, number, rateAverage } from '../views/parts/format'
 import { cityPath, costPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
@@ -33,7 +33,7 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
     <NationalPage
       head={pageHead(c.env.PUBLIC_ORIGIN, {
         title: `${service.title} near you`,
-        description: `Find trusted ${service.nouns} near you. Compare profiles, reviews and rates in ${national?.cities ?? 0} cities.${average}`,
+        description: `Find trusted ${service.nouns} near you. Compare profiles, reviews and rates in ${count(national?.cities ?? 0, 'city', 'cities')}.${average}`,
         path,
         decision,
         crumbs,

@@ -51,6 +51,30 @@ describe('generateCatalog', () => {
     expect(total).toBeGreaterThanOrEqual(1_000_000)
   })
 
+  it('says years in the right number, and no review sentence twice on one profile', () => {
+    const rows = generate(20, 0.5)
+    const providers = rows.flatMap((r) => r.providers)
+    const texts = providers.flatMap((p) => [String(p.headline), String(p.bio)])
+    expect(texts.filter((t) => /\b1 years\b/.test(t))).toEqual([])
+    expect(texts.some((t) => /\b1 year\b/.test(t))).toBe(true)
+    const byProvider = new Map<unknown, string[]>()
+    for (const r of rows.flatMap((c) => c.reviews)) {
+      const sentences = String(r.body).match(/[^.!?]+[.!?]/g) ?? []
+      byProvider.set(r.provider_id, [...(byProvider.get(r.provider_id) ?? []), ...sentences])
+    }
+    const busiest = Math.max(...[...byProvider.values()].map((s) => s.length))
+    expect(busiest).toBeGreaterThan(12)
+    for (const sentences of byProvider.values())
+      expect(sentences.length).toBe(new Set(sentences.map((s) => s.trim())).size)
+  })
+
+  it('gives no two providers of a city the same headline, at the route tests’ scale', () => {
+    for (const city of generate(20, 0.25)) {
+      const headlines = city.providers.map((p) => p.headline)
+      expect(headlines.length).toBe(new Set(headlines).size)
+    }
+  })
+
   it('writes providers a family can read and rates that fit the filters', () => {
     const rows = generate(20)
     const providers = rows.flatMap((r) => r.providers)

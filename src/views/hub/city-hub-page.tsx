@@ -5,7 +5,7 @@ import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
-import { number } from '../parts/format'
+import { count } from '../parts/format'
 import { PageSearch } from '../search/page-search'
 
 export interface CityHubPageProps {
@@ -30,7 +30,7 @@ export function CityHubPage(props: CityHubPageProps) {
       <PageSearch service={null} />
       <p className="lede">
         {props.providers + props.jobs > 0
-          ? `${number(props.providers)} caregivers and ${number(props.jobs)} open jobs in ${props.place}.`
+          ? `${count(props.providers, 'caregiver', 'caregivers')} and ${count(props.jobs, 'open job', 'open jobs')} in ${props.place}.`
           : `No caregivers in ${props.place} have profiles yet.`}
       </p>
       <CallToAction

@@ -3,11 +3,11 @@ import type { JobCard } from '../../data/jobs'
 import { jobPath } from '../../urls/paths'
 import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
-import { postedAgo, rateRange, startLabel } from '../parts/format'
+import { count, postedAgo, rateRange, startLabel } from '../parts/format'
 
 export function scheduleLabel(job: Pick<JobCard, 'schedule' | 'hoursPerWeek'>): string {
   const label = JOB_SCHEDULES.find((s) => s.code === job.schedule)?.label ?? job.schedule
-  return job.hoursPerWeek ? `${label}, ${job.hoursPerWeek} hours a week` : label
+  return job.hoursPerWeek ? `${label}, ${count(job.hoursPerWeek, 'hour', 'hours')} a week` : label
 }
 
 /** A job in a listing: title, pay, schedule, start date, posted age, city. */

@@ -120,7 +120,7 @@ export function ProfilePage(props: ProfilePageProps) {
                 value={[p.openingHours, weekDays(p.availability)].filter(Boolean).join(', ')}
               />
             ) : null}
-            {p.capacity ? <Fact term="Capacity" value={`${p.capacity} children`} /> : null}
+            {p.capacity ? <Fact term="Capacity" value={count(p.capacity, 'child', 'children')} /> : null}
           </dl>
         ) : null}
       </section>
