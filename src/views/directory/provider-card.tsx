@@ -54,7 +54,9 @@ export function providerCard(p: ProviderCard, distance: number | null, robust: b
       text('meta', `Schedules: ${labelsOf(p.schedules, centre.schedules).join(', ')}`),
       text(
         'meta',
-        [p.capacity ? count(p.capacity, 'child', 'children') : null, p.openingHours].filter(Boolean).join(' · '),
+        [p.capacity ? count(p.capacity, 'child', 'children') : null, p.openingHours]
+          .filter(Boolean)
+          .join(' · '),
       ),
     )
   }

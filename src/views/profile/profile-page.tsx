@@ -120,7 +120,9 @@ export function ProfilePage(props: ProfilePageProps) {
                 value={[p.openingHours, weekDays(p.availability)].filter(Boolean).join(', ')}
               />
             ) : null}
-            {p.capacity ? <Fact term="Capacity" value={count(p.capacity, 'child', 'children')} /> : null}
+            {p.capacity ? (
+              <Fact term="Capacity" value={count(p.capacity, 'child', 'children')} />
+            ) : null}
           </dl>
         ) : null}
       </section>
