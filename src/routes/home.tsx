@@ -18,6 +18,7 @@ import { cityHubPath, costPath, HOME, servicePath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
 import { renderPage } from './render-page'
 import { searchFormProps } from '../views/search/search-form'
+import { TAG } from '../cache/tags'
 
 /** How many of the largest cities the home page links. */
 const LARGEST_CITIES = 24
@@ -64,6 +65,10 @@ export async function homePage(c: Context<AppEnv>): Promise<Response> {
       activities={campLinksOf(activities)}
       search={searchFormProps(services, null)}
     />,
-    { decision, tags: ['home'], lastModified: newestDate(national.map((r) => r.updatedAt)) },
+    {
+      decision,
+      tags: [TAG.page('home')],
+      lastModified: newestDate(national.map((r) => r.updatedAt)),
+    },
   )
 }
