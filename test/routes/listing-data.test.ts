@@ -37,10 +37,17 @@ describe('listing islands', () => {
     },
   )
 
+  it.each(['/', '/babysitters', '/babysitters/ga', '/local/atlanta-ga'])(
+    '%s has no listing island, and loads the script only for its search form',
+    async (path) => {
+      const { html } = await page(path)
+      expect(html).not.toContain('data-island')
+      expect(html).toContain('data-search=""')
+      expect(html).toMatch(/<script type="module" src="[^"]+client\.[0-9a-f]+\.js"/)
+    },
+  )
+
   it.each([
-    '/babysitters',
-    '/babysitters/ga',
-    '/local/atlanta-ga',
     '/cost/babysitters/atlanta-ga',
     '/post-surgery-care',
     '/us-subscription/segment/nonmember/babysitters',
