@@ -12,8 +12,9 @@ export function servable(stored: HotPage | undefined, bot: boolean): EntryMeta |
 }
 
 /**
- * A stored page as the visitor gets it: public headers, `x-cache`, `age`, this response's
- * nonce, or a 304 for a matching ETag.
+ * A stored page as the visitor gets it: public headers, `x-cache`, `age`, and the stored bytes
+ * as they are (with the policy naming their scripts' hashes) or with this response's `nonce`
+ * in place of the old one; or a 304 for a matching ETag.
  */
 export function storedResponse(
   stored: HotPage,
@@ -31,11 +32,21 @@ export function storedResponse(
   if (meta.etag !== null && ifNoneMatchHits(ifNoneMatch, meta.etag)) {
     return new Response(null, { status: 304, headers: withoutBodyHeaders(headers) })
   }
-  return new Response(joinWithNonce(stored.parts, nonce), { status: stored.status, headers })
+  const body = meta.nonce === null ? stored.parts[0] : joinWithNonce(stored.parts, nonce)
+  return new Response(body, { status: stored.status, headers })
 }
 
-/** A 304's headers: it keeps the validators and caching headers, and drops what described the body. */
+/**
+ * A 304's headers: it keeps the validators and caching headers, and drops what described the
+ * body (its scripts' policy too: a 304 gets the one of a response without a document).
+ */
 export function withoutBodyHeaders(headers: Headers): Headers {
-  for (const name of ['content-type', 'content-length', 'content-encoding']) headers.delete(name)
+  for (const name of [
+    'content-type',
+    'content-length',
+    'content-encoding',
+    'content-security-policy',
+  ])
+    headers.delete(name)
   return headers
 }

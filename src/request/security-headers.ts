@@ -43,7 +43,9 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
  * Sets the security headers of a response in place: the policy names `nonce` on HTML only
  * (a 304 has no content type, so no nonce), and the tag manager only on HTML whose `config`
  * turns it on. `config` is the one the response was rendered with, read only for HTML: a
- * read of it counts towards the page's variant, which only documents key on.
+ * read of it counts towards the page's variant, which only documents key on. A response that
+ * already has a policy keeps it: a stored copy sent as it is brings the one naming its scripts'
+ * hashes (src/request/script-hashes.ts).
  */
 export function secure(
   headers: Headers,
@@ -51,22 +53,30 @@ export function secure(
   browserDsn: string,
   config: Pick<Config, 'tagManagerEnabled'>,
 ): void {
-  const html = headers.get('content-type')?.startsWith('text/html') ?? false
   for (const [name, value] of ALWAYS) headers.set(name, value)
+  if (headers.has('content-security-policy')) return
+  const html = headers.get('content-type')?.startsWith('text/html') ?? false
   const scripts = html ? { nonce, tagManager: config.tagManagerEnabled } : null
   headers.set('content-security-policy', policy(scripts, browserDsn))
 }
+
+/** The inline scripts a document may run: those with its nonce, or those with these hashes. */
+export type InlineScripts = { nonce: string } | { hashes: readonly string[] }
 
 /**
  * No script but this site's, this response's inline ones and, when the page loads it, the tag
  * manager's; no framing; reports to Sentry.
  */
 export function policy(
-  scripts: { nonce: string; tagManager: boolean } | null,
+  scripts: (InlineScripts & { tagManager: boolean }) | null,
   browserDsn: string,
 ): string {
   const sentry = originOf(browserDsn)
-  const inline = scripts ? ` 'nonce-${scripts.nonce}'` : ''
+  const inline = !scripts
+    ? ''
+    : 'nonce' in scripts
+      ? ` 'nonce-${scripts.nonce}'`
+      : scripts.hashes.map((h) => ` ${h}`).join('')
   const tagManager = scripts?.tagManager ? ` ${TAG_MANAGER}` : ''
   return [
     "default-src 'self'",
