@@ -276,7 +276,9 @@ async function remembered(hotPages: HotPages, key: string, stored: Response | un
 }
 
 function hotPage(status: number, headers: Headers, meta: EntryMeta, body: Uint8Array): HotPage {
-  const kept = [...headers].filter(([name]) => name !== META && name !== 'cache-control')
+  const kept = new Headers(headers)
+  kept.delete(META)
+  kept.set('cache-control', meta.cacheControl)
   return {
     status,
     headers: kept,

@@ -24,16 +24,20 @@ export function storedResponse(
   nonce: string,
 ): Response {
   const { meta } = stored
-  const headers = new Headers(stored.headers)
-  headers.set('cache-control', meta.cacheControl)
-  headers.set('x-cache', status)
-  headers.set('age', String(Math.max(0, Math.floor((now - meta.storedAt) / 1000))))
+  const age = String(Math.max(0, Math.floor((now - meta.storedAt) / 1000)))
   // Only a page that exists is "not modified": a stored 404 or redirect has no ETag.
   if (meta.etag !== null && ifNoneMatchHits(ifNoneMatch, meta.etag)) {
-    return new Response(null, { status: 304, headers: withoutBodyHeaders(headers) })
+    const headers = withoutBodyHeaders(new Headers(stored.headers))
+    headers.set('x-cache', status)
+    headers.set('age', age)
+    return new Response(null, { status: 304, headers })
   }
   const body = meta.nonce === null ? stored.parts[0] : joinWithNonce(stored.parts, nonce)
-  return new Response(body, { status: stored.status, headers })
+  // The response copies the stored headers (once); only its own change after.
+  const res = new Response(body, { status: stored.status, headers: stored.headers })
+  res.headers.set('x-cache', status)
+  res.headers.set('age', age)
+  return res
 }
 
 /**
