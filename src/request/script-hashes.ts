@@ -1,8 +1,8 @@
 import { cutAtNonce, joinWithNonce } from './nonce'
 
 /**
- * A rendered document made fit to be sent again as it is (docs/hardening.md): its nonce taken
- * out, and in its place the SHA-256 of each inline script the nonce allowed, which the
+ * A rendered document made fit to be sent again as it is (docs/hardening.md): its nonce emptied
+ * (`nonce=""`), and in its place the SHA-256 of each inline script the nonce allowed, which the
  * Content-Security-Policy then names. Every response of the copy is then the same bytes, with no
  * work on the body; only a render, whose header leaves before its scripts exist, needs a nonce.
  */
