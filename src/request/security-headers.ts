@@ -17,9 +17,10 @@ const ALWAYS: [string, string][] = Object.entries({
 
 /**
  * The outermost step: security headers on every response, and on HTML a Content-Security-Policy
- * with this response's nonce. The nonce is made here, before anything renders: fresh renders
- * write it, and pages served again put it in place of their old one (src/request/nonce.ts), so
- * no two responses share one.
+ * with this response's nonce, or the one a stored copy brings. The nonce is made here, before
+ * anything renders: fresh renders write it, so no two renders share one; a page served again is
+ * sent with its scripts' hashes, or with this nonce in place of its old one
+ * (src/request/script-hashes.ts, src/request/nonce.ts).
  */
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   const nonce = newNonce()
