@@ -123,6 +123,18 @@ describe('the edge cache', () => {
     expect((await settled('/babysitters/boston-ma?distance=5')).cache).toBe('MISS')
   })
 
+  it('keys on PUBLIC_ORIGIN: a page stored from a request to another host is the one served on every host', async () => {
+    const path = '/day-care/denver-co'
+    const elsewhere = await settled(`https://care-landing.example.workers.dev${path}`)
+    expect(elsewhere.cache).toBe('MISS')
+    expect(await storedCopy(path, POLICIES.directory)).toBeDefined()
+    for (const other of [path, `https://care.example.net${path}`]) {
+      const { cache, body } = await settled(other)
+      expect([other, cache]).toEqual([other, 'HIT'])
+      expect(sameDocument(body)).toBe(sameDocument(elsewhere.body))
+    }
+  })
+
   it('serves a parameter the page ignores from the same entry, whatever its value', async () => {
     // Tutors offer subjects, not services: the directory ignores `services`, so must the key.
     expect((await settled('/tutors/atlanta-ga')).cache).toBe('MISS')

@@ -12,11 +12,16 @@ export const PHONE =
 /** What a request goes through: the worker's own app, or a fresh one from `anIsolate()`. */
 export type App = Pick<typeof worker, 'fetch'>
 
-/** A request as a phone would send it. */
+/**
+ * A request as a phone would send it: to `path` on ORIGIN (PUBLIC_ORIGIN), or to a whole URL on
+ * another host, with that host in its `Host` header as a client's would be.
+ */
 function asPhone(path: string, init: RequestInit): Request {
   const headers = new Headers(init.headers)
   if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
-  return new Request(ORIGIN + path, { ...init, headers })
+  if (!/^https?:\/\//.test(path)) return new Request(ORIGIN + path, { ...init, headers })
+  if (!headers.has('host')) headers.set('host', new URL(path).host)
+  return new Request(path, { ...init, headers })
 }
 
 /** A request through the real worker (app.ts and its bindings), as a phone would send it. */
