@@ -391,14 +391,23 @@ describe('purge', () => {
     expect(again.body).toContain('<p>Headline changed after the first render</p>')
   })
 
-  it('by the provider service reaches its job listings and job pages', async () => {
+  it('by the provider service re-renders its job listings and job pages with the changed data', async () => {
     const listing = await settled('/babysitting-jobs/denver-co')
-    const job = /href="(\/job\/[a-z0-9-]+)"/.exec(listing.body)?.[1] ?? ''
-    const detail = await settled(job)
-    for (const page of [listing, detail])
-      expect(page.res.headers.get('cache-tag')?.split(',')).toEqual(
-        expect.arrayContaining(['service:babysitting-jobs', 'service:babysitters']),
-      )
+    const job = /href="(\/job\/[a-z0-9-]+-(\d+))"/.exec(listing.body)
+    if (!job?.[1]) throw new Error('no job listed')
+    const [, path, id] = job
+    await settled(path)
+    const pages = ['/babysitting-jobs/denver-co', path]
+    for (const page of pages) expect([page, (await settled(page)).cache]).toEqual([page, 'HIT'])
+    await env.DB.prepare('UPDATE jobs SET title = ? WHERE id = ?')
+      .bind('Title changed after the first render', id)
+      .run()
+    await purge({ tags: ['service:babysitters'] })
+    for (const page of pages) {
+      const again = await settled(page)
+      expect([page, again.cache]).toEqual([page, 'MISS'])
+      expect(again.body).toContain('Title changed after the first render')
+    }
   })
 
   it('loses no purge when many arrive at once, and a fresh isolate reads every one', async () => {
