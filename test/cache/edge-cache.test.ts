@@ -2,6 +2,7 @@ import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { setCookie } from 'hono/cookie'
 import { pageKey } from '../../src/cache/cache-key'
+import type { Rerender } from '../../src/cache/edge-cache'
 import { edgeCache } from '../../src/cache/edge-cache'
 import type { EntryMeta } from '../../src/cache/entry-meta'
 import type { Policy } from '../../src/cache/policies'
@@ -247,7 +248,7 @@ describe('the edge cache', () => {
     // No page of the page table sets one before the edge cache: a page of the test's own, behind
     // the edge cache, in the pipeline of a fresh isolate.
     const isolate = anIsolate()
-    const rerender = (request: Request, bindings: Env, ctx: ExecutionContext) =>
+    const rerender: Rerender = async (request, bindings, ctx) =>
       isolate.app.fetch(request, bindings, ctx)
     isolate.app.use('/a-page-with-a-cookie', edgeCache(POLICIES.segment, rerender))
     isolate.app.get('/a-page-with-a-cookie', (c) => {
