@@ -5,9 +5,8 @@ import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { instant } from '../../src/data/jobs'
 import { purge, rebuildGate } from '../support/builders'
 import {
-  anIsolate,
   canonicalOf,
-  d1Reads,
+  statementsOnceWarm,
   fetchPage,
   jsonLd,
   ORIGIN,
@@ -197,10 +196,9 @@ describe('job listings (JOBS)', () => {
     expect(res.headers.get('x-seo-gate')).toBe('noindex; reason=thin')
   })
 
-  it('answer an unknown city with 404 and zero D1 reads', async () => {
-    const res = await fetchPage('/nanny-jobs/atlantis-ga')
-    expect(res.status).toBe(404)
-    expect(d1Reads(res)).toBe(0)
+  it('answer an unknown city with 404 and no D1 statement', async () => {
+    const { res, statements } = await statementsOnceWarm('/nanny-jobs/atlantis-ga')
+    expect([res.status, statements]).toEqual([404, []])
   })
 })
 
@@ -383,9 +381,8 @@ describe('job details', () => {
     const res = await fetchPage(`/job/old-title-${job.id}`)
     expect(res.status).toBe(301)
     expect(res.headers.get('location')).toBe(`/job/${job.title_slug}-${job.id}`)
-    const unknown = await fetchPage('/job/nothing-0')
-    expect(unknown.status).toBe(404)
-    expect(d1Reads(unknown)).toBe(0)
+    const unknown = await statementsOnceWarm('/job/nothing-0')
+    expect([unknown.res.status, unknown.statements]).toEqual([404, []])
   })
 
   it('answer a removed job with 404 from the gate alone once it is rebuilt', async () => {
@@ -396,8 +393,7 @@ describe('job details', () => {
     // Positive and below the highest id: neither the shortcut for ids under 1 nor the
     // watermark decides, the bloom filter does.
     await rebuildGate()
-    const res = await anIsolate().fetchPage(`/job/${job.title_slug}-${job.id}`)
-    expect(res.status).toBe(404)
-    expect(d1Reads(res)).toBe(0)
+    const { res, statements } = await statementsOnceWarm(`/job/${job.title_slug}-${job.id}`)
+    expect([res.status, statements]).toEqual([404, []])
   })
 })

@@ -1,8 +1,10 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
+import { vi } from 'vitest'
 import { createApp, withFastPath } from '../../src/app'
 import { Memory } from '../../src/request/memory'
 import worker from '../../src/worker'
+import { withStatementFaults } from './with-faults'
 
 export const ORIGIN = 'https://www.care.example'
 export const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
@@ -72,6 +74,12 @@ export function anIsolate() {
     },
     settled: (path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) =>
       settledThrough(worker, path, init, bindings),
+    /** `settled`, with every D1 statement the request ran, its background work included. */
+    statements: async (path: string, init: RequestInit = {}) => {
+      const statements: string[] = []
+      const DB = withStatementFaults(env.DB, (sql) => void statements.push(sql))
+      return { ...(await settledThrough(worker, path, init, { DB })), statements }
+    },
   }
 }
 
@@ -87,7 +95,39 @@ export async function page(path: string, init: RequestInit = {}) {
   return { res, html: await res.text() }
 }
 
-/** D1 reads the request made, from its Server-Timing header. */
+/**
+ * The D1 statements a fresh isolate runs for `path` once it has served `warm`, counted at the
+ * binding: every one, its background work included (the gate's check of new cities, the purge
+ * store, the cities kept whole), where Server-Timing counts only the page's reads through
+ * `openDb`. `warm` reads what an isolate reads once and keeps; the clock stands still from then
+ * on, so nothing kept falls due between the two requests.
+ */
+export async function statementsOnceWarm(
+  path: string,
+  { warm = '/nannies/denver-co', init = {} }: { warm?: string; init?: RequestInit } = {},
+) {
+  const isolate = anIsolate()
+  return withClockStill(async () => {
+    await isolate.settled(warm)
+    return isolate.statements(path, init)
+  })
+}
+
+/** `run` with Date.now() held still (timers run as ever): nothing an isolate keeps falls due. */
+export async function withClockStill<T>(run: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  try {
+    return await run()
+  } finally {
+    vi.useRealTimers()
+  }
+}
+
+/**
+ * D1 reads the page made before it answered, from its Server-Timing header: only those through
+ * `openDb`. A test that claims no read counts statements at the binding instead
+ * (`statementsOnceWarm`, an isolate's `statements`).
+ */
 export function d1Reads(res: Response): number {
   const m = /(?:^|, )d1;dur=[\d.]+;desc="(\d+)"/.exec(res.headers.get('server-timing') ?? '')
   return m ? Number(m[1]) : 0
