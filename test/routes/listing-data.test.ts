@@ -108,9 +108,7 @@ describe('/_data', () => {
   })
 
   it('answers a missing page with 404 {"notFound": true}, through the gate when it can tell', async () => {
-    const unknown = await statementsOnceWarm('/_data/babysitters/atlantis-zz', {
-      init: { headers: DATA },
-    })
+    const unknown = await statementsOnceWarm('/_data/babysitters/atlantis-zz', { headers: DATA })
     expect([unknown.res.status, JSON.parse(unknown.body), unknown.statements]).toEqual([
       404,
       { notFound: true },

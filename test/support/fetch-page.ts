@@ -96,19 +96,17 @@ export async function page(path: string, init: RequestInit = {}) {
 }
 
 /**
- * The D1 statements a fresh isolate runs for `path` once it has served `warm`, counted at the
- * binding: every one, its background work included (the gate's check of new cities, the purge
- * store, the cities kept whole), where Server-Timing counts only the page's reads through
- * `openDb`. `warm` reads what an isolate reads once and keeps; the clock stands still from then
- * on, so nothing kept falls due between the two requests.
+ * The D1 statements a fresh isolate runs for `path` once it has served a city's page, counted at
+ * the binding: every one, its background work included (the gate's check of new cities, the
+ * purge store, the cities kept whole), where Server-Timing counts only the page's reads through
+ * `openDb`. The city's page makes the isolate read what it reads once and keeps (the gate, the
+ * flags, the new cities); the clock stands still from then on, so nothing kept falls due between
+ * the two requests.
  */
-export async function statementsOnceWarm(
-  path: string,
-  { warm = '/nannies/denver-co', init = {} }: { warm?: string; init?: RequestInit } = {},
-) {
+export async function statementsOnceWarm(path: string, init: RequestInit = {}) {
   const isolate = anIsolate()
   return withClockStill(async () => {
-    await isolate.settled(warm)
+    await isolate.settled('/nannies/denver-co')
     return isolate.statements(path, init)
   })
 }
