@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
-import type { MiniflareOptions } from 'miniflare'
-import { Miniflare } from 'miniflare'
+import type { V4MiniflareOptions } from 'miniflare'
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { childWorkerds } from './cpu-time'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
@@ -137,9 +137,10 @@ export async function serveD1(state: string): Promise<Server> {
 }
 
 /** Starts Miniflare's workerd and finds its processes: the ones that were not there before. */
-async function started(options: MiniflareOptions): Promise<Server> {
+async function started(options: V4MiniflareOptions): Promise<Server> {
   const before = await childWorkerds()
-  const mf = new Miniflare(options)
+  // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
+  const mf = new Miniflare(convertV4MiniflareOptions(options))
   const url = await mf.ready
   const pids = (await childWorkerds()).filter((p) => !before.includes(p))
   if (!pids.length) throw new Error('bench: no workerd process found for the server')
