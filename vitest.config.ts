@@ -1,4 +1,4 @@
-// First, so an unsupported Node stops here with one line, before any tool loads.
+// On an unsupported Node, one line and exit, before the config starts any tool.
 import './scripts/preflight.js'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'

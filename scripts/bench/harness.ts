@@ -98,10 +98,9 @@ export async function serve(
     },
     d1Databases: { DB: 'DB' },
     kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE' },
-    d1Persist: join(state, 'd1'),
-    kvPersist: join(state, 'kv'),
-    cache: caching === 'cached',
-    cachePersist: false,
+    // Miniflare 5 keeps every binding's state under one root, as wrangler's `.wrangler/state/v3`.
+    resourcePersistencePath: state,
+    cacheAPI: caching === 'cached',
     ...(d1
       ? {
           serviceBindings: {
@@ -111,6 +110,7 @@ export async function serve(
       : {}),
     // The worker's log line per request is still written (its cost counts), but not shown.
     handleRuntimeStdio: quiet,
+    handleStructuredLogs: () => undefined,
   })
 }
 
@@ -131,7 +131,7 @@ export async function serveD1(state: string): Promise<Server> {
     modules: true,
     compatibilityDate,
     d1Databases: { DB: 'DB' },
-    d1Persist: join(state, 'd1'),
+    resourcePersistencePath: state,
     handleRuntimeStdio: quiet,
   })
 }
