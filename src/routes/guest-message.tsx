@@ -9,7 +9,12 @@ import type { Provider } from '../data/providers'
 import { findProvider } from '../data/providers'
 import type { AppEnv } from '../env'
 import type { MessageErrors, MessageValues } from '../queries/message-form'
-import { checkMessage, messageValues } from '../queries/message-form'
+import {
+  checkMessage,
+  MAX_MESSAGE,
+  MESSAGE_FORM_BYTES,
+  messageValues,
+} from '../queries/message-form'
 import { fromOwnPages, readForm } from '../request/form-post'
 import { pageHead } from '../seo/head'
 import { decideIndexing } from '../seo/indexability'
@@ -53,7 +58,16 @@ export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
   // Before any read: a post from another site costs nothing.
   if (!fromOwnPages(c)) throw new HTTPException(403)
   const provider = await recipientOf(c)
-  const values = messageValues(await readForm(c.req.raw))
+  const form = await readForm(c.req.raw, MESSAGE_FORM_BYTES)
+  const values = messageValues(form.fields)
+  // More than the form can hold: only a client past its limits sends this, but what fitted of
+  // its text comes back.
+  if (!form.complete) {
+    return formAgain(c, provider, values, {
+      problem: `Your message is longer than this form takes (${MAX_MESSAGE.toLocaleString('en-US')} characters), so it was not sent. What fitted is below: shorten it and send it again.`,
+      status: 413,
+    })
+  }
   const recipient = recipientName(provider)
   const checked = checkMessage(values, recipient)
   if (!checked.ok) return formAgain(c, provider, values, { errors: checked.errors, status: 422 })
