@@ -45,7 +45,7 @@ function laggingReplica(old: string): { DB: D1Database; sessions: string[] } {
             bind: (bind, ...params) =>
               withFaults(bind(...params), {
                 all: async (all) => {
-                  const result = (await all())
+                  const result = await all()
                   return { ...result, results: result.results.map(lag) }
                 },
               }),
