@@ -11,6 +11,7 @@ import { contentTag, ifNoneMatchHits } from './etag'
 import { cutAtNonce, includesText } from '../request/nonce'
 import { hashedScripts } from '../request/script-hashes'
 import { policy as securityPolicy } from '../request/security-headers'
+import { PRIMARY_AFTER_PURGE_MS } from '../request/read-session'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL, REDIRECT_TTL } from './policies'
 import { servable, storedResponse, withoutBodyHeaders } from './stored-response'
@@ -75,6 +76,9 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     // Only a stored copy needs the purges; until a cold isolate knows them, its copy may be a
     // purged one, so it is rendered again (`unverified`), never served as it is.
     const verified = meta ? await purgesKnown(purges, c.env.DB, waitUntil, reporter.problem) : false
+    // A miss keeps them current too, in the background: they decide which session the next
+    // render reads through, and whether this one is stored (`fromCurrentData`).
+    if (!meta) purges.refreshIfDue(c.env.DB, waitUntil, reporter.problem)
     let freshness: Freshness | 'unverified' = !meta
       ? 'gone'
       : verified
@@ -167,6 +171,7 @@ async function store(
       c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
       return
     }
+    if (!(await fromCurrentData(c, meta.tags))) return
     const rendered = new Uint8Array(body)
     const complete = !includesText(rendered, '<template id="B:')
     const copy = new Headers(headers)
@@ -214,6 +219,21 @@ async function store(
       await keep(body, await etagOf(res.status, body, meta.nonce))
     })().catch(failed),
   )
+}
+
+/**
+ * Whether a render read data no older than the purges of its tags. The primary is always
+ * current. A replica may lag it by up to PRIMARY_AFTER_PURGE_MS, so a render from one is stored
+ * only once the isolate knows every purge recorded before the render began (asking the primary
+ * if need be) and none of the page's tags was purged in that lag before it: else a data change
+ * and its purge, just made, could lose to the replica's older copy (docs/data.md).
+ */
+async function fromCurrentData(c: Context<AppEnv>, tags: readonly string[]): Promise<boolean> {
+  const since = c.get('replicaSince')
+  if (since === null) return true
+  const { purges } = c.get('memory')
+  if (!(await purges.completeBefore(since, c.env.DB, c.get('reporter').problem))) return false
+  return purges.newestOf(tags) < since - PRIMARY_AFTER_PURGE_MS
 }
 
 /**

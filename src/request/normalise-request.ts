@@ -41,9 +41,17 @@ export function checkUrl(url: URL): Verdict {
   }
   if (CONTROL.test(decodedPath) || CONTROL.test(decodedQuery)) return bad('control character')
 
-  const normalised = '/' + decodeUnreserved(path).split('/').filter(Boolean).join('/').toLowerCase()
+  const normalised = normalisedPath(path)
   if (normalised !== path) return { kind: 'redirect', location: normalised + url.search }
   return { kind: 'ok' }
+}
+
+/**
+ * The one spelling of a path: lowercase, without repeated or trailing slashes, its
+ * percent-encoded unreserved characters decoded. The purge endpoint names pages by it too.
+ */
+export function normalisedPath(path: string): string {
+  return '/' + decodeUnreserved(path).split('/').filter(Boolean).join('/').toLowerCase()
 }
 
 /** `path` with its percent-encoded unreserved characters decoded; other escapes kept. */

@@ -7,7 +7,7 @@ import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
 import worker from '../../src/worker'
 import { buildGate } from '../../src/gate/build-gate'
-import { GATE_ERROR_RATE, GateFilter, NEW_ID_MARGIN } from '../../src/gate/gate-filter'
+import { GATE_ERROR_RATE, GateFilter, MAX_SLUG, NEW_ID_MARGIN } from '../../src/gate/gate-filter'
 import { GATE_KEY, readGate } from '../../src/gate/gate-store'
 import { findCitiesAddedAfter, NEW_CITIES_MAX_AGE_MS } from '../../src/gate/new-cities'
 import { aProvider, cityId } from '../support/builders'
@@ -234,6 +234,19 @@ describe('the gate', () => {
     const copy = GateFilter.fromBytes(gate.bytes().slice().buffer, gate.meta)
     expect(copy.has('city', 'a-ga')).toBe(true)
     expect(copy.has('provider', 11)).toBe(true)
+  })
+
+  it('keeps no answer for a slug longer than any in the catalog, and knows none', () => {
+    const gate = GateFilter.create(100, {
+      version: 1,
+      builtAt: 'now',
+      watermarks: { provider: 10, job: 10 },
+    })
+    for (let i = 0; i < 50; i++)
+      expect(gate.has('city', `${'x'.repeat(MAX_SLUG)}-${i}`)).toBe(false)
+    expect(gate.answersKept).toBe(0)
+    gate.has('city', 'atlanta-ga')
+    expect(gate.answersKept).toBe(1)
   })
 
   it('keeps its answers right as it is built: a slug checked, then added, is known', () => {
