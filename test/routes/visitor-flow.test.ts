@@ -117,8 +117,25 @@ describe('visitor cookies', () => {
         cookie: `care_did=${valueOf(set.get('care_did'))}; n_vis=${valueOf(set.get('n_vis'))}`,
       },
     })
-    expect(cookies(again).has('care_did')).toBe(false)
-    expect(valueOf(cookies(again).get('n_vis'))).toMatch(/^1-\d+$/)
+    // Both hold: nothing is set again, and the page keeps its public policy.
+    expect(again.headers.getSetCookie()).toEqual([])
+    expect(again.headers.get('cache-control')).toMatch(/^public\b/)
+  })
+
+  it('writes n_vis again once its time is five minutes old, in the same visit', async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const holds = await fetchPage('/nannies', {
+      headers: { cookie: `care_did=${DEVICE}; n_vis=2-${now - 4 * 60}` },
+    })
+    expect(holds.headers.getSetCookie()).toEqual([])
+    const due = await fetchPage('/nannies', {
+      headers: { cookie: `care_did=${DEVICE}; n_vis=2-${now - 6 * 60}` },
+    })
+    const set = cookies(due)
+    expect([...set.keys()]).toEqual(['n_vis'])
+    expect(Number(valueOf(set.get('n_vis')).split('-')[1])).toBeGreaterThanOrEqual(now)
+    expect(valueOf(set.get('n_vis'))).toMatch(/^2-/)
+    await Promise.all([holds.body?.cancel(), due.body?.cancel()])
   })
 
   it('keep every response that sets one out of shared caches: private, rendered or a hit from either path', async () => {
@@ -139,9 +156,10 @@ describe('visitor cookies', () => {
         'private, max-age=0, stale-while-revalidate=3600, stale-if-error=604800',
       )
     }
-    // A known visitor's n_vis and a redirect's cookies too; an error page is stored by no cache.
+    // A known visitor's n_vis that is due and a redirect's cookies too; an error page is
+    // stored by no cache.
     const known = await fetchPage('/housekeeping/austin-tx', {
-      headers: { cookie: `care_did=${DEVICE}; n_vis=1-${Math.floor(Date.now() / 1000)}` },
+      headers: { cookie: `care_did=${DEVICE}; n_vis=1-${Math.floor(Date.now() / 1000) - 600}` },
     })
     const missing = await fetchPage('/housekeeping/atlantis-zz')
     const moved = await fetchPage('/Housekeeping/Austin-TX')
