@@ -6,6 +6,10 @@ import { saveGate } from '../../src/gate/gate-store'
 
 export async function finishImport(env: Pick<Env, 'DB' | 'GATE'>, now: Date): Promise<void> {
   await refreshStats(env.DB, now)
+  await rebuildGate(env, now)
+}
+
+export async function rebuildGate(env: Pick<Env, 'DB' | 'GATE'>, now: Date): Promise<void> {
   const gate = await buildGate(env.DB, now)
   await saveGate(env.GATE, gate)
   console.log(`gate: ${gate.meta.items} slugs, ${(gate.bytes().byteLength / 1024).toFixed(0)} KiB`)

@@ -1,10 +1,12 @@
 // `npm run import`'s work on one NDJSON file over a D1 binding (local or remote), shared with
 // `npm run seed`: streamed line by line, rejects written beside it, a progress line with rows/s
 // and an ETA, resumable from the checkpoint committed with the rows.
-import { stat } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { open, stat } from 'node:fs/promises'
+import { basename } from 'node:path'
 import { changeStatements } from '../../src/sync/apply'
 import { progress } from '../progress'
-import { fileIdentity, readCheckpoint } from './checkpoint'
+import { readCheckpoint } from './checkpoint'
 import type { ImportCounts } from './import-lines'
 import { importLines } from './import-lines'
 import { readLines } from './ndjson'
@@ -67,4 +69,21 @@ export async function importFile(db: D1Database, options: FileImport): Promise<F
       ` (${(counts.read / Math.max(seconds, 0.001)).toFixed(0)} rows/s)`,
   )
   return { ...counts, skipped, seconds }
+}
+
+/** Enough of the file to tell it from another of the same name and size. */
+const HEAD_BYTES = 1 << 20
+
+/** A file's identity for its checkpoint. */
+export async function fileIdentity(path: string): Promise<string> {
+  const { size } = await stat(path)
+  const handle = await open(path)
+  try {
+    const head = Buffer.alloc(Math.min(size, HEAD_BYTES))
+    await handle.read(head, 0, head.length, 0)
+    const hash = createHash('sha256').update(head).digest('hex').slice(0, 16)
+    return `${basename(path)}:${size}:${hash}`
+  } finally {
+    await handle.close()
+  }
 }

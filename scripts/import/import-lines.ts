@@ -19,7 +19,7 @@ export interface ImportCounts {
 
 export interface LineImport {
   db: D1Database
-  lines: AsyncIterable<NumberedLine>
+  lines: AsyncIterable<NumberedLine> | Iterable<NumberedLine>
   /** The D1 statements of a batch of messages, without the stats and purges derived from it. */
   statements(db: D1Database, messages: CatalogMessage[]): D1PreparedStatement[]
   /** The input's identity, kept with the checkpoint (checkpoint.ts); null: no checkpoint. */
