@@ -2,9 +2,8 @@
 // `npm start` or an environment's (docs/sync.md, "Bulk load").
 import { join } from 'node:path'
 import { fail, parseCommandLine, runScript, usageError, wholeNumber } from './cli'
-import type { Target } from './import/bindings'
-import { openBindings } from './import/bindings'
-import { finishImport } from './import/finish'
+import type { Target } from './import/host'
+import { openHost } from './import/host'
 import { importFile } from './import/import-file'
 import { BATCH_MESSAGES } from './import/import-lines'
 import { environmentOption } from './wrangler-config'
@@ -41,23 +40,26 @@ const batchMessages = wholeNumber('batch', values.batch, { min: 1, max: 1000 })
 const rejectsPath = values.rejects ?? `${file}.rejects.ndjson`
 
 await runScript(async () => {
-  const bindings = await openBindings(target)
+  const host = await openHost(target)
   let rejected = 0
   try {
     const where = target.local
       ? `local D1 (${join(target.persistTo ?? '.wrangler/state', 'v3')})`
       : `env ${target.env}`
     console.log(`import: ${file} into the ${where}`)
-    const result = await importFile(bindings.env.DB, {
+    const result = await importFile(host, {
       file,
       rejects: rejectsPath,
       resume: values.resume,
       batchMessages,
     })
     rejected = result.rejected
-    await finishImport(bindings.env, new Date())
+    const { gateItems, gateBytes } = await host.finish(new Date())
+    console.log(
+      `import: stats derived, gate rebuilt (${gateItems} slugs, ${(gateBytes / 1024).toFixed(0)} KiB)`,
+    )
   } finally {
-    await bindings.dispose()
+    await host.dispose()
   }
   if (rejected) fail(`import: ${rejected} lines rejected, each with its reason in ${rejectsPath}`)
 })

@@ -7,10 +7,9 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { once } from 'node:events'
-import { readGate } from '../src/gate/gate-store'
 import { fail, parseCommandLine, usageError, wholeNumber } from './cli'
-import { openBindings } from './import/bindings'
-import { finishImport, rebuildGate } from './import/finish'
+import type { ImportHost } from './import/host'
+import { openHost } from './import/host'
 import { importFile } from './import/import-file'
 import { progress } from './progress'
 import { seedVerdict } from './seed/freshness'
@@ -46,13 +45,13 @@ const options = {
 }
 
 const persistTo = args['persist-to'] ?? '.wrangler/state'
-const { env, dispose } = await openBindings({ local: true, persistTo })
+const host = await openHost({ local: true, persistTo })
 try {
   const version = await seedVersion(options)
-  const meta = await env.DB.prepare(
+  const meta = await host.query<{ key: string; value: string }>(
     "SELECT key, value FROM catalog_meta WHERE key IN ('seed_version', 'seeded_at')",
-  ).all<{ key: string; value: string }>()
-  const stored = (key: string) => meta.results.find((r) => r.key === key)?.value ?? null
+  )
+  const stored = (key: string) => meta.find((r) => r.key === key)?.value ?? null
   const verdict = seedVerdict(
     { version: stored('seed_version'), seededAt: stored('seeded_at') },
     version,
@@ -61,16 +60,17 @@ try {
   )
   if (!verdict.seed) {
     console.log('catalog: up to date')
-    if (!(await readGate(env.GATE))) await rebuildGate(env, new Date())
+    const rebuilt = await host.gate(new Date(), { ifMissing: true })
+    if (rebuilt) showGate(rebuilt)
   } else {
     console.log(`catalog: seeding (${verdict.reason})`)
-    await seed(env, options, version)
+    await seed(host, options, version)
   }
 } finally {
-  await dispose()
+  await host.dispose()
 }
 
-async function seed(env: Pick<Env, 'DB' | 'GATE'>, opts: typeof options, version: string): Promise<void> {
+async function seed(host: ImportHost, opts: typeof options, version: string): Promise<void> {
   const started = Date.now()
   // The seed replaces the catalog: derived tables first, then the catalog's own, children before
   // parents, and the versions the import compares with. The city log restarts with the catalog
@@ -84,13 +84,13 @@ async function seed(env: Pick<Env, 'DB' | 'GATE'>, opts: typeof options, version
     'sync_versions',
     ...[...TABLES].reverse(),
   ]) {
-    await env.DB.exec(`DELETE FROM ${table}`)
+    await host.query(`DELETE FROM ${table}`)
   }
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
   const file = join(persistTo, 'catalog.ndjson')
   const messages = await writeCatalog(file, opts, now)
   console.log(`seed: ${messages} messages written to ${file}`)
-  const result = await importFile(env.DB, {
+  const result = await importFile(host, {
     file,
     rejects: `${file}.rejects.ndjson`,
     resume: false,
@@ -101,13 +101,15 @@ async function seed(env: Pick<Env, 'DB' | 'GATE'>, opts: typeof options, version
   // The catalog is dated from midnight, but its open jobs are counted as of this moment: job
   // listings decide thinness on their live count, and the stats that sitemaps and links read
   // must agree with it (the cron keeps them so in production).
-  await finishImport(env, new Date())
-  await env.DB.prepare(
+  showGate(await host.finish(new Date()))
+  await host.query(
     "INSERT INTO catalog_meta (key, value) VALUES ('seed_version', ?), ('seeded_at', ?)",
+    version,
+    now.toISOString(),
   )
-    .bind(version, now.toISOString())
-    .run()
-  console.log(`seed: ${result.applied} messages imported in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  console.log(
+    `seed: ${result.applied} messages imported in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  )
 }
 
 /**
@@ -134,6 +136,10 @@ async function writeCatalog(file: string, opts: typeof options, now: Date): Prom
   await once(out, 'finish')
   shown.end()
   return messages
+}
+
+function showGate({ gateItems, gateBytes }: { gateItems: number; gateBytes: number }): void {
+  console.log(`gate: ${gateItems} slugs, ${(gateBytes / 1024).toFixed(0)} KiB`)
 }
 
 /** A hash of everything that shapes the seeded data. */

@@ -3,8 +3,8 @@
 import { OPS_CATALOG } from '../src/urls/paths'
 import { MAX_MESSAGES } from '../src/sync/messages'
 import { fail, originOption, parseCommandLine, runScript, usageError, wholeNumber } from './cli'
-import type { Target } from './import/bindings'
-import { openBindings } from './import/bindings'
+import type { ImportHost, Target } from './import/host'
+import { openHost } from './import/host'
 import { deployTarget, environmentOption } from './wrangler-config'
 
 const USAGE = `
@@ -56,29 +56,30 @@ interface Dead {
 }
 
 await runScript(async () => {
-  const { env, dispose } = await openBindings(target)
+  const host = await openHost(target)
   try {
-    if (command === 'dead') await listDead(env.DB)
-    else await replay(env.DB)
+    if (command === 'dead') await listDead(host)
+    else await replay(host)
   } finally {
-    await dispose()
+    await host.dispose()
   }
 }, origin)
 
-async function listDead(db: D1Database): Promise<void> {
-  const { results } = await db
-    .prepare('SELECT * FROM sync_dead WHERE replayed_at IS NULL ORDER BY id LIMIT ?')
-    .bind(limit)
-    .all<Dead>()
+async function listDead(host: ImportHost): Promise<void> {
+  const results = await host.query<Dead>(
+    'SELECT * FROM sync_dead WHERE replayed_at IS NULL ORDER BY id LIMIT ?',
+    limit,
+  )
   if (!results.length) {
     console.log('no dead-lettered messages')
     return
   }
   for (const dead of results) {
-    const { kind = '?', id = '?', version = '?' } = JSON.parse(dead.message) as Record<
-      string,
-      unknown
-    >
+    const {
+      kind = '?',
+      id = '?',
+      version = '?',
+    } = JSON.parse(dead.message) as Record<string, unknown>
     console.log(
       `#${dead.id} ${new Date(dead.at).toISOString()} ${String(kind)} ${String(id)} ` +
         `v${String(version)}: ${dead.reason}`,
@@ -87,17 +88,15 @@ async function listDead(db: D1Database): Promise<void> {
   console.log(`${results.length} dead-lettered; \`npm run sync -- replay\` sends them back`)
 }
 
-async function replay(db: D1Database): Promise<void> {
+async function replay(host: ImportHost): Promise<void> {
   const token = process.env.CATALOG_TOKEN ?? (origin === DEV_ORIGIN ? DEV_TOKEN : undefined)
   if (!token) fail(`set CATALOG_TOKEN to send messages to ${origin}`)
-  const { results } = ids.length
-    ? await db
-        .prepare('SELECT * FROM sync_dead WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id')
-        .bind(JSON.stringify(ids))
-        .all<Dead>()
-    : await db
-        .prepare('SELECT * FROM sync_dead WHERE replayed_at IS NULL ORDER BY id')
-        .all<Dead>()
+  const results = ids.length
+    ? await host.query<Dead>(
+        'SELECT * FROM sync_dead WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id',
+        JSON.stringify(ids),
+      )
+    : await host.query<Dead>('SELECT * FROM sync_dead WHERE replayed_at IS NULL ORDER BY id')
   const missing = ids.filter((id) => !results.some((r) => r.id === id))
   if (missing.length) fail(`no dead-lettered message #${missing.join(', #')}`)
   if (!results.length) {
@@ -113,10 +112,11 @@ async function replay(db: D1Database): Promise<void> {
     })
     if (res.status !== 202)
       fail(`${origin} refused the replay: ${res.status} ${(await res.text()).slice(0, 300)}`)
-    await db
-      .prepare('UPDATE sync_dead SET replayed_at = ? WHERE id IN (SELECT value FROM json_each(?))')
-      .bind(Date.now(), JSON.stringify(chunk.map((d) => d.id)))
-      .run()
+    await host.query(
+      'UPDATE sync_dead SET replayed_at = ? WHERE id IN (SELECT value FROM json_each(?))',
+      Date.now(),
+      JSON.stringify(chunk.map((d) => d.id)),
+    )
   }
   console.log(`replayed ${results.length} messages through ${origin}`)
 }

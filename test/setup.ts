@@ -5,17 +5,15 @@
 import { applyD1Migrations } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { inject } from 'vitest'
-import { importLines } from '../scripts/import/import-lines'
+import { d1Target, importLines } from '../scripts/import/import-lines'
 import { memory } from '../src/app'
 import { refreshDerived } from '../src/cron/refresh-derived'
-import { changeStatements } from '../src/sync/apply'
 
 await applyD1Migrations(env.DB, inject('migrations'))
 const lines = inject('catalogLines')
 await importLines({
-  db: env.DB,
+  target: d1Target(env.DB),
   lines: lines.map((text, i) => ({ line: i + 1, text })),
-  statements: (db, messages) => changeStatements(db, messages, { derive: false }),
   file: null,
   reject: (line, reason) => {
     throw new Error(`the test catalog's line ${line} was rejected: ${reason}`)

@@ -4,13 +4,18 @@ import { refreshStats } from '../../src/data/refresh-stats'
 import { buildGate } from '../../src/gate/build-gate'
 import { saveGate } from '../../src/gate/gate-store'
 
-export async function finishImport(env: Pick<Env, 'DB' | 'GATE'>, now: Date): Promise<void> {
-  await refreshStats(env.DB, now)
-  await rebuildGate(env, now)
+export interface Finished {
+  gateItems: number
+  gateBytes: number
 }
 
-export async function rebuildGate(env: Pick<Env, 'DB' | 'GATE'>, now: Date): Promise<void> {
+export async function finishImport(env: Pick<Env, 'DB' | 'GATE'>, now: Date): Promise<Finished> {
+  await refreshStats(env.DB, now)
+  return rebuildGate(env, now)
+}
+
+export async function rebuildGate(env: Pick<Env, 'DB' | 'GATE'>, now: Date): Promise<Finished> {
   const gate = await buildGate(env.DB, now)
   await saveGate(env.GATE, gate)
-  console.log(`gate: ${gate.meta.items} slugs, ${(gate.bytes().byteLength / 1024).toFixed(0)} KiB`)
+  return { gateItems: gate.meta.items, gateBytes: gate.bytes().byteLength }
 }

@@ -4,9 +4,8 @@
 import { createHash } from 'node:crypto'
 import { open, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { changeStatements } from '../../src/sync/apply'
 import { progress } from '../progress'
-import { readCheckpoint } from './checkpoint'
+import type { ImportHost } from './host'
 import type { ImportCounts } from './import-lines'
 import { importLines } from './import-lines'
 import { readLines } from './ndjson'
@@ -29,10 +28,13 @@ export interface FileImportResult extends ImportCounts {
   seconds: number
 }
 
-export async function importFile(db: D1Database, options: FileImport): Promise<FileImportResult> {
+export async function importFile(
+  host: Pick<ImportHost, 'apply' | 'answers' | 'checkpoint'>,
+  options: FileImport,
+): Promise<FileImportResult> {
   const started = performance.now()
   const identity = await fileIdentity(options.file)
-  const checkpoint = options.resume ? await readCheckpoint(db) : null
+  const checkpoint = options.resume ? await host.checkpoint() : null
   const skipped = checkpoint?.file === identity ? checkpoint.line : 0
   if (options.resume && !skipped) console.error('import: nothing to resume, starting at line 1')
   const rejects = openRejects(options.rejects, skipped)
@@ -41,7 +43,7 @@ export async function importFile(db: D1Database, options: FileImport): Promise<F
   let first = -1
   let end = 0
   const counts = await importLines({
-    db,
+    target: host,
     lines: (async function* () {
       for await (const item of readLines(options.file, skipped)) {
         end = item.end ?? 0
@@ -49,7 +51,6 @@ export async function importFile(db: D1Database, options: FileImport): Promise<F
         yield item
       }
     })(),
-    statements: (d1, messages) => changeStatements(d1, messages, { derive: false }),
     file: identity,
     reject: (line, reason, text) => rejects.add(line, reason, text),
     progress: (c) => {

@@ -2,8 +2,10 @@
 // one is rejected with its number and reason, the rest go on), the valid ones applied in D1
 // batches with the checkpoint in the same batch. Free of Node's APIs, so the workers' test setup
 // loads its catalog through it too.
+import { changeStatements } from '../../src/sync/apply'
 import type { CatalogMessage } from '../../src/sync/messages'
 import { parseMessage } from '../../src/sync/messages'
+import type { Checkpoint } from './checkpoint'
 import { checkpointStatement } from './checkpoint'
 import type { NumberedLine } from './ndjson'
 
@@ -17,11 +19,38 @@ export interface ImportCounts {
   rejected: number
 }
 
+/** Where the batches go: a D1 binding (`d1Target`), or the import worker (host.ts). */
+export interface ApplyTarget {
+  /**
+   * Applies `messages`, without the stats and purges derived from them, and records
+   * `checkpoint`, in one atomic D1 batch; throws D1's reason when it refuses.
+   */
+  apply(messages: CatalogMessage[], checkpoint: Checkpoint | null): Promise<void>
+  /** Whether D1 answers at all (after a refused batch: is a message at fault, or D1?). */
+  answers(): Promise<boolean>
+}
+
+export function d1Target(db: D1Database): ApplyTarget {
+  return {
+    async apply(messages, checkpoint) {
+      const statements = changeStatements(db, messages, { derive: false })
+      if (checkpoint) statements.push(checkpointStatement(db, checkpoint))
+      if (statements.length) await db.batch(statements)
+    },
+    async answers() {
+      try {
+        await db.batch([db.prepare('SELECT 1')])
+        return true
+      } catch {
+        return false
+      }
+    },
+  }
+}
+
 export interface LineImport {
-  db: D1Database
+  target: ApplyTarget
   lines: AsyncIterable<NumberedLine> | Iterable<NumberedLine>
-  /** The D1 statements of a batch of messages, without the stats and purges derived from it. */
-  statements(db: D1Database, messages: CatalogMessage[]): D1PreparedStatement[]
   /** The input's identity, kept with the checkpoint (checkpoint.ts); null: no checkpoint. */
   file: string | null
   reject(line: number, reason: string, text: string): void
@@ -52,17 +81,15 @@ export async function importLines(run: LineImport): Promise<ImportCounts> {
    * import stops there (the checkpoint lets it resume), rejecting nothing.
    */
   const commit = async (items: Pending[], through: number, whole = false): Promise<void> => {
-    const statements = run.statements(
-      run.db,
-      items.map((i) => i.message),
-    )
-    if (run.file !== null)
-      statements.push(checkpointStatement(run.db, { file: run.file, line: through }))
+    const checkpoint = run.file === null ? null : { file: run.file, line: through }
     try {
-      if (statements.length) await run.db.batch(statements)
+      await run.target.apply(
+        items.map((i) => i.message),
+        checkpoint,
+      )
       counts.applied += items.length
     } catch (error) {
-      if (whole && !(await answers(run.db))) throw error
+      if (whole && !(await run.target.answers())) throw error
       const [only] = items
       if (items.length > 1) {
         const half = Math.ceil(items.length / 2)
@@ -104,16 +131,6 @@ export async function importLines(run: LineImport): Promise<ImportCounts> {
   await committing
   run.progress?.(counts, last)
   return counts
-}
-
-/** Whether D1 answers a batch at all. */
-async function answers(db: D1Database): Promise<boolean> {
-  try {
-    await db.batch([db.prepare('SELECT 1')])
-    return true
-  } catch {
-    return false
-  }
 }
 
 function reasonOf(error: unknown): string {

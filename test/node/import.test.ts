@@ -9,8 +9,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { getPlatformProxy } from 'wrangler'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readCheckpoint } from '../../scripts/import/checkpoint'
-import { applyLocalMigrations } from '../../scripts/import/bindings'
+import { openHost } from '../../scripts/import/host'
 import { importFile } from '../../scripts/import/import-file'
 import { readLines } from '../../scripts/import/ndjson'
 import type { Reject } from '../../scripts/import/rejects'
@@ -157,32 +156,28 @@ describe('npm run import --local', () => {
 
   it('resumes a run that died after its third batch from the line it had committed', async () => {
     const persistTo = join(dir, 'resumed')
-    applyLocalMigrations(persistTo)
     const rejects = join(dir, 'resumed.rejects.ndjson')
-    const { env, dispose } = await getPlatformProxy<Env>({
-      persist: { path: join(persistTo, 'v3') },
-      remoteBindings: false,
-    })
+    const host = await openHost({ local: true, persistTo })
     try {
       let batches = 0
       const dying = {
-        prepare: (sql: string) => env.DB.prepare(sql),
-        batch: async (statements: D1PreparedStatement[]) => {
+        ...host,
+        apply: async (...args: Parameters<typeof host.apply>) => {
           if (++batches > 3) throw new Error('the process died')
-          return env.DB.batch(statements)
+          return host.apply(...args)
         },
-      } as D1Database
+        answers: async () => batches <= 3,
+      }
       const options = { file: catalog, rejects, batchMessages: BATCH, label: 'test' }
       await expect(importFile(dying, { ...options, resume: false })).rejects.toThrow('died')
-      const checkpoint = await readCheckpoint(env.DB)
       // Three batches of 50 messages, and the three bad lines among them.
-      expect(checkpoint?.line).toBe(3 * BATCH + 3)
-      const resumed = await importFile(env.DB, { ...options, resume: true })
+      expect((await host.checkpoint())?.line).toBe(3 * BATCH + 3)
+      const resumed = await importFile(host, { ...options, resume: true })
       expect(resumed.skipped).toBe(3 * BATCH + 3)
       expect(resumed.applied).toBe(valid - 3 * BATCH)
       expect((await readRejects(rejects)).map((x) => x.line)).toEqual([...bad.keys()])
     } finally {
-      await dispose()
+      await host.dispose()
     }
     const after = await tables(persistTo)
     for (const table of CATALOG_TABLES) expect(after[table]).toBe(first[table])
