@@ -59,13 +59,13 @@ beforeAll(async () => {
     JSON.stringify({ ...provider, entity: { ...provider.entity, yearsExperience: 'ten' } }),
     'entity.yearsExperience',
   )
+  lines.splice(200, 0, '') // blank lines are skipped, and counted
   // Valid in shape, impossible in fact: a job in a city the catalog does not have.
   put(
     lines.length - 5,
     JSON.stringify({ ...job, id: 9_999_999, entity: { ...job.entity, cityId: 424242 } }),
     'not applied',
   )
-  lines.splice(200, 0, '') // blank lines are skipped, and counted
   await writeFile(catalog, lines.join('\n') + '\n')
 }, 120_000)
 
