@@ -140,8 +140,8 @@ function gateOf(
   const crumbs: string[] = []
   for (const [name, kind] of Object.entries(params)) {
     const value = values[name] ?? ''
-    const added = filter && kind === 'city' ? knownNewCities(memory.newCities, filter.meta) : null
-    if (filter && kind === 'city' && !added) return null
+    const added = filter ? knownNewCities(memory.newCities, filter.meta) : null
+    if (filter && !added) return null
     const known = slugKnown(filter, kind, value, added ?? NO_SLUGS)
     crumbs.push(gateCrumb(kind, known))
     if (!known) return { known, crumbs }

@@ -175,7 +175,7 @@ describe('the gate', () => {
     expect(d1Reads(known)).toBeGreaterThan(0)
   })
 
-  it('refuses a provider or job id beyond what can have been added since the build, with no D1 statement', async () => {
+  it('refuses a provider or job id beyond what can have been added since the build, reading D1 only for the log of additions', async () => {
     const gate = await readGate(env.GATE)
     if (!gate) throw new Error('setup saved no gate')
     const statements: string[] = []
@@ -190,7 +190,12 @@ describe('the gate', () => {
       const res = await over(isolate.worker, counted, path)
       expect([path, res.status, d1Reads(res)]).toEqual([path, 404, 0])
     }
-    expect(statements).toEqual([])
+    // Ids catalog sync added since the build are logged (docs/sync.md): the isolate reads the
+    // log once a minute in the background, never on a request's path.
+    expect(new Set(statements)).toEqual(
+      new Set(['SELECT slug FROM city_additions WHERE seq > ? ORDER BY seq LIMIT ?']),
+    )
+    statements.length = 0
     // Within the margin an id may be newer than the build: D1 decides.
     const near = await over(isolate.worker, counted, `/p/nobody-${provider + NEW_ID_MARGIN}`)
     expect(near.status).toBe(404)

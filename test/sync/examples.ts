@@ -10,7 +10,8 @@ import providerRemoved from '../../docs/sync-examples/provider.removed.json'
 import providerUpserted from '../../docs/sync-examples/provider.upserted.json'
 import reviewAdded from '../../docs/sync-examples/review.added.json'
 import reviewRemoved from '../../docs/sync-examples/review.removed.json'
-import type { MessageKind } from '../../src/sync/messages'
+import type { CatalogMessage, MessageKind } from '../../src/sync/messages'
+import { parseMessage } from '../../src/sync/messages'
 
 export const EXAMPLES: Record<MessageKind, unknown> = {
   'city.added': cityAdded,
@@ -29,4 +30,21 @@ export const EXAMPLES: Record<MessageKind, unknown> = {
 /** A copy of the example of `kind`, for a test to change. */
 export function example<T = Record<string, unknown>>(kind: MessageKind): T {
   return structuredClone(EXAMPLES[kind]) as T
+}
+
+/** A message as a test changes it before it is checked. */
+export interface Draft {
+  id: number
+  version: number
+  closedAt?: string
+  entity: Record<string, unknown>
+}
+
+/** The example of `kind` with `change` made to it, checked against the contract. */
+export function aMessage(kind: MessageKind, change: (m: Draft) => void = () => {}): CatalogMessage {
+  const m = example<Draft>(kind)
+  change(m)
+  const parsed = parseMessage(m)
+  if (!parsed.ok) throw new Error(parsed.reasons.join('; '))
+  return parsed.message
 }
