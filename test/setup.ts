@@ -1,13 +1,12 @@
 // Runs in workerd before every test file, in that file's own storage and modules (so the
-// worker's app starts with nothing kept in memory): the schema from migrations/, the test
+// worker's app starts with nothing kept in memory): the schema from migrations/, then the test
 // catalog loaded by the code of `npm run import` (its change messages, validated and applied in
-// batches), then what the cron derives from it (stats and the gate).
+// batches, then the ratings, stats and gate derived once).
 import { applyD1Migrations } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { inject } from 'vitest'
 import { d1Target, importLines } from '../scripts/import/import-lines'
-import { memory } from '../src/app'
-import { refreshDerived } from '../src/cron/refresh-derived'
+import { finishImport } from '../scripts/import/finish'
 
 await applyD1Migrations(env.DB, inject('migrations'))
 const lines = inject('catalogLines')
@@ -19,5 +18,4 @@ await importLines({
     throw new Error(`the test catalog's line ${line} was rejected: ${reason}`)
   },
 })
-const failed = await refreshDerived(env, new Date(inject('catalogNow')), memory.derivedReads)
-if (failed.length) throw new Error(`the cron's refresh failed: ${failed.join(', ')}`)
+await finishImport(env, new Date(inject('catalogNow')))
