@@ -14,11 +14,11 @@ npm run sync -- replay [--id N]... [--env staging|production | --origin URL] [--
 dead: the messages the catalog queue dead-lettered after their retries, oldest first, each with
 its reason. replay: sends them (those not yet replayed, or the --id ones) back through
 POST ${OPS_CATALOG} of the local server (http://localhost:8787), of an environment (--env,
-with CATALOG_TOKEN set) or of --origin, then marks them replayed. A replayed message is applied
+with SYNC_TOKEN set) or of --origin, then marks them replayed. A replayed message is applied
 only if it is still the newest version of its entity.
 `
 const DEV_ORIGIN = 'http://localhost:8787'
-const DEV_TOKEN = 'dev-catalog-token'
+const DEV_TOKEN = 'dev-sync-token'
 
 const { values, positionals } = parseCommandLine(
   USAGE,
@@ -89,8 +89,8 @@ async function listDead(host: ImportHost): Promise<void> {
 }
 
 async function replay(host: ImportHost): Promise<void> {
-  const token = process.env.CATALOG_TOKEN ?? (origin === DEV_ORIGIN ? DEV_TOKEN : undefined)
-  if (!token) fail(`set CATALOG_TOKEN to send messages to ${origin}`)
+  const token = process.env.SYNC_TOKEN ?? (origin === DEV_ORIGIN ? DEV_TOKEN : undefined)
+  if (!token) fail(`set SYNC_TOKEN to send messages to ${origin}`)
   const results = ids.length
     ? await host.query<Dead>(
         'SELECT * FROM sync_dead WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id',
