@@ -1,6 +1,6 @@
 // The worker as `npm run bench` serves it: the real worker (src/worker.ts), plus routes that exist
 // only in the benchmark configuration. Built by `wrangler deploy --dry-run` like the real one.
-import { urlTag } from '../../src/cache/cache-key'
+import { TAG } from '../../src/cache/tags'
 import { KnownPurges } from '../../src/cache/generations'
 import { readGate } from '../../src/gate/gate-store'
 import { memory } from '../../src/app'
@@ -59,7 +59,7 @@ export default {
       // path (the lookup, the store) runs as on a miss. (Emptying the isolate's memory at each
       // request did not do it: under concurrent requests, a render finishing between one
       // request's emptying and its lookup was served as a hit.)
-      memory.purges.record(env.BENCH_MISSES.map(urlTag), Number.MAX_SAFE_INTEGER)
+      memory.purges.record(env.BENCH_MISSES.map(TAG.url), Number.MAX_SAFE_INTEGER)
       purgedForever = true
     }
     const kvDelay = env.BENCH_KV_DELAY_MS ?? 0

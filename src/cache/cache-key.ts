@@ -14,11 +14,6 @@ export function cacheKey(origin: string, path: string, query: string, variant: s
   return `${origin.replace(/\/+$/, '')}${path}?${all.join('&')}`
 }
 
-/** The tag every page has, so a URL purge reaches all its variants and query forms. */
-export function urlTag(path: string): string {
-  return `url:${path}`
-}
-
 /**
  * The cache key of a request for a page stored under `policy`, for the flags it is served with;
  * null when the page refuses the query (a 400), which is then neither looked up nor stored: a

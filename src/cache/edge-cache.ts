@@ -1,7 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
-import { pageKey, urlTag } from './cache-key'
+import { pageKey } from './cache-key'
+import { TAG } from './tags'
 import { purgesKnown } from './generations'
 import type { EntryMeta, Freshness } from './entry-meta'
 import { assess } from './entry-meta'
@@ -148,7 +149,7 @@ async function store(
     ...windows,
     nonce: c.get('nonce'),
     tags: [
-      urlTag(pageOfDataPath(c.req.path)),
+      TAG.url(pageOfDataPath(c.req.path)),
       ...(res.headers
         .get('cache-tag')
         ?.split(',')

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { tagProblem } from './tags'
-import { urlTag } from './cache-key'
+import { TAG, tagProblem } from './tags'
 import { MAX_TAG_BYTES } from './generations'
 
 /** The largest purge request body read; anything longer is refused unread. */
@@ -90,11 +89,11 @@ export function purgeTags(
   for (const url of request.urls) {
     const path = purgePath(url, origin)
     if (!path) return { error: `not a URL of this site: ${url.slice(0, 100)}` }
-    if (new TextEncoder().encode(urlTag(path)).byteLength > MAX_TAG_BYTES)
+    if (new TextEncoder().encode(TAG.url(path)).byteLength > MAX_TAG_BYTES)
       return { error: `no page has a path this long: ${url.slice(0, 100)}` }
     paths.push(path)
   }
-  return { tags: [...new Set([...paths.map(urlTag), ...request.tags])], paths }
+  return { tags: [...new Set([...paths.map(TAG.url), ...request.tags])], paths }
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The kinds of cache tag pages carry (docs/caching.md, "Tags"): a purge names tags of these kinds,
- * `kind:value`, such as `provider:8` or `city:atlanta-ga`.
+ * `kind:value`, such as `provider:8` or `city:atlanta-ga`. Pages build their tags with `TAG`, so a
+ * page can only carry a tag the purge endpoint accepts.
  */
 export const TAG_KINDS = [
   'url',
@@ -14,6 +15,14 @@ export const TAG_KINDS = [
   'segment',
   'page',
 ] as const
+
+export type TagKind = (typeof TAG_KINDS)[number]
+export type CacheTag = `${TagKind}:${string}`
+
+/** One builder per kind: `TAG.city('atlanta-ga')` is `city:atlanta-ga`. */
+export const TAG = Object.fromEntries(
+  TAG_KINDS.map((kind) => [kind, (value: string | number) => `${kind}:${value}`]),
+) as { readonly [K in TagKind]: (value: string | number) => `${K}:${string}` }
 
 const VALUE = /^[A-Za-z0-9._/-]{1,200}$/
 

@@ -25,6 +25,7 @@ import { activitiesPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
 import { renderListing } from './render-page'
 import { intentQuestion } from './visitor-flow'
+import { TAG } from '../cache/tags'
 
 /** `/explore/d/{keyword}`: camps and classes of an activity category or subcategory. */
 export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
@@ -114,7 +115,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
           }))}
       />
     ),
-    { decision, tags: [`keyword:${keyword.slug}`, `category:${category.slug}`] },
+    { decision, tags: [TAG.keyword(keyword.slug), TAG.category(category.slug)] },
   )
 }
 

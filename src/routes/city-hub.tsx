@@ -25,6 +25,7 @@ import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
 import { renderPage } from './render-page'
 import { listOf, number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
+import { TAG } from '../cache/tags'
 
 /** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */
 export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
@@ -87,7 +88,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     />,
     {
       decision,
-      tags: [`city:${city.slug}`],
+      tags: [TAG.city(city.slug)],
       // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.
       lastModified: newestDate([
         ...services.filter((r) => shown.some((s) => s.slug === r.service)).map((r) => r.updatedAt),

@@ -24,6 +24,7 @@ import { CostGuidePage } from '../views/cost/cost-guide-page'
 import { rateAverage } from '../views/parts/format'
 import { cityPath, costPath } from '../urls/paths'
 import { renderPage } from './render-page'
+import { TAG } from '../cache/tags'
 
 /** `/cost/{service}` and `/cost/{service}/{city-state}`: what care costs, from the catalog's rates. */
 export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
@@ -108,7 +109,7 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
     />,
     {
       decision,
-      tags: [`service:${service.slug}`, ...(city ? [`city:${city.slug}`] : [])],
+      tags: [TAG.service(service.slug), ...(city ? [TAG.city(city.slug)] : [])],
       lastModified: stats.updatedAt,
     },
   )

@@ -40,6 +40,7 @@ import { listingPage, validQuery } from './listing-page'
 import { renderListing, streamed } from './render-page'
 import { intentQuestion } from './visitor-flow'
 import { serviceParam } from './service-param'
+import { TAG } from '../cache/tags'
 
 /** `/{service}/{city-state}`: the provider directory of a city (page kind PROVIDERS). */
 export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
@@ -122,9 +123,9 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       decision,
       // A provider's purge reaches every listing its card is on.
       tags: [
-        `service:${service.slug}`,
-        `city:${city.slug}`,
-        ...listing.cards.map((p) => `provider:${p.id}`),
+        TAG.service(service.slug),
+        TAG.city(city.slug),
+        ...listing.cards.map((p) => TAG.provider(p.id)),
       ],
       lastModified: local?.updatedAt,
     },

@@ -17,6 +17,7 @@ import { number } from '../views/parts/format'
 import { cityHubPath, costPath, HOME, servicePath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
 import { renderPage } from './render-page'
+import { TAG } from '../cache/tags'
 
 /** How many of the largest cities the home page links. */
 const LARGEST_CITIES = 24
@@ -62,6 +63,10 @@ export async function homePage(c: Context<AppEnv>): Promise<Response> {
       costGuides={guideLinks}
       activities={campLinksOf(activities)}
     />,
-    { decision, tags: ['home'], lastModified: newestDate(national.map((r) => r.updatedAt)) },
+    {
+      decision,
+      tags: [TAG.page('home')],
+      lastModified: newestDate(national.map((r) => r.updatedAt)),
+    },
   )
 }

@@ -15,6 +15,7 @@ import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from './city-hub'
 import { entityRedirect, renderPage, streamed } from './render-page'
+import { TAG } from '../cache/tags'
 
 const PRIVATE_FAMILY = 'Private family'
 
@@ -43,7 +44,7 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const jobs = job && findJobService(job.service)
   if (!job || !jobs) throw new HTTPException(404)
   const path = jobPath(job)
-  if (slug !== jobSlug(job)) return entityRedirect(c, path, [`job:${id}`])
+  if (slug !== jobSlug(job)) return entityRedirect(c, path, [TAG.job(id)])
 
   const now = new Date()
   const expired = isExpired(job, now)
@@ -109,10 +110,10 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
       analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
       // The job service's tag and its provider service's, as on the job listing.
       tags: [
-        `job:${job.id}`,
-        `city:${job.citySlug}`,
-        `service:${job.service}`,
-        `service:${jobs.service.slug}`,
+        TAG.job(job.id),
+        TAG.city(job.citySlug),
+        TAG.service(job.service),
+        TAG.service(jobs.service.slug),
       ],
       lastModified: job.postedAt,
       // An open job is served from cache no longer than until it closes (then: 410).

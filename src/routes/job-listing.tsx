@@ -20,6 +20,7 @@ import { sortedBy } from '../queries/listing-query'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
 import { renderListing } from './render-page'
+import { TAG } from '../cache/tags'
 
 /** `/{job-service}/{city-state}`: open jobs of a city (page kind JOBS). */
 export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
@@ -95,7 +96,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     ),
     {
       decision,
-      tags: [`service:${jobs.slug}`, `service:${jobs.service.slug}`, `city:${city.slug}`],
+      tags: [TAG.service(jobs.slug), TAG.service(jobs.service.slug), TAG.city(city.slug)],
       lastModified: counts.find((row) => row.service === jobs.slug)?.updatedAt,
     },
   )

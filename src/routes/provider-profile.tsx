@@ -31,6 +31,7 @@ import type { ProfileService } from '../views/profile/profile-page'
 import { ProfilePage } from '../views/profile/profile-page'
 import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
 import { entityRedirect, renderPage, streamed } from './render-page'
+import { TAG } from '../cache/tags'
 
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
 export async function providerProfilePage(c: Context<AppEnv>): Promise<Response> {
@@ -49,7 +50,7 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   ])
   if (!provider) throw new HTTPException(404)
   const path = providerPath(provider)
-  if (slug !== providerSlug(provider)) return entityRedirect(c, path, [`provider:${id}`])
+  if (slug !== providerSlug(provider)) return entityRedirect(c, path, [TAG.provider(id)])
 
   // Services in catalog order: the first is the one the profile is about.
   const services: ProfileService[] = SERVICES.flatMap((service) => {
@@ -120,9 +121,9 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
     {
       decision,
       tags: [
-        `provider:${provider.id}`,
-        `city:${provider.citySlug}`,
-        ...services.map((s) => `service:${s.service.slug}`),
+        TAG.provider(provider.id),
+        TAG.city(provider.citySlug),
+        ...services.map((s) => TAG.service(s.service.slug)),
       ],
       lastModified: provider.updatedAt,
       analytics: {

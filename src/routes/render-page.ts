@@ -15,6 +15,8 @@ import { Markup } from '../views/markup'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
 import { DEFAULT_SITE, SiteContext } from '../views/site-context'
+import type { CacheTag } from '../cache/tags'
+import { TAG } from '../cache/tags'
 
 export interface PageOptions {
   status?: number
@@ -22,7 +24,7 @@ export interface PageOptions {
   decision: IndexDecision
   headers?: Record<string, string>
   /** Cache-Tag: what a purge can name this page by (service, city, entity); the page type is added. */
-  tags?: readonly string[]
+  tags?: readonly CacheTag[]
   /** When the page's data last changed (ISO 8601): Last-Modified. */
   lastModified?: string | null
   /** Analytics beyond what the URL tells (page id, page kind). */
@@ -89,11 +91,11 @@ export async function renderListing(
 export function entityRedirect(
   c: Context<AppEnv>,
   path: string,
-  tags: readonly string[],
+  tags: readonly CacheTag[],
 ): Response {
   const res = c.redirect(path, 301)
   const pageType = dataLayerOf(c.get('page')).pageType ?? 'other'
-  res.headers.set('cache-tag', [`page:${pageType}`, ...tags].join(','))
+  res.headers.set('cache-tag', [TAG.page(pageType), ...tags].join(','))
   return res
 }
 
@@ -106,7 +108,7 @@ function pageHeaders(
   const headers: Record<string, string> = {
     ...extra,
     'server-timing': c.var.timing.header(),
-    'cache-tag': [`page:${site.dataLayer.pageType ?? 'other'}`, ...tags].join(','),
+    'cache-tag': [TAG.page(site.dataLayer.pageType ?? 'other'), ...tags].join(','),
   }
   if (lastModified) headers['last-modified'] = new Date(lastModified).toUTCString()
   return headers

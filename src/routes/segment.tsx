@@ -10,6 +10,7 @@ import { SegmentPage } from '../views/segment/segment-page'
 import { number, rateAverage } from '../views/parts/format'
 import { cityPath, servicePath } from '../urls/paths'
 import { renderPage } from './render-page'
+import { TAG } from '../cache/tags'
 
 /** `/adult-care`, `/caregivers`, …: a segment landing page, its figures from the catalog. */
 export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
@@ -57,6 +58,6 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
         text: `${mainTitle} in ${city.name}, ${city.stateCode}`,
       }))}
     />,
-    { decision, tags: [`segment:${segment.slug}`] },
+    { decision, tags: [TAG.segment(segment.slug)] },
   )
 }

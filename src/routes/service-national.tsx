@@ -10,6 +10,7 @@ import { number, rateAverage } from '../views/parts/format'
 import { cityPath, costPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
+import { TAG } from '../cache/tags'
 
 /** `/{service}`: the national landing page of a service. */
 export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response> {
@@ -67,6 +68,6 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
           text: s.title,
         }))}
     />,
-    { decision, tags: [`service:${service.slug}`], lastModified: national?.updatedAt },
+    { decision, tags: [TAG.service(service.slug)], lastModified: national?.updatedAt },
   )
 }

@@ -17,6 +17,7 @@ import { cityPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
 import { number } from '../views/parts/format'
+import { TAG } from '../cache/tags'
 
 /** `/{service}/{state}`: the cities of a state (page kind SEGMENTATION_STATE). */
 export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
@@ -81,9 +82,9 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
       decision,
       lastModified: leaders.find((r) => r.service === service.slug)?.updatedAt,
       tags: [
-        `service:${service.slug}`,
-        `state:${code.toLowerCase()}`,
-        ...top.map((p) => `provider:${p.id}`),
+        TAG.service(service.slug),
+        TAG.state(code.toLowerCase()),
+        ...top.map((p) => TAG.provider(p.id)),
       ],
     },
   )

@@ -40,6 +40,7 @@ import {
   statePath,
 } from '../urls/paths'
 import { DATA_PREFIX } from '../urls/data-prefix'
+import { TAG } from '../cache/tags'
 
 /**
  * The chunked sitemap files, sized so a file can never pass 50,000 URLs: a block of 4,000
@@ -102,7 +103,7 @@ export function robotsTxt(c: Context<AppEnv>): Response {
     '',
   ].join('\n')
   return new Response(body, {
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-tag': 'page:robots' },
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-tag': TAG.page('robots') },
   })
 }
 
@@ -274,7 +275,7 @@ function xml(body: ReadableStream<Uint8Array>): Response {
     headers: {
       'content-type': 'application/xml; charset=utf-8',
       'x-robots-tag': 'noindex',
-      'cache-tag': 'page:sitemap',
+      'cache-tag': TAG.page('sitemap'),
     },
   })
 }

@@ -356,6 +356,15 @@ describe('purge', () => {
     expect(log).toEqual({ token_name: 'ci', tags: '["city:seattle-wa"]', purged: 1 })
   })
 
+  it('by page:home refreshes the home page, and no other', async () => {
+    await settled('/')
+    await settled('/nannies')
+    expect((await settled('/')).cache).toBe('HIT')
+    expect((await purge({ tags: ['page:home'] })).status).toBe(200)
+    expect((await settled('/')).cache).toBe('MISS')
+    expect((await settled('/nannies')).cache).toBe('HIT')
+  })
+
   it('by provider refreshes every listing that shows its card, and no other', async () => {
     const listing = await settled('/child-care/denver-co')
     const [profile = ''] = cardLinks(listing.body)
