@@ -2,7 +2,7 @@ import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
 import { PAGE_TYPES } from '../catalog/enums'
 import { JOB_SERVICES } from '../catalog/jobs'
 import { SERVICES } from '../catalog/services'
-import { urlTag } from '../cache/cache-key'
+import { TAG } from '../cache/tags'
 import {
   activitiesPath,
   cityHubPath,
@@ -21,20 +21,20 @@ export const SITEMAP_TAG = 'page:sitemap'
 
 /** The tags of a provider's own pages: its profile (and the cards naming it), its URLs. */
 export function providerTags(id: number, nameSlug: string): string[] {
-  return [`provider:${id}`, urlTag(`/p/${nameSlug}-${id}`), urlTag(`/p/${id}`), SITEMAP_TAG]
+  return [`provider:${id}`, TAG.url(`/p/${nameSlug}-${id}`), TAG.url(`/p/${id}`), SITEMAP_TAG]
 }
 
 export function jobTags(id: number, titleSlug: string): string[] {
-  return [`job:${id}`, urlTag(`/job/${titleSlug}-${id}`), urlTag(`/job/${id}`), SITEMAP_TAG]
+  return [`job:${id}`, TAG.url(`/job/${titleSlug}-${id}`), TAG.url(`/job/${id}`), SITEMAP_TAG]
 }
 
 /** Every page of a city: before the city was added, any of them was a (stored) 404. */
 export function cityTags(slug: string): string[] {
   return [
-    urlTag(cityHubPath(slug)),
-    ...SERVICES.map((s) => urlTag(cityPath(s.slug, slug))),
-    ...JOB_SERVICES.map((j) => urlTag(jobListingPath(j.slug, slug))),
-    ...COST_GUIDE_SERVICES.map((s) => urlTag(costPath(s.slug, slug))),
+    TAG.url(cityHubPath(slug)),
+    ...SERVICES.map((s) => TAG.url(cityPath(s.slug, slug))),
+    ...JOB_SERVICES.map((j) => TAG.url(jobListingPath(j.slug, slug))),
+    ...COST_GUIDE_SERVICES.map((s) => TAG.url(costPath(s.slug, slug))),
     SITEMAP_TAG,
   ]
 }
@@ -72,31 +72,31 @@ const TOUCHED_TAGS: Record<string, { tags: string[]; where?: string }> = {
   // A listing's count or rates moved: the directory, its state and national pages, the city hub.
   listing: {
     tags: [
-      sqlTemplate(['t.value', 'c.slug'], (s, city) => urlTag(cityPath(s, city))),
-      sqlTemplate(['t.value', STATE], (s, state) => urlTag(statePath(s, state))),
-      sqlTemplate(['t.value'], (s) => urlTag(servicePath(s))),
-      sqlTemplate(['c.slug'], (city) => urlTag(cityHubPath(city))),
+      sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(cityPath(s, city))),
+      sqlTemplate(['t.value', STATE], (s, state) => TAG.url(statePath(s, state))),
+      sqlTemplate(['t.value'], (s) => TAG.url(servicePath(s))),
+      sqlTemplate(['c.slug'], (city) => TAG.url(cityHubPath(city))),
       `'${SITEMAP_TAG}'`,
     ],
   },
   // A rate moved in a service with cost guides: the city's guide and the national one.
   rate: {
     tags: [
-      sqlTemplate(['t.value', 'c.slug'], (s, city) => urlTag(costPath(s, city))),
-      sqlTemplate(['t.value'], (s) => urlTag(costPath(s))),
+      sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(costPath(s, city))),
+      sqlTemplate(['t.value'], (s) => TAG.url(costPath(s))),
     ],
     where: `t.value IN (${COST_GUIDE_LIST})`,
   },
   // Open jobs moved: the job listing, the directory's jobs module, the city hub.
   jobs: {
     tags: [
-      sqlTemplate(['t.value', 'c.slug'], (j, city) => urlTag(jobListingPath(j, city))),
-      sqlTemplate([JOB_PROVIDER_SERVICE, 'c.slug'], (s, city) => urlTag(cityPath(s, city))),
-      sqlTemplate(['c.slug'], (city) => urlTag(cityHubPath(city))),
+      sqlTemplate(['t.value', 'c.slug'], (j, city) => TAG.url(jobListingPath(j, city))),
+      sqlTemplate([JOB_PROVIDER_SERVICE, 'c.slug'], (s, city) => TAG.url(cityPath(s, city))),
+      sqlTemplate(['c.slug'], (city) => TAG.url(cityHubPath(city))),
       `'${SITEMAP_TAG}'`,
     ],
   },
-  keyword: { tags: [sqlTemplate(['t.value'], (k) => urlTag(activitiesPath(k)))] },
+  keyword: { tags: [sqlTemplate(['t.value'], (k) => TAG.url(activitiesPath(k)))] },
 }
 
 const MOST_TAGS = Math.max(...Object.values(TOUCHED_TAGS).map((k) => k.tags.length))
