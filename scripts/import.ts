@@ -41,7 +41,7 @@ const rejectsPath = values.rejects ?? `${file}.rejects.ndjson`
 
 await runScript(async () => {
   const host = await openHost(target)
-  let rejected = 0
+  let rejected: number
   try {
     const where = target.local
       ? `local D1 (${join(target.persistTo ?? '.wrangler/state', 'v3')})`

@@ -110,7 +110,10 @@ export async function openHost(target: Target): Promise<ImportHost> {
     })
     dev.on('exit', (code) => reject(new Error(`wrangler dev exited (${code}) before it was ready`)))
   })
-  return client(`http://127.0.0.1:${port}`, async () => void dev.kill())
+  return client(`http://127.0.0.1:${port}`, () => {
+    dev.kill()
+    return Promise.resolve()
+  })
 }
 
 function client(origin: string, dispose: () => Promise<void>): ImportHost {

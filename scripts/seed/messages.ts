@@ -91,10 +91,9 @@ export function* cityMessages(rows: CityRows, version: number): Generator<Catalo
       }
     }
     for (const r of reviews.get(id) ?? []) {
-      const { OVERALL: _overall, ...ratings } = JSON.parse(str(r, 'ratings')) as Record<
-        string,
-        number
-      >
+      // OVERALL travels as the review's `rating`.
+      const ratings = JSON.parse(str(r, 'ratings')) as Record<string, number>
+      delete ratings.OVERALL
       yield {
         kind: 'review.added',
         id: num(r, 'id'),

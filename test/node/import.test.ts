@@ -45,8 +45,12 @@ beforeAll(async () => {
   for (const rows of generateCatalog(catalogPlaces(21), { scale: 0.05, seed: 1, now: NOW }))
     for (const message of cityMessages(rows, NOW.getTime())) lines.push(JSON.stringify(message))
   valid = lines.length
-  const provider = JSON.parse(lines.find((l) => l.includes('"provider.upserted"')) ?? '{}')
-  const job = JSON.parse(lines.find((l) => l.includes('"job.upserted"')) ?? '{}')
+  const first = (kind: string) =>
+    JSON.parse(lines.find((l) => l.includes(`"${kind}"`)) ?? '{}') as {
+      entity: Record<string, unknown>
+    }
+  const provider = first('provider.upserted')
+  const job = first('job.upserted')
   const put = (at: number, line: string, word: string) => {
     lines.splice(at - 1, 0, line)
     bad.set(at, word)
@@ -166,7 +170,7 @@ describe('npm run import --local', () => {
           if (++batches > 3) throw new Error('the process died')
           return host.apply(...args)
         },
-        answers: async () => batches <= 3,
+        answers: () => Promise.resolve(batches <= 3),
       }
       const options = { file: catalog, rejects, batchMessages: BATCH, label: 'test' }
       await expect(importFile(dying, { ...options, resume: false })).rejects.toThrow('died')
