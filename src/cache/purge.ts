@@ -129,3 +129,22 @@ function ipv6Prefix64(address: string): string | null {
   if (!first.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null
   return first.map((g) => parseInt(g, 16).toString(16)).join(':')
 }
+
+/**
+ * Counts a failed authentication of `address` in `limiter` and tells whether its key is over the
+ * limit. A limiter that cannot answer counts as over (and is reported): without a valid token
+ * nothing is lost by waiting.
+ */
+export async function overFailureLimit(
+  limiter: RateLimit,
+  address: string | undefined,
+  unavailable: (error: string) => void,
+): Promise<boolean> {
+  try {
+    const { success } = await limiter.limit({ key: failureKey(address) })
+    return !success
+  } catch (error) {
+    unavailable(String(error))
+    return true
+  }
+}
