@@ -110,6 +110,9 @@ export async function importLines(run: LineImport): Promise<ImportCounts> {
     batch = []
     await committing
     committing = commit(items, through, true)
+    // Its failure is thrown where it is awaited (the next flush, or the end), not meanwhile as
+    // an unhandled rejection.
+    committing.catch(() => undefined)
   }
   for await (const { line, text } of run.lines) {
     counts.read++
