@@ -180,6 +180,7 @@ describe('npm run import --local', () => {
       expect(resumed.skipped).toBe(3 * BATCH + 3)
       expect(resumed.applied).toBe(valid - 3 * BATCH)
       expect((await readRejects(rejects)).map((x) => x.line)).toEqual([...bad.keys()])
+      await host.finish(new Date()) // the ratings, as the command's last step
     } finally {
       await host.dispose()
     }
