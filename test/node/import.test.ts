@@ -121,7 +121,7 @@ const readRejects = async (path: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Reject)
 
-describe('npm run import --local', () => {
+describe('npm run import --local', { timeout: 300_000 }, () => {
   let first: Awaited<ReturnType<typeof tables>>
 
   it('loads every valid line and rejects each bad one with its number and reason', async () => {
