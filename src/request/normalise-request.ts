@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { isDataPath } from '../urls/data-prefix'
-import { isProviderMessagePath, OPS_PURGE } from '../urls/paths'
+import { isProviderMessagePath, OPS_CATALOG, OPS_PURGE } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -83,7 +83,9 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
  * POST, and nothing else.
  */
 function allowedMethods(path: string): readonly string[] {
-  return path === OPS_PURGE || isProviderMessagePath(path) ? ['POST'] : ['GET', 'HEAD']
+  return path === OPS_PURGE || path === OPS_CATALOG || isProviderMessagePath(path)
+    ? ['POST']
+    : ['GET', 'HEAD']
 }
 
 /** The `Allow` header of a 405 at `path`. */
