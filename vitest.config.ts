@@ -1,6 +1,8 @@
-import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+// On an unsupported Node, one line and exit, before the config starts any tool.
+import './scripts/preflight.js'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
-import { testCatalogStatements } from './scripts/seed/test-catalog'
+import { testCatalogLines, testZipStatements } from './scripts/seed/test-catalog'
 
 // Three projects: `workers` runs unit and route tests inside workerd with real local D1, KV and
 // Cache (seeded per test file by test/setup.ts); `node` runs the generator's and the bundles'
@@ -8,6 +10,7 @@ import { testCatalogStatements } from './scripts/seed/test-catalog'
 // against it.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
+  console.log(`vitest on Node ${process.version} (${process.execPath})`)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
   return {
     test: {
@@ -22,6 +25,7 @@ export default defineConfig(async () => {
                   SENTRY_DSN: inject('sentryOrigin').replace('http://', 'http://public@') + '/1',
                   ENVIRONMENT: 'test',
                   PURGE_TOKEN: 'ops=test-ops-token,ci=test-ci-token',
+                  SYNC_TOKEN: 'test-sync-token',
                 },
               },
             })),
@@ -39,8 +43,9 @@ export default defineConfig(async () => {
             onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
             provide: {
               migrations,
-              catalogSql: testCatalogStatements(now),
+              catalogLines: testCatalogLines(now),
               catalogNow: now.toISOString(),
+              zipStatements: testZipStatements(),
             },
           },
         },
@@ -49,6 +54,7 @@ export default defineConfig(async () => {
             name: 'node',
             environment: 'node',
             include: ['test/node/**/*.test.ts'],
+            provide: { vitestNode: process.version },
             testTimeout: 120_000,
             hookTimeout: 180_000,
           },

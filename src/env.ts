@@ -14,6 +14,12 @@ export interface AppEnv {
     memory: Memory
     /** D1 reads for this request, counted, timed and retried (src/data/db.ts). */
     db: Db
+    /**
+     * When the request's D1 session began, if any replica may answer it: a page rendered from it
+     * is stored only once no purge could be missing from it (src/cache/edge-cache.ts). Null: the
+     * primary answers.
+     */
+    replicaSince: number | null
     timing: Timing
     /** Breadcrumbs: storage reads, flag evaluations, cache decisions. */
     trail: Trail

@@ -1,15 +1,19 @@
-import type { D1Migration } from '@cloudflare/vitest-pool-workers'
+import type { D1Migration } from '@cloudflare/vitest-plugin'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     migrations: D1Migration[]
-    /** INSERT statements of the test catalog (scripts/seed/test-catalog.ts). */
-    catalogSql: string[]
+    /** The test catalog as NDJSON change messages, a line each (scripts/seed/test-catalog.ts). */
+    catalogLines: string[]
     catalogNow: string
+    /** The ZIP codes near the test catalog's places, as INSERT statements. */
+    zipStatements: string[]
     /** The Sentry capture server (test/node/capture-server.ts). */
     sentryOrigin: string
     /** The e2e project's `wrangler dev` (test/e2e/server.ts) and its state folder. */
     baseUrl: string
     persistDir: string
+    /** The Node the vitest process runs on (test/node/node-version.test.ts). */
+    vitestNode: string
   }
 }

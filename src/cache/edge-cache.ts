@@ -9,6 +9,9 @@ import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
 import { contentTag, ifNoneMatchHits } from './etag'
 import { cutAtNonce, includesText } from '../request/nonce'
+import { hashedScripts } from '../request/script-hashes'
+import { policy as securityPolicy } from '../request/security-headers'
+import { PRIMARY_AFTER_PURGE_MS } from '../request/read-session'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL, REDIRECT_TTL } from './policies'
 import { servable, storedResponse, withoutBodyHeaders } from './stored-response'
@@ -73,6 +76,9 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     // Only a stored copy needs the purges; until a cold isolate knows them, its copy may be a
     // purged one, so it is rendered again (`unverified`), never served as it is.
     const verified = meta ? await purgesKnown(purges, c.env.DB, waitUntil, reporter.problem) : false
+    // A miss keeps them current too, in the background: they decide which session the next
+    // render reads through, and whether this one is stored (`fromCurrentData`).
+    if (!meta) purges.refreshIfDue(c.env.DB, waitUntil, reporter.problem)
     let freshness: Freshness | 'unverified' = !meta
       ? 'gone'
       : verified
@@ -144,7 +150,7 @@ async function store(
     replace(c, new Response(res.body, { status: res.status, headers }))
     return
   }
-  const meta: Omit<EntryMeta, 'complete' | 'etag'> = {
+  const meta: Omit<EntryMeta, 'complete' | 'etag' | 'nonce'> & { nonce: string } = {
     storedAt: now,
     ...windows,
     nonce: c.get('nonce'),
@@ -165,15 +171,27 @@ async function store(
       c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
       return
     }
-    const complete = !includesText(new Uint8Array(body), '<template id="B:')
+    if (!(await fromCurrentData(c, meta.tags))) return
+    const rendered = new Uint8Array(body)
+    const complete = !includesText(rendered, '<template id="B:')
     const copy = new Headers(headers)
     copy.delete('server-timing')
     if (etag) copy.set('etag', etag)
-    const entry: EntryMeta = { ...meta, complete, etag }
-    c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, body))
+    // Sent as it is, with its scripts' hashes; but the tag manager passes the nonce it finds
+    // on to the scripts it adds, so a page that loads it gets a nonce of its own each time.
+    const sentAsIs = !c.get('flags').config.tagManagerEnabled
+    const hashed = sentAsIs ? await hashedScripts(rendered, meta.nonce) : null
+    if (hashed)
+      copy.set(
+        'content-security-policy',
+        securityPolicy({ hashes: hashed.hashes, tagManager: false }, c.env.SENTRY_BROWSER_DSN),
+      )
+    const entry: EntryMeta = { ...meta, nonce: hashed ? null : meta.nonce, complete, etag }
+    const stored = hashed?.body ?? rendered
+    c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, stored))
     copy.set(META, JSON.stringify(entry))
     copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
-    await cache.put(key, new Response(body, { status: res.status, headers: copy }))
+    await cache.put(key, new Response(stored, { status: res.status, headers: copy }))
   }
   const failed = (error: unknown) =>
     c.get('reporter').problem('cache: store failed', { error: String(error) })
@@ -201,6 +219,21 @@ async function store(
       await keep(body, await etagOf(res.status, body, meta.nonce))
     })().catch(failed),
   )
+}
+
+/**
+ * Whether a render read data no older than the purges of its tags. The primary is always
+ * current. A replica may lag it by up to PRIMARY_AFTER_PURGE_MS, so a render from one is stored
+ * only once the isolate knows every purge recorded before the render began (asking the primary
+ * if need be) and none of the page's tags was purged in that lag before it: else a data change
+ * and its purge, just made, could lose to the replica's older copy (docs/data.md).
+ */
+async function fromCurrentData(c: Context<AppEnv>, tags: readonly string[]): Promise<boolean> {
+  const since = c.get('replicaSince')
+  if (since === null) return true
+  const { purges } = c.get('memory')
+  if (!(await purges.completeBefore(since, c.env.DB, c.get('reporter').problem))) return false
+  return purges.newestOf(tags) < since - PRIMARY_AFTER_PURGE_MS
 }
 
 /**
@@ -256,18 +289,21 @@ function lifetimes(
 async function remembered(hotPages: HotPages, key: string, stored: Response | undefined) {
   const meta = stored ? readMeta(stored) : null
   if (!stored || !meta) return undefined
-  const page = hotPage(stored.status, stored.headers, meta, await stored.arrayBuffer())
+  const body = new Uint8Array(await stored.arrayBuffer())
+  const page = hotPage(stored.status, stored.headers, meta, body)
   hotPages.remember(key, page)
   return page
 }
 
-function hotPage(status: number, headers: Headers, meta: EntryMeta, body: ArrayBuffer): HotPage {
-  const kept = [...headers].filter(([name]) => name !== META && name !== 'cache-control')
+function hotPage(status: number, headers: Headers, meta: EntryMeta, body: Uint8Array): HotPage {
+  const kept = new Headers(headers)
+  kept.delete(META)
+  kept.set('cache-control', meta.cacheControl)
   return {
     status,
     headers: kept,
     meta,
-    parts: cutAtNonce(new Uint8Array(body), meta.nonce),
+    parts: meta.nonce === null ? [body] : cutAtNonce(body, meta.nonce),
     bytes: body.byteLength,
   }
 }
@@ -276,7 +312,9 @@ function hotPage(status: number, headers: Headers, meta: EntryMeta, body: ArrayB
 function readMeta(stored: Response): EntryMeta | null {
   try {
     const meta = JSON.parse(stored.headers.get(META) ?? 'null') as Partial<EntryMeta> | null
-    return meta && typeof meta.nonce === 'string' ? (meta as EntryMeta) : null
+    return meta && (typeof meta.nonce === 'string' || meta.nonce === null)
+      ? (meta as EntryMeta)
+      : null
   } catch {
     return null
   }

@@ -18,12 +18,11 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
     const filter = await loadGate(memory.gate, c.env.GATE, waitUntil, report)
     for (const [name, kind] of Object.entries(params)) {
       const value = c.req.param(name) ?? ''
-      // A city slug is no increasing id: one added after the build is known from memory, which
-      // every city check keeps fresh (in the background, once a minute).
-      const added =
-        filter && kind === 'city'
-          ? citiesAddedAfter(memory.newCities, filter.meta, c.env.DB, waitUntil, report)
-          : NO_SLUGS
+      // A city, or an entity whose id the build could not foresee, added after the build is
+      // known from memory, which every check keeps fresh (in the background, once a minute).
+      const added = filter
+        ? citiesAddedAfter(memory.newCities, filter.meta, c.env.DB, waitUntil, report)
+        : NO_SLUGS
       const known = slugKnown(filter, kind, value, added)
       c.get('trail').add('gate', gateCrumb(kind, known))
       if (!known) throw new HTTPException(404)
@@ -36,7 +35,9 @@ const NO_SLUGS: ReadonlySet<string> = new Set()
 
 /**
  * Whether a route parameter may name something in the catalog: the filter may hold it, or it is
- * a city slug added after the filter's build (`added`). No filter: the gate is open.
+ * a city slug or an entity (`provider:123`) added after the filter's build (`added`, the log of
+ * migrations/0006_city_additions.sql, which catalog sync adds entities to). No filter: the gate
+ * is open.
  */
 export function slugKnown(
   filter: GateFilter | null,
@@ -47,7 +48,7 @@ export function slugKnown(
   if (!filter) return true
   // Entity URLs end in the id: /p/{name-slug}-{id}, /job/{title-slug}-{id}.
   const key = kind === 'city' ? value : (entityId(value) ?? 0)
-  return filter.has(kind, key) || (kind === 'city' && added.has(value))
+  return filter.has(kind, key) || added.has(kind === 'city' ? value : `${kind}:${key}`)
 }
 
 /** The gate's breadcrumb of one check. */

@@ -118,7 +118,8 @@ function answer(
   const now = Date.now()
   if (assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') return null
 
-  const nonce = newNonce()
+  // A copy sent as it is brings the policy of its scripts' hashes: no nonce to make.
+  const nonce = meta.nonce === null ? '' : newNonce()
   const ifNoneMatch = headers.get('if-none-match') ?? undefined
   const res = storedResponse(stored, 'HIT', now, ifNoneMatch, nonce)
   res.headers.set('x-variant', variant)
@@ -140,8 +141,8 @@ function gateOf(
   const crumbs: string[] = []
   for (const [name, kind] of Object.entries(params)) {
     const value = values[name] ?? ''
-    const added = filter && kind === 'city' ? knownNewCities(memory.newCities, filter.meta) : null
-    if (filter && kind === 'city' && !added) return null
+    const added = filter ? knownNewCities(memory.newCities, filter.meta) : null
+    if (filter && !added) return null
     const known = slugKnown(filter, kind, value, added ?? NO_SLUGS)
     crumbs.push(gateCrumb(kind, known))
     if (!known) return { known, crumbs }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { isDataPath } from '../urls/data-prefix'
-import { isProviderMessagePath, OPS_PURGE } from '../urls/paths'
+import { isProviderMessagePath, OPS_CATALOG, OPS_PURGE } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -41,9 +41,17 @@ export function checkUrl(url: URL): Verdict {
   }
   if (CONTROL.test(decodedPath) || CONTROL.test(decodedQuery)) return bad('control character')
 
-  const normalised = '/' + decodeUnreserved(path).split('/').filter(Boolean).join('/').toLowerCase()
+  const normalised = normalisedPath(path)
   if (normalised !== path) return { kind: 'redirect', location: normalised + url.search }
   return { kind: 'ok' }
+}
+
+/**
+ * The one spelling of a path: lowercase, without repeated or trailing slashes, its
+ * percent-encoded unreserved characters decoded. The purge endpoint names pages by it too.
+ */
+export function normalisedPath(path: string): string {
+  return '/' + decodeUnreserved(path).split('/').filter(Boolean).join('/').toLowerCase()
 }
 
 /** `path` with its percent-encoded unreserved characters decoded; other escapes kept. */
@@ -83,7 +91,9 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
  * POST, and nothing else.
  */
 function allowedMethods(path: string): readonly string[] {
-  return path === OPS_PURGE || isProviderMessagePath(path) ? ['POST'] : ['GET', 'HEAD']
+  return path === OPS_PURGE || path === OPS_CATALOG || isProviderMessagePath(path)
+    ? ['POST']
+    : ['GET', 'HEAD']
 }
 
 /** The `Allow` header of a 405 at `path`. */

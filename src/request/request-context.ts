@@ -12,9 +12,12 @@ import { readConstraint } from './read-session'
 export function requestContext(memory: Memory): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('memory', memory)
+    const now = Date.now()
+    const constraint = readConstraint(memory.purges, now)
+    c.set('replicaSince', constraint === 'first-unconstrained' ? now : null)
     c.set(
       'db',
-      openDb(c.env.DB.withSession(readConstraint(memory.purges)), c.get('timing'), {
+      openDb(c.env.DB.withSession(constraint), c.get('timing'), {
         trail: c.get('trail'),
         kept: {
           derived: memory.derivedReads,

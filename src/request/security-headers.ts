@@ -17,9 +17,10 @@ const ALWAYS: [string, string][] = Object.entries({
 
 /**
  * The outermost step: security headers on every response, and on HTML a Content-Security-Policy
- * with this response's nonce. The nonce is made here, before anything renders: fresh renders
- * write it, and pages served again put it in place of their old one (src/request/nonce.ts), so
- * no two responses share one.
+ * with this response's nonce, or the one a stored copy brings. The nonce is made here, before
+ * anything renders: fresh renders write it, so no two renders share one; a page served again is
+ * sent with its scripts' hashes, or with this nonce in place of its old one
+ * (src/request/script-hashes.ts, src/request/nonce.ts).
  */
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   const nonce = newNonce()
@@ -43,7 +44,9 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
  * Sets the security headers of a response in place: the policy names `nonce` on HTML only
  * (a 304 has no content type, so no nonce), and the tag manager only on HTML whose `config`
  * turns it on. `config` is the one the response was rendered with, read only for HTML: a
- * read of it counts towards the page's variant, which only documents key on.
+ * read of it counts towards the page's variant, which only documents key on. A response that
+ * already has a policy keeps it: a stored copy sent as it is brings the one naming its scripts'
+ * hashes (src/request/script-hashes.ts).
  */
 export function secure(
   headers: Headers,
@@ -51,22 +54,30 @@ export function secure(
   browserDsn: string,
   config: Pick<Config, 'tagManagerEnabled'>,
 ): void {
-  const html = headers.get('content-type')?.startsWith('text/html') ?? false
   for (const [name, value] of ALWAYS) headers.set(name, value)
+  if (headers.has('content-security-policy')) return
+  const html = headers.get('content-type')?.startsWith('text/html') ?? false
   const scripts = html ? { nonce, tagManager: config.tagManagerEnabled } : null
   headers.set('content-security-policy', policy(scripts, browserDsn))
 }
+
+/** The inline scripts a document may run: those with its nonce, or those with these hashes. */
+export type InlineScripts = { nonce: string } | { hashes: readonly string[] }
 
 /**
  * No script but this site's, this response's inline ones and, when the page loads it, the tag
  * manager's; no framing; reports to Sentry.
  */
 export function policy(
-  scripts: { nonce: string; tagManager: boolean } | null,
+  scripts: (InlineScripts & { tagManager: boolean }) | null,
   browserDsn: string,
 ): string {
   const sentry = originOf(browserDsn)
-  const inline = scripts ? ` 'nonce-${scripts.nonce}'` : ''
+  const inline = !scripts
+    ? ''
+    : 'nonce' in scripts
+      ? ` 'nonce-${scripts.nonce}'`
+      : scripts.hashes.map((h) => ` ${h}`).join('')
   const tagManager = scripts?.tagManager ? ` ${TAG_MANAGER}` : ''
   return [
     "default-src 'self'",

@@ -7,12 +7,12 @@ import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
 import worker from '../../src/worker'
 import { buildGate } from '../../src/gate/build-gate'
-import { GateFilter, NEW_ID_MARGIN } from '../../src/gate/gate-filter'
+import { GATE_ERROR_RATE, GateFilter, MAX_SLUG, NEW_ID_MARGIN } from '../../src/gate/gate-filter'
 import { GATE_KEY, readGate } from '../../src/gate/gate-store'
 import { findCitiesAddedAfter, NEW_CITIES_MAX_AGE_MS } from '../../src/gate/new-cities'
 import { aProvider, cityId } from '../support/builders'
 import type { App } from '../support/fetch-page'
-import { anIsolate, d1Reads } from '../support/fetch-page'
+import { anIsolate, d1Reads, statementsOnceWarm } from '../support/fetch-page'
 import { unreachable, withStatementFaults } from '../support/with-faults'
 
 /** The real D1, each read of a statement containing `match` answered by `answer`. */
@@ -55,9 +55,17 @@ describe('the gate', () => {
   it('rejects slugs it has never seen, at the seed error rate', async () => {
     const gate = await readGate(env.GATE)
     if (!gate) throw new Error('setup saved no gate')
+    // A slug never added passes only when every one of its hashes lands on a set bit: the
+    // filter's error rate is the share of bits set, to the power of the hashes.
+    let set = 0
+    for (let byte of gate.bytes()) for (; byte; byte &= byte - 1) set++
+    const rate = (set / gate.meta.size) ** gate.meta.hashes
+    expect(rate).toBeGreaterThan(0)
+    expect(rate).toBeLessThanOrEqual(GATE_ERROR_RATE)
+    // And it answers as its bits say: of 20,000 unknown slugs, about two pass.
     let passed = 0
     for (let i = 0; i < 20_000; i++) if (gate.has('city', `nowhere-${i}-ga`)) passed++
-    expect(passed / 20_000).toBeLessThan(0.001)
+    expect(passed).toBeLessThanOrEqual(Math.ceil(20_000 * GATE_ERROR_RATE * 3))
   })
 
   it('lets an entity added after the build through, by its id above the watermark', async () => {
@@ -78,9 +86,11 @@ describe('the gate', () => {
     expect((await readGate(env.GATE))?.has('city', 'newtown-ga')).toBe(false)
     // A fresh isolate has not heard of new cities yet: its first city check asks, afterwards.
     const isolate = anIsolate()
-    const first = await isolate.settled('/babysitters/newtown-ga')
-    expect(first.res.status).toBe(404)
-    expect(d1Reads(first.res)).toBe(0)
+    const first = await isolate.statements('/babysitters/newtown-ga')
+    expect([first.res.status, first.statements]).toEqual([
+      404,
+      [expect.stringContaining('FROM city_additions')],
+    ])
     expect((await isolate.settled('/babysitters/newtown-ga')).res.status).toBe(200)
 
     // A new slug for a city, once this isolate checks again (a minute on, any city's request).
@@ -167,15 +177,14 @@ describe('the gate', () => {
     ])
   })
 
-  it('answers a rejected slug with zero D1 reads', async () => {
-    const res = await exports.default.fetch('https://www.care.example/babysitters/atlantis-ga')
-    expect(res.status).toBe(404)
-    expect(d1Reads(res)).toBe(0)
+  it('answers a rejected slug with no D1 statement', async () => {
+    const { res, statements } = await statementsOnceWarm('/babysitters/atlantis-ga')
+    expect([res.status, statements]).toEqual([404, []])
     const known = await exports.default.fetch('https://www.care.example/babysitters/atlanta-ga')
     expect(d1Reads(known)).toBeGreaterThan(0)
   })
 
-  it('refuses a provider or job id beyond what can have been added since the build, with no D1 statement', async () => {
+  it('refuses a provider or job id beyond what can have been added since the build, reading D1 only for the log of additions', async () => {
     const gate = await readGate(env.GATE)
     if (!gate) throw new Error('setup saved no gate')
     const statements: string[] = []
@@ -190,7 +199,12 @@ describe('the gate', () => {
       const res = await over(isolate.worker, counted, path)
       expect([path, res.status, d1Reads(res)]).toEqual([path, 404, 0])
     }
-    expect(statements).toEqual([])
+    // Ids catalog sync added since the build are logged (docs/sync.md): the isolate reads the
+    // log once a minute in the background, never on a request's path.
+    expect(new Set(statements)).toEqual(
+      new Set(['SELECT slug FROM city_additions WHERE seq > ? ORDER BY seq LIMIT ?']),
+    )
+    statements.length = 0
     // Within the margin an id may be newer than the build: D1 decides.
     const near = await over(isolate.worker, counted, `/p/nobody-${provider + NEW_ID_MARGIN}`)
     expect(near.status).toBe(404)
@@ -225,6 +239,19 @@ describe('the gate', () => {
     const copy = GateFilter.fromBytes(gate.bytes().slice().buffer, gate.meta)
     expect(copy.has('city', 'a-ga')).toBe(true)
     expect(copy.has('provider', 11)).toBe(true)
+  })
+
+  it('keeps no answer for a slug longer than any in the catalog, and knows none', () => {
+    const gate = GateFilter.create(100, {
+      version: 1,
+      builtAt: 'now',
+      watermarks: { provider: 10, job: 10 },
+    })
+    for (let i = 0; i < 50; i++)
+      expect(gate.has('city', `${'x'.repeat(MAX_SLUG)}-${i}`)).toBe(false)
+    expect(gate.answersKept).toBe(0)
+    gate.has('city', 'atlanta-ga')
+    expect(gate.answersKept).toBe(1)
   })
 
   it('keeps its answers right as it is built: a slug checked, then added, is known', () => {
