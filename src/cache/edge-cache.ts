@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
+import type { PageQuery } from '../queries/page-query'
 import { pageKey } from './cache-key'
 import { TAG } from './tags'
 import { purgesKnown } from './generations'
@@ -8,7 +9,7 @@ import type { EntryMeta, Freshness } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
 import { contentTag, ifNoneMatchHits } from './etag'
-import { cutAtNonce, includesText } from '../request/nonce'
+import { cutAtNonce, includesText } from '../lib/nonce'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL, REDIRECT_TTL } from './policies'
 import { servable, storedResponse, withoutBodyHeaders } from './stored-response'
@@ -33,7 +34,11 @@ const refreshing = new Set<string>()
  * 200 (and briefly an entity's 301, 404 and 410) are stored, never anything with Set-Cookie:
  * visitor cookies are added after this step.
  */
-export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler<AppEnv> {
+export function edgeCache(
+  policy: Policy,
+  query: PageQuery,
+  rerender: Rerender,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const trail = c.get('trail')
     const reporter = c.get('reporter')
@@ -41,7 +46,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     const flags = c.get('flags')
     const { searchParams } = new URL(c.req.url)
     const key = pageKey(
-      policy,
+      { query, params: c.req.param() },
       c.env.PUBLIC_ORIGIN,
       c.req.path,
       searchParams,

@@ -1,6 +1,6 @@
 import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
-import type { WaitUntil } from '../request/kept'
+import type { WaitUntil } from '../lib/kept'
 import { POLICIES } from './policies'
 
 /**
@@ -43,7 +43,7 @@ interface PurgeRow {
 }
 
 /**
- * What an isolate knows of purges (src/request/memory.ts): the newest purge time of each tag,
+ * What an isolate knows of purges (src/memory.ts): the newest purge time of each tag,
  * read from D1 and added to as this isolate records purges itself.
  */
 export class KnownPurges {

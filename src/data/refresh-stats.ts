@@ -6,7 +6,7 @@ const BAND = `CASE ${EXPERIENCE_BANDS.map((b, i) => `WHEN years_experience <= ${
 /**
  * Recomputes service_city_stats and rate_experience_stats from provider_services,
  * job_city_stats from the jobs open at `now` and activity_stats from the activities not yet
- * ended, in one transaction. The seed runs it after loading; in production the cron trigger
+ * ended, in one transaction. `npm run seed` runs it after loading; in production the cron trigger
  * runs it (src/worker.ts), so hub counts and rate figures always come from the catalog's real
  * rates, never typed in. Their updated_at is when the data last changed (the newest provider
  * update, the newest job posting): pages' Last-Modified and sitemaps' lastmod. Activities carry

@@ -1,8 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
 import type { Config } from '../flags/definitions'
-import { CONFIG_DEFAULTS } from '../flags/definitions'
-import type { AppEnv } from '../env'
-import { newNonce } from './nonce'
 
 /** The tag manager's script origin: allowed only on HTML whose configuration turns it on. */
 const TAG_MANAGER = 'https://www.googletagmanager.com'
@@ -14,30 +10,6 @@ const ALWAYS: [string, string][] = Object.entries({
   'referrer-policy': 'strict-origin-when-cross-origin',
   'x-frame-options': 'DENY',
 })
-
-/**
- * The outermost step: security headers on every response, and on HTML a Content-Security-Policy
- * with this response's nonce. The nonce is made here, before anything renders: fresh renders
- * write it, and pages served again put it in place of their old one (src/request/nonce.ts), so
- * no two responses share one.
- */
-export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const nonce = newNonce()
-  c.set('nonce', nonce)
-  await next()
-  // As the views read it: a response answered before the flags step was rendered with defaults.
-  const config = c.get('flags')?.config ?? CONFIG_DEFAULTS
-  try {
-    secure(c.res.headers, nonce, c.env.SENTRY_BROWSER_DSN, config)
-  } catch {
-    // A response whose headers are immutable (one fetched as it is) is copied once.
-    const res = c.res
-    const headers = new Headers(res.headers)
-    secure(headers, nonce, c.env.SENTRY_BROWSER_DSN, config)
-    c.res = undefined
-    c.res = new Response(res.body, { status: res.status, statusText: res.statusText, headers })
-  }
-}
 
 /**
  * Sets the security headers of a response in place: the policy names `nonce` on HTML only

@@ -2,9 +2,8 @@ import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { pageKey } from '../../src/cache/cache-key'
 import type { EntryMeta } from '../../src/cache/entry-meta'
-import type { Policy } from '../../src/cache/policies'
-import { POLICIES } from '../../src/cache/policies'
 import { FLAGS } from '../../src/flags/definitions'
+import { routedPage } from '../../src/pages'
 import {
   anIsolate,
   cardLinks,
@@ -30,12 +29,14 @@ async function purge(
   )
 }
 
-/** The cache key of a page under `policy`, for the variant a default visitor gets there. */
-async function keyOf(path: string, policy: Policy): Promise<string> {
+/** The cache key of a page, for the variant a default visitor gets there. */
+async function keyOf(path: string): Promise<string> {
   const variant = (await fetchPage(path)).headers.get('x-variant') ?? ''
   const { pathname, searchParams } = new URL(ORIGIN + path)
+  const routed = routedPage(pathname)
+  if (!routed) throw new Error(`no page row routes ${pathname}`)
   const key = pageKey(
-    policy,
+    routed,
     ORIGIN,
     pathname,
     searchParams,
@@ -47,8 +48,8 @@ async function keyOf(path: string, policy: Policy): Promise<string> {
 }
 
 /** The stored copy of a page, for the variant a default visitor gets. */
-async function storedCopy(path: string, policy: Policy): Promise<Response | undefined> {
-  return caches.default.match(await keyOf(path, policy))
+async function storedCopy(path: string): Promise<Response | undefined> {
+  return caches.default.match(await keyOf(path))
 }
 
 /** The highest id of `table`: an id above it is unknown, but may be added before the next gate. */
@@ -150,7 +151,7 @@ describe('the edge cache', () => {
       'care_did',
       'n_vis',
     ])
-    const copy = await storedCopy('/pet-care/boston-ma', POLICIES.directory)
+    const copy = await storedCopy('/pet-care/boston-ma')
     expect(copy?.headers.has('set-cookie')).toBe(false)
     expect(copy?.headers.get('x-edge-meta')).toBeTruthy()
   })
@@ -226,7 +227,7 @@ describe('the edge cache', () => {
 
   it('serves a stale page at once and refreshes it in the background, once', async () => {
     await settled('/senior-care/boston-ma')
-    const key = await keyOf('/senior-care/boston-ma', POLICIES.directory)
+    const key = await keyOf('/senior-care/boston-ma')
     const stored = await caches.default.match(key)
     if (!stored) throw new Error('not stored')
     // Time passes: the copy is now 20 minutes old, past fresh but within stale-while-revalidate.

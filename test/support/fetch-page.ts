@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { createApp, withFastPath } from '../../src/app'
-import { Memory } from '../../src/request/memory'
+import { Memory } from '../../src/memory'
 import worker from '../../src/worker'
 
 export const ORIGIN = 'https://www.care.example'
