@@ -92,7 +92,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.js'],
+    // Plain JavaScript outside the TypeScript projects (scripts/preflight.js runs on any Node).
+    files: ['eslint.config.js', 'scripts/preflight.js'],
     ...tseslint.configs.disableTypeChecked,
   },
 )

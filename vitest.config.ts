@@ -1,4 +1,6 @@
-import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers'
+// On an unsupported Node, one line and exit, before the config starts any tool.
+import './scripts/preflight.js'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 import { testCatalogStatements } from './scripts/seed/test-catalog'
 
@@ -8,6 +10,7 @@ import { testCatalogStatements } from './scripts/seed/test-catalog'
 // against it.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
+  console.log(`vitest on Node ${process.version} (${process.execPath})`)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
   return {
     test: {
@@ -49,6 +52,7 @@ export default defineConfig(async () => {
             name: 'node',
             environment: 'node',
             include: ['test/node/**/*.test.ts'],
+            provide: { vitestNode: process.version },
             testTimeout: 120_000,
             hookTimeout: 180_000,
           },

@@ -10,6 +10,8 @@
 //                                      trip 50 ms away, and the round trips that implies
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
 //   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
+//   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page
+//                                      (installed once outside the project: bench/peers.ts)
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
 // benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
@@ -30,7 +32,9 @@ import { buildHarness, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
 import { profileRoute } from './bench/profile'
 import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
-import type { Target } from './bench/targets'
+import { measureRoute } from './bench/measure-route'
+import { serveNext } from './bench/peers'
+import type { Peer, Target } from './bench/targets'
 import { scaleTargets, targets } from './bench/targets'
 
 const USAGE = `
@@ -43,6 +47,9 @@ const USAGE = `
                                      trip 50 ms away, and the round trips that implies
   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
+  npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page,
+                                     installed once from the npm registry into the system's
+                                     temporary directory (never into this project)
 
 Builds the benchmark worker, serves it in workerd and loads each page type; prints tables and
 the targets, met or not (docs/performance.md).
@@ -56,6 +63,7 @@ const { values } = parseCommandLine(USAGE, {
   only: { type: 'string', multiple: true, default: [] },
   distance: { type: 'string' },
   purges: { type: 'boolean', default: false },
+  peers: { type: 'boolean', default: false },
 })
 const LOAD = {
   duration: wholeNumber('duration', values.duration, { min: 1, max: 600 }),
@@ -127,6 +135,7 @@ let bundleGzip = 0
 for (const f of await readdir(SITE))
   if (f.endsWith('.js')) bundleGzip += gzipSync(await readFile(join(SITE, f))).byteLength
 
+const peer = values.peers ? await benchPeer() : null
 const results = []
 for (const name of values.large ? (['default', 'large'] as const) : (['default'] as const))
   results.push(await benchCatalog(name, LOAD, values.only))
@@ -212,7 +221,7 @@ for (const r of results) {
     `gate: ${kb(r.gate.bytes)} of bloom filter, read and decoded in ${r.gate.ms.toFixed(2)} ms (median of 20)\n`,
   )
   console.log(`targets, ${r.name} catalog:\n`)
-  console.log(`${targetTable(targets(r.rows))}\n`)
+  console.log(`${targetTable(targets(r.rows, r.name === 'default' ? peer : null))}\n`)
 }
 const [small, large] = results
 if (small && large) {
@@ -221,4 +230,28 @@ if (small && large) {
   )
   console.log(`${targetTable(scaleTargets(small.rows, large.rows))}\n`)
 }
+if (peer)
+  console.log(
+    `${peer.name} (${peer.path}, ${kb(peer.bytes)}): ${peer.measured.rps.toFixed(0)} req/s, ` +
+      `p50 ${peer.measured.p50.toFixed(1)} ms, CPU ${ms(peer.measured.cpu)} ms/req ` +
+      `(every process of next start)\n`,
+  )
 console.log(`worker bundle: ${kb(bundleGzip)} gzip (${SITE})`)
+
+/** Next.js's pages router on its 20-card page, loaded as the project's rows are. */
+async function benchPeer(): Promise<Peer> {
+  const next = await serveNext()
+  try {
+    const path = '/?city=Atlanta%2C%20GA'
+    console.error(`bench: Next.js pages router: ${path}`)
+    const html = await (await fetch(next.base + path)).text()
+    return {
+      name: "Next.js 16's pages router, 20 cards",
+      path,
+      bytes: new TextEncoder().encode(html).byteLength,
+      measured: await measureRoute(next, null, path, 200, LOAD),
+    }
+  } finally {
+    next.stop()
+  }
+}

@@ -127,7 +127,8 @@ function answer(
   const now = Date.now()
   if (assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') return null
 
-  const nonce = newNonce()
+  // A copy sent as it is brings the policy of its scripts' hashes: no nonce to make.
+  const nonce = meta.nonce === null ? '' : newNonce()
   const ifNoneMatch = headers.get('if-none-match') ?? undefined
   const res = storedResponse(stored, 'HIT', now, ifNoneMatch, nonce)
   res.headers.set('x-variant', variant)

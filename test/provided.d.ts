@@ -1,4 +1,4 @@
-import type { D1Migration } from '@cloudflare/vitest-pool-workers'
+import type { D1Migration } from '@cloudflare/vitest-plugin'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,5 +11,7 @@ declare module 'vitest' {
     /** The e2e project's `wrangler dev` (test/e2e/server.ts) and its state folder. */
     baseUrl: string
     persistDir: string
+    /** The Node the vitest process runs on (test/node/node-version.test.ts). */
+    vitestNode: string
   }
 }

@@ -1,5 +1,5 @@
-// CPU time of the workerd processes this Node process started, read from /proc. Only our own
-// descendants count: other workerd processes on the machine (a test run's) are not ours.
+// CPU time of the servers this Node process started, read from /proc. Only our own descendants
+// count: other workerd processes on the machine (a test run's) are not ours.
 import { readdir, readFile } from 'node:fs/promises'
 
 interface Proc {
@@ -27,21 +27,31 @@ async function readProc(pid: number): Promise<Proc | null> {
   }
 }
 
-/** The workerd processes below this one in the process tree. */
-export async function childWorkerds(): Promise<number[]> {
+/** The processes below `root` in the process tree (`root` itself not included). */
+async function below(root: number): Promise<Proc[]> {
   const procs: Proc[] = []
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     const proc = await readProc(Number(entry))
     if (proc) procs.push(proc)
   }
-  const ours = new Set([process.pid])
+  const ours = new Set([root])
   // Parents may be listed after their children: grow the set until it stops growing.
   for (let size = 0; size !== ours.size;) {
     size = ours.size
     for (const p of procs) if (ours.has(p.ppid)) ours.add(p.pid)
   }
-  return procs.filter((p) => p.comm === 'workerd' && ours.has(p.pid)).map((p) => p.pid)
+  return procs.filter((p) => p.pid !== root && ours.has(p.pid))
+}
+
+/** The workerd processes below this one in the process tree. */
+export async function childWorkerds(): Promise<number[]> {
+  return (await below(process.pid)).filter((p) => p.comm === 'workerd').map((p) => p.pid)
+}
+
+/** Every process below `pid`: a server that forks its workers. */
+export async function descendants(pid: number): Promise<number[]> {
+  return (await below(pid)).map((p) => p.pid)
 }
 
 /** The user and system CPU time the processes have used so far, in ms. */

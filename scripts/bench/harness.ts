@@ -5,8 +5,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
-import type { MiniflareOptions } from 'miniflare'
-import { Miniflare } from 'miniflare'
+import type { V4MiniflareOptions } from 'miniflare'
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { childWorkerds } from './cpu-time'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
@@ -98,10 +98,9 @@ export async function serve(
     },
     d1Databases: { DB: 'DB' },
     kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE' },
-    d1Persist: join(state, 'd1'),
-    kvPersist: join(state, 'kv'),
-    cache: caching === 'cached',
-    cachePersist: false,
+    // Miniflare 5 keeps every binding's state under one root, as wrangler's `.wrangler/state/v3`.
+    resourcePersistencePath: state,
+    cacheAPI: caching === 'cached',
     ...(d1
       ? {
           serviceBindings: {
@@ -111,6 +110,7 @@ export async function serve(
       : {}),
     // The worker's log line per request is still written (its cost counts), but not shown.
     handleRuntimeStdio: quiet,
+    handleStructuredLogs: () => undefined,
   })
 }
 
@@ -131,15 +131,16 @@ export async function serveD1(state: string): Promise<Server> {
     modules: true,
     compatibilityDate,
     d1Databases: { DB: 'DB' },
-    d1Persist: join(state, 'd1'),
+    resourcePersistencePath: state,
     handleRuntimeStdio: quiet,
   })
 }
 
 /** Starts Miniflare's workerd and finds its processes: the ones that were not there before. */
-async function started(options: MiniflareOptions): Promise<Server> {
+async function started(options: V4MiniflareOptions): Promise<Server> {
   const before = await childWorkerds()
-  const mf = new Miniflare(options)
+  // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
+  const mf = new Miniflare(convertV4MiniflareOptions(options))
   const url = await mf.ready
   const pids = (await childWorkerds()).filter((p) => !before.includes(p))
   if (!pids.length) throw new Error('bench: no workerd process found for the server')

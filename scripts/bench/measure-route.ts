@@ -5,6 +5,9 @@ import { cpuTime } from './cpu-time'
 import type { Server } from './harness'
 import { PHONE } from './harness'
 
+/** What a route is loaded on: an address, and the processes whose CPU time counts. */
+export type Served = Pick<Server, 'base' | 'pids'>
+
 export interface Load {
   duration: number
   connections: number
@@ -26,8 +29,8 @@ export interface Measured {
 }
 
 export async function measureRoute(
-  server: Server,
-  d1: Server,
+  server: Served,
+  d1: Served | null,
   path: string,
   status: number,
   load: Load,
@@ -40,7 +43,8 @@ export async function measureRoute(
     headers: { 'user-agent': PHONE },
   }
   await autocannon({ ...options, duration: 1 }) // warm-up: JIT, isolate caches, the stored copy
-  const before = await Promise.all([cpuTime(server.pids), cpuTime(d1.pids)])
+  const d1Pids = d1?.pids ?? []
+  const before = await Promise.all([cpuTime(server.pids), cpuTime(d1Pids)])
   const r = await autocannon({
     ...options,
     duration: load.duration,
@@ -54,7 +58,7 @@ export async function measureRoute(
       },
     ],
   })
-  const after = await Promise.all([cpuTime(server.pids), cpuTime(d1.pids)])
+  const after = await Promise.all([cpuTime(server.pids), cpuTime(d1Pids)])
   // Responses completed. The few requests still in flight when the run stops count in the CPU
   // time but not here: one per connection, a few % of a 5 s run of misses.
   const requests = Math.max(r.requests.total, 1)

@@ -5,7 +5,6 @@
 //   npm run bench -- --profile /babysitters/atlanta-ga          every request renders (a miss)
 //   npm run bench -- --profile /babysitters/atlanta-ga --hit    served from the cache
 import autocannon from 'autocannon'
-import WebSocket from 'ws'
 import type { Load } from './measure-route'
 import { CATALOGS, PHONE, serve, serveD1 } from './harness'
 
@@ -104,11 +103,14 @@ async function connect(): Promise<Inspector> {
   const target = targets.find((t) => !t.title.includes('miniflare')) ?? targets[0]
   if (!target) throw new Error('profile: no worker behind the inspector')
   const ws = new WebSocket(target.webSocketDebuggerUrl)
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  await new Promise((resolve, reject) => {
+    ws.addEventListener('open', resolve, { once: true })
+    ws.addEventListener('error', reject, { once: true })
+  })
   let next = 1
   const pending = new Map<number, (result: unknown) => void>()
-  ws.on('message', (data: Buffer) => {
-    const message = JSON.parse(data.toString()) as { id?: number; result?: unknown }
+  ws.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown }
     if (message.id !== undefined) pending.get(message.id)?.(message.result)
   })
   return {

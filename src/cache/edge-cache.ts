@@ -10,6 +10,8 @@ import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
 import { contentTag, ifNoneMatchHits } from './etag'
 import { cutAtNonce, includesText } from '../lib/nonce'
+import { hashedScripts } from '../lib/script-hashes'
+import { policy as securityPolicy } from '../lib/content-security-policy'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL, REDIRECT_TTL } from './policies'
 import { servable, storedResponse, withoutBodyHeaders } from './stored-response'
@@ -149,7 +151,7 @@ async function store(
     replace(c, new Response(res.body, { status: res.status, headers }))
     return
   }
-  const meta: Omit<EntryMeta, 'complete' | 'etag'> = {
+  const meta: Omit<EntryMeta, 'complete' | 'etag' | 'nonce'> & { nonce: string } = {
     storedAt: now,
     ...windows,
     nonce: c.get('nonce'),
@@ -170,15 +172,26 @@ async function store(
       c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
       return
     }
-    const complete = !includesText(new Uint8Array(body), '<template id="B:')
+    const rendered = new Uint8Array(body)
+    const complete = !includesText(rendered, '<template id="B:')
     const copy = new Headers(headers)
     copy.delete('server-timing')
     if (etag) copy.set('etag', etag)
-    const entry: EntryMeta = { ...meta, complete, etag }
-    c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, body))
+    // Sent as it is, with its scripts' hashes; but the tag manager passes the nonce it finds
+    // on to the scripts it adds, so a page that loads it gets a nonce of its own each time.
+    const sentAsIs = !c.get('flags').config.tagManagerEnabled
+    const hashed = sentAsIs ? await hashedScripts(rendered, meta.nonce) : null
+    if (hashed)
+      copy.set(
+        'content-security-policy',
+        securityPolicy({ hashes: hashed.hashes, tagManager: false }, c.env.SENTRY_BROWSER_DSN),
+      )
+    const entry: EntryMeta = { ...meta, nonce: hashed ? null : meta.nonce, complete, etag }
+    const stored = hashed?.body ?? rendered
+    c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, stored))
     copy.set(META, JSON.stringify(entry))
     copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
-    await cache.put(key, new Response(body, { status: res.status, headers: copy }))
+    await cache.put(key, new Response(stored, { status: res.status, headers: copy }))
   }
   const failed = (error: unknown) =>
     c.get('reporter').problem('cache: store failed', { error: String(error) })
@@ -261,18 +274,21 @@ function lifetimes(
 async function remembered(hotPages: HotPages, key: string, stored: Response | undefined) {
   const meta = stored ? readMeta(stored) : null
   if (!stored || !meta) return undefined
-  const page = hotPage(stored.status, stored.headers, meta, await stored.arrayBuffer())
+  const body = new Uint8Array(await stored.arrayBuffer())
+  const page = hotPage(stored.status, stored.headers, meta, body)
   hotPages.remember(key, page)
   return page
 }
 
-function hotPage(status: number, headers: Headers, meta: EntryMeta, body: ArrayBuffer): HotPage {
-  const kept = [...headers].filter(([name]) => name !== META && name !== 'cache-control')
+function hotPage(status: number, headers: Headers, meta: EntryMeta, body: Uint8Array): HotPage {
+  const kept = new Headers(headers)
+  kept.delete(META)
+  kept.set('cache-control', meta.cacheControl)
   return {
     status,
     headers: kept,
     meta,
-    parts: cutAtNonce(new Uint8Array(body), meta.nonce),
+    parts: meta.nonce === null ? [body] : cutAtNonce(body, meta.nonce),
     bytes: body.byteLength,
   }
 }
@@ -281,7 +297,9 @@ function hotPage(status: number, headers: Headers, meta: EntryMeta, body: ArrayB
 function readMeta(stored: Response): EntryMeta | null {
   try {
     const meta = JSON.parse(stored.headers.get(META) ?? 'null') as Partial<EntryMeta> | null
-    return meta && typeof meta.nonce === 'string' ? (meta as EntryMeta) : null
+    return meta && (typeof meta.nonce === 'string' || meta.nonce === null)
+      ? (meta as EntryMeta)
+      : null
   } catch {
     return null
   }

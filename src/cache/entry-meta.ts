@@ -7,8 +7,12 @@ export interface EntryMeta {
   tags: string[]
   /** The ETag of a stored 200 (src/cache/etag.ts); null for other statuses, which have none. */
   etag: string | null
-  /** The nonce the stored body was rendered with: each response puts its own in its place. */
-  nonce: string
+  /**
+   * The nonce the stored body was rendered with, which each response replaces with its own; null
+   * when the copy is sent as it is, its inline scripts allowed by the hashes its stored
+   * Content-Security-Policy names (src/lib/script-hashes.ts).
+   */
+  nonce: string | null
   /** The Cache-Control the page is sent with (the stored copy carries the Cache API's own). */
   cacheControl: string
   /**

@@ -6,8 +6,11 @@ const MAX_ENTRY_BYTES = 512 * 1024
 
 export interface HotPage {
   status: number
-  /** The stored headers, without the entry's metadata. */
-  headers: [string, string][]
+  /**
+   * The headers a response of the page starts from: the stored ones, without the entry's
+   * metadata, with the page's own Cache-Control. Never changed: each response copies them once.
+   */
+  headers: Headers
   meta: EntryMeta
   /** The body, cut around the nonce it was rendered with. */
   parts: Uint8Array[]

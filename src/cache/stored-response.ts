@@ -12,8 +12,9 @@ export function servable(stored: HotPage | undefined, bot: boolean): EntryMeta |
 }
 
 /**
- * A stored page as the visitor gets it: public headers, `x-cache`, `age`, this response's
- * nonce, or a 304 for a matching ETag.
+ * A stored page as the visitor gets it: public headers, `x-cache`, `age`, and the stored bytes
+ * as they are (with the policy naming their scripts' hashes) or with this response's `nonce`
+ * in place of the old one; or a 304 for a matching ETag.
  */
 export function storedResponse(
   stored: HotPage,
@@ -23,19 +24,33 @@ export function storedResponse(
   nonce: string,
 ): Response {
   const { meta } = stored
-  const headers = new Headers(stored.headers)
-  headers.set('cache-control', meta.cacheControl)
-  headers.set('x-cache', status)
-  headers.set('age', String(Math.max(0, Math.floor((now - meta.storedAt) / 1000))))
+  const age = String(Math.max(0, Math.floor((now - meta.storedAt) / 1000)))
   // Only a page that exists is "not modified": a stored 404 or redirect has no ETag.
   if (meta.etag !== null && ifNoneMatchHits(ifNoneMatch, meta.etag)) {
-    return new Response(null, { status: 304, headers: withoutBodyHeaders(headers) })
+    const headers = withoutBodyHeaders(new Headers(stored.headers))
+    headers.set('x-cache', status)
+    headers.set('age', age)
+    return new Response(null, { status: 304, headers })
   }
-  return new Response(joinWithNonce(stored.parts, nonce), { status: stored.status, headers })
+  const body = meta.nonce === null ? stored.parts[0] : joinWithNonce(stored.parts, nonce)
+  // The response copies the stored headers (once); only its own change after.
+  const res = new Response(body, { status: stored.status, headers: stored.headers })
+  res.headers.set('x-cache', status)
+  res.headers.set('age', age)
+  return res
 }
 
-/** A 304's headers: it keeps the validators and caching headers, and drops what described the body. */
+/**
+ * A 304's headers: it keeps the validators and caching headers, and drops what described the
+ * body (its scripts' policy too: a 304 gets the one of a response without a document).
+ */
 export function withoutBodyHeaders(headers: Headers): Headers {
-  for (const name of ['content-type', 'content-length', 'content-encoding']) headers.delete(name)
+  for (const name of [
+    'content-type',
+    'content-length',
+    'content-encoding',
+    'content-security-policy',
+  ])
+    headers.delete(name)
   return headers
 }

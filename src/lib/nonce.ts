@@ -1,8 +1,9 @@
 /**
- * Content-Security-Policy nonces (docs/hardening.md): every HTML response has one of its own. A
- * fresh render writes the request's nonce; a page served again (a stored copy, an error page
- * rendered once) is kept cut where its old nonce was and joined with the new one, which costs a
- * copy of the bytes instead of a parse of the document.
+ * Content-Security-Policy nonces (docs/hardening.md): every render has one of its own. A page
+ * served again is sent as it was kept, its scripts allowed by their hashes
+ * (src/lib/script-hashes.ts), unless the tag manager needs a nonce on it: then it is kept
+ * cut where its old nonce was and joined with a new one, which costs a copy of the bytes instead
+ * of a parse of the document.
  */
 
 /** 16 random bytes, base64: a nonce. */

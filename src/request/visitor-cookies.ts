@@ -18,6 +18,11 @@ const SHARED_ONLY = /^(public|s-maxage=.*|proxy-revalidate)$/i
 
 /** A new visit after 30 minutes without a request. */
 export const VISIT_GAP_SECONDS = 30 * 60
+/**
+ * How stale `n_vis`'s time of the last request may grow before it is written again: a visitor
+ * browsing gets the cookie once every five minutes, not with every page.
+ */
+export const VISIT_MARK_SECONDS = 5 * 60
 
 const DEVICE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -39,11 +44,16 @@ export function visitorOf(cookie: string | null): Visitor {
   }
 }
 
-/** The Set-Cookie values of a response to `visitor` at `now` (unix seconds). */
+/**
+ * The Set-Cookie values of a response to `visitor` at `now` (unix seconds): `care_did` when it
+ * is missing or not one of ours, `n_vis` when it is missing, starts a new visit or is due
+ * (docs/pages.md, "Cookies"). A visitor whose cookies hold gets none.
+ */
 export function visitorCookiesOut(visitor: Visitor, now: number): string[] {
   const out: string[] = []
   if (visitor.deviceId !== visitor.known) out.push(cookie('care_did', visitor.deviceId))
-  out.push(cookie('n_vis', nextVisits(visitor.visits, now)))
+  const visits = nextVisits(visitor.visits, now)
+  if (visits !== null) out.push(cookie('n_vis', visits))
   return out
 }
 
@@ -76,10 +86,15 @@ function cookie(name: string, value: string): string {
   return serialize(name, value, { path: '/', ...COOKIE_OPTIONS })
 }
 
-/** The n_vis value after a request at `now`. */
-export function nextVisits(cookie: string | undefined, now: number): string {
+/**
+ * The n_vis value after a request at `now`, or null when the one sent still holds: its time
+ * is less than VISIT_MARK_SECONDS old (so no new visit starts either, and its 400 days are
+ * renewed at least every five minutes of browsing).
+ */
+export function nextVisits(cookie: string | undefined, now: number): string | null {
   const m = /^(\d{1,9})-(\d{1,12})$/.exec(cookie ?? '')
   const visits = m ? Number(m[1]) : 0
   const last = m ? Number(m[2]) : 0
+  if (m && now - last < VISIT_MARK_SECONDS && now >= last) return null
   return `${now - last > VISIT_GAP_SECONDS ? visits + 1 : visits}-${now}`
 }

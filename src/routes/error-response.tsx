@@ -12,7 +12,9 @@ import { IncompleteDocument, renderHtml } from '../views/render-html'
 import { isDataPath } from '../urls/data-prefix'
 import { allowHeader } from '../request/normalise-request'
 import { cutAtNonce, joinWithNonce } from '../lib/nonce'
-import type { DataLayer } from '../views/site-context'
+import { hashedScripts } from '../lib/script-hashes'
+import { policy } from '../lib/content-security-policy'
+import type { DataLayer, Site } from '../views/site-context'
 import { SiteContext } from '../views/site-context'
 import { dataLayerOf, siteOf } from './render-page'
 
@@ -48,7 +50,7 @@ export function renderedNotFound(
 ): Response | null {
   const rendered = renderedErrors.get(errorKey(404, { ...dataLayerOf(page), city: null }))
   if (rendered === undefined) return null
-  return html(joinWithNonce(rendered, nonce), 404, errorHeaders(404, '', timing))
+  return again(rendered, nonce, 404, errorHeaders(404, '', timing))
 }
 
 function errorHeaders(
@@ -85,7 +87,7 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
     const key = detail ? null : errorKey(status, site.dataLayer, flags?.variant)
     const rendered = key === null ? undefined : renderedErrors.get(key)
-    if (rendered !== undefined) return html(joinWithNonce(rendered, site.nonce), status, headers)
+    if (rendered !== undefined) return again(rendered, site.nonce, status, headers)
     const res = await renderHtml(
       <SiteContext.Provider value={site}>
         <ErrorPage
@@ -104,7 +106,7 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     if (key === null) return res
     const page = new Uint8Array(await res.arrayBuffer())
     if (renderedErrors.size >= MAX_RENDERED_ERRORS) renderedErrors.clear()
-    renderedErrors.set(key, cutAtNonce(page, site.nonce))
+    renderedErrors.set(key, await kept(page, site, c.env.SENTRY_BROWSER_DSN))
     return html(page, status, headers)
   } catch {
     return new Response(title, {
@@ -118,8 +120,30 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
  * Error pages rendered once per status, page target and flag variant: a flood of unknown URLs
  * renders nothing. Each response still gets a nonce of its own, put where the first one was.
  */
-const renderedErrors = new Map<string, Uint8Array[]>()
+const renderedErrors = new Map<string, RenderedError>()
 const MAX_RENDERED_ERRORS = 256
+
+/**
+ * An error page as rendered once: sent again as it is with the policy naming its scripts'
+ * hashes, or (when the tag manager, which passes the nonce on, is on) cut where its nonce was.
+ */
+type RenderedError = { body: Uint8Array; policy: string } | { parts: Uint8Array[] }
+
+async function kept(page: Uint8Array, site: Site, browserDsn: string): Promise<RenderedError> {
+  if (site.config.tagManagerEnabled) return { parts: cutAtNonce(page, site.nonce) }
+  const { body, hashes } = await hashedScripts(page, site.nonce)
+  return { body, policy: policy({ hashes, tagManager: false }, browserDsn) }
+}
+
+function again(
+  rendered: RenderedError,
+  nonce: string,
+  status: number,
+  headers: Record<string, string>,
+): Response {
+  if ('parts' in rendered) return html(joinWithNonce(rendered.parts, nonce), status, headers)
+  return html(rendered.body, status, { ...headers, 'content-security-policy': rendered.policy })
+}
 
 function html(body: Uint8Array, status: number, headers: Record<string, string>): Response {
   return new Response(body, {

@@ -30,7 +30,12 @@ function purgeReads(answer: (read: () => Promise<D1Result>) => Promise<unknown>)
   )
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** A read that waits until `release()`: what a test does meanwhile happened before it answered. */
+function heldRead() {
+  let release: () => void = () => undefined
+  const released = new Promise<void>((resolve) => (release = resolve))
+  return { until: <T>(read: () => Promise<T>) => released.then(read), release }
+}
 
 /** A request through `isolate` over `db`, answered without waiting for its background work. */
 async function through(isolate: Isolate, path: string, db: D1Database) {
@@ -121,53 +126,49 @@ describe('a stored page', () => {
     expect((await isolate.settled('/special-needs/austin-tx')).cache).toBe('HIT')
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + REFRESH_MS + 1)
-    const slow = purgeReads(async (read) => {
-      await sleep(3_000)
-      return read()
-    })
-    const hit = await through(isolate, '/special-needs/austin-tx', slow)
+    const purges = heldRead()
+    const hit = await through(isolate, '/special-needs/austin-tx', purgeReads(purges.until))
+    // Answered, and its body read, while the read of the purges has not answered.
     expect(hit.res.headers.get('x-cache')).toBe('HIT')
-    expect(hit.ms).toBeLessThan(1_000)
     expect(isolate.memory.purges.loading).toBe(true)
+    purges.release()
     await hit.settled()
-  }, 15_000)
+    expect(isolate.memory.purges.loading).toBe(false)
+  })
 
   it('is rendered, not served, by a cold isolate that cannot read the purges by the deadline', async () => {
     const stored = await settled('/special-needs/denver-co')
     expect(stored.cache).toBe('MISS')
-    const slow = purgeReads(async (read) => {
-      await sleep(2_000)
-      return read()
-    })
-    const cold = await through(anIsolate(), '/special-needs/denver-co', slow)
-    expect(cold.res.status).toBe(200)
-    expect(cold.res.headers.get('x-cache')).toBe('MISS')
-    expect(cold.ms).toBeLessThan(2_000)
+    const purges = heldRead()
+    const isolate = anIsolate()
+    const cold = await through(isolate, '/special-needs/denver-co', purgeReads(purges.until))
+    // Rendered once the deadline passed, while the read of the purges has not answered.
+    expect([cold.res.status, cold.res.headers.get('x-cache')]).toEqual([200, 'MISS'])
+    expect(isolate.memory.purges.loading).toBe(true)
     expect(cold.ms).toBeGreaterThanOrEqual(PURGE_STATE_DEADLINE_MS - 5)
+    purges.release()
     await cold.settled()
-  }, 15_000)
+  })
 
   it('stands in when that render fails, if the purges read meanwhile show it was not purged', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const stored = await settled('/special-needs/boston-ma')
+    const isolate = anIsolate()
+    const purges = heldRead()
+    // The purges answer after their deadline (the render has begun) and before the render fails.
     const db = withStatementFaults(env.DB, (sql) => {
-      if (sql.includes(PURGE_READ))
-        return {
-          all: async (read) => {
-            await sleep(PURGE_STATE_DEADLINE_MS + 150)
-            return read()
-          },
-        }
+      if (sql.includes(PURGE_READ)) return { all: purges.until }
       if (sql.includes('provider_services'))
         return {
           all: async () => {
-            await sleep(PURGE_STATE_DEADLINE_MS + 600)
+            purges.release()
+            await vi.waitUntil(() => isolate.memory.purges.known)
             throw new Error('D1 unavailable')
           },
         }
       return undefined
     })
-    const cold = await through(anIsolate(), '/special-needs/boston-ma', db)
+    const cold = await through(isolate, '/special-needs/boston-ma', db)
     expect(cold.res.headers.get('x-cache')).toBe('STALE')
     expect(sameDocument(cold.body)).toBe(sameDocument(stored.body))
     await cold.settled()

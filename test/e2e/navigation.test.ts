@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { base, hydrated, launch, open, sameDocument } from './browser'
 
 const LISTING = '/babysitters/atlanta-ga'
+/** How long a data answer may take before the page loads in full (src/client/router.ts). */
+const ROUTE_TIMEOUT_MS = 3_800
 let browser: Browser
 
 beforeAll(async () => {
@@ -64,8 +66,9 @@ describe('listing navigation', () => {
     await hydrated(page)
     await page.locator('summary', { hasText: 'Filters' }).click()
     await page.locator('a', { hasText: 'Clear filters' }).hover()
-    await expect.poll(() => requests.map((r) => r.url())).toContain(`${base}/_data${LISTING}`)
-    expect(requests[0]?.headers()['purpose']).toBe('prefetch')
+    const hovered = `${base}/_data${LISTING}`
+    await expect.poll(() => requests.map((r) => r.url())).toContain(hovered)
+    expect(requests.find((r) => r.url() === hovered)?.headers()['purpose']).toBe('prefetch')
   })
 
   it('prefetches the page links in view, and navigates with what it fetched', async () => {
@@ -109,20 +112,38 @@ describe('listing navigation', () => {
 })
 
 describe('falling back to a full page load', () => {
-  it('when the data answer takes longer than 3.8 s', async () => {
+  it('when the data answer takes longer than 3.8 s: at 3.8 s, not a millisecond before', async () => {
     const { page } = await open(browser, LISTING, {
-      before: (p) =>
-        p.route('**/_data/**', async (route) => {
-          await new Promise((r) => setTimeout(r, 6000))
-          await route.continue().catch(() => undefined)
-        }),
+      before: async (p) => {
+        await p.clock.install()
+        // The data answer never comes.
+        await p.route('**/_data/**', () => undefined)
+      },
     })
     await hydrated(page)
-    const started = Date.now()
+    // From here the page's timers move only when the test moves its clock.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000))
+    await page.evaluate(() =>
+      addEventListener('beforeunload', () => Object.assign(window, { __leaving: true })),
+    )
+    // A full load has begun (beforeunload runs as it starts), is replacing the document (which
+    // ends the evaluation) or has replaced it.
+    const fellBack = () =>
+      page
+        .evaluate(() => {
+          const w = window as { __leaving?: boolean; __sameDocument?: boolean }
+          return w.__leaving === true || w.__sameDocument !== true
+        })
+        .catch((error: unknown) => {
+          if (String(error).includes('Execution context was destroyed')) return true
+          throw error
+        })
     await page.locator('.pagination a[rel="next"]').click()
-    await page.waitForURL(/page=2/)
-    await expect.poll(() => sameDocument(page), { timeout: 10_000 }).toBe(false)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3500)
+    await page.clock.runFor(ROUTE_TIMEOUT_MS - 1)
+    expect(await fellBack(), 'fell back before 3.8 s').toBe(false)
+    await page.clock.runFor(1)
+    expect(await fellBack()).toBe(true)
+    await expect.poll(() => sameDocument(page)).toBe(false)
     expect(await heading(page)).toBe('Babysitters in Atlanta, GA (page 2)')
   })
 

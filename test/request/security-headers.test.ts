@@ -1,8 +1,9 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, inject, it, vi } from 'vitest'
-import { policy } from '../../src/request/security-headers'
+import { policy } from '../../src/lib/content-security-policy'
 import { aProvider, cityId } from '../support/builders'
 import { anIsolate, fetchPage, ORIGIN, settled } from '../support/fetch-page'
+import { inlineScripts } from '../support/inline-scripts'
 
 const ALWAYS = {
   'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
@@ -54,17 +55,29 @@ describe('security headers', () => {
     }
   })
 
-  it("give each HTML response a nonce of its own, and the document's scripts that nonce", async () => {
+  it("give each render a nonce of its own, and a stored copy its scripts' hashes", async () => {
     const fresh = await settled('/nannies/atlanta-ga')
     const stored = await settled('/nannies/atlanta-ga')
-    expect([fresh.cache, stored.cache]).toEqual(['MISS', 'HIT'])
-    for (const { res, body } of [fresh, stored]) {
-      const nonce = policyNonce(res)
-      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/)
-      expect(nonces(body).length).toBeGreaterThan(0)
-      for (const n of nonces(body)) expect(n).toBe(nonce)
+    const again = await settled('/nannies/atlanta-ga')
+    expect([fresh.cache, stored.cache, again.cache]).toEqual(['MISS', 'HIT', 'HIT'])
+    // The render: the nonce in its policy is on every script of its document.
+    const nonce = policyNonce(fresh.res)
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+    expect(nonces(fresh.body).length).toBeGreaterThan(0)
+    for (const n of nonces(fresh.body)) expect(n).toBe(nonce)
+    const run = await inlineScripts(fresh.res, fresh.body)
+    expect(run.length).toBeGreaterThan(0)
+    expect(new Set(run)).toEqual(new Set(['nonce']))
+    // The stored copy: the same bytes every time, no nonce, every inline script by its hash.
+    for (const hit of [stored, again]) {
+      expect(policyNonce(hit.res)).toBeUndefined()
+      expect(nonces(hit.body).every((n) => n === '')).toBe(true)
+      expect(await inlineScripts(hit.res, hit.body)).toEqual(run.map(() => 'hash'))
     }
-    expect(policyNonce(fresh.res)).not.toBe(policyNonce(stored.res))
+    expect(again.body).toBe(stored.body)
+    expect(again.res.headers.get('content-security-policy')).toBe(
+      stored.res.headers.get('content-security-policy'),
+    )
     const json = await fetchPage('/_data/nannies/atlanta-ga', {
       headers: { 'x-data-request': '1' },
     })
@@ -88,6 +101,9 @@ describe('security headers', () => {
     )
     expect(policy({ nonce: 'abc', tagManager: false }, '')).toContain(
       "script-src 'self' 'nonce-abc';",
+    )
+    expect(policy({ hashes: ["'sha256-a'", "'sha256-b'"], tagManager: false }, '')).toContain(
+      "script-src 'self' 'sha256-a' 'sha256-b';",
     )
     expect(policy(null, '')).toContain("script-src 'self';")
     expect(policy(null, 'not a url')).toContain("connect-src 'self';")
@@ -132,6 +148,14 @@ describe('security headers', () => {
       const page = state === 'on'
       // Pages load it while it is on; what is answered before the flags are read never does.
       expect(loads).toEqual([page, page, page, false, false, page, false])
+      // Every inline script may run. The tag manager passes the nonce it finds on to the
+      // scripts it adds, so while it is on a stored page gets a nonce of its own each time;
+      // while it is off, a stored page and an error page rendered once are sent as they are.
+      for (const { res, body } of answers)
+        expect(await inlineScripts(res, body)).not.toContain('blocked')
+      // (The gate's first 404 may be one rendered by an earlier test, kept by the module.)
+      const nonced = answers.map(({ res }) => policyNonce(res) !== undefined)
+      expect(nonced).toEqual([true, page, page, nonced[3], false, true, false])
     },
   )
 

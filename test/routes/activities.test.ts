@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ACTIVITY_KEYWORDS } from '../../src/catalog/activities'
 import {
   canonicalOf,
-  d1Reads,
-  fetchPage,
+  statementsOnceWarm,
   jsonLd,
   ORIGIN,
   page,
@@ -186,9 +185,8 @@ describe('camps and activities', () => {
     expect([...units].sort()).toEqual(['month', 'session', 'week'])
   })
 
-  it('answer an unknown keyword with 404 before any storage read', async () => {
-    const res = await fetchPage('/explore/d/knitting')
-    expect(res.status).toBe(404)
-    expect(d1Reads(res)).toBe(0)
+  it('answer an unknown keyword with 404 and no D1 statement', async () => {
+    const { res, statements } = await statementsOnceWarm('/explore/d/knitting')
+    expect([res.status, statements]).toEqual([404, []])
   })
 })

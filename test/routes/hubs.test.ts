@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   canonicalOf,
   cardLinks,
-  d1Reads,
-  fetchPage,
+  statementsOnceWarm,
   jsonLd,
   ORIGIN,
   page,
@@ -46,11 +45,9 @@ describe('state pages (SEGMENTATION_STATE)', () => {
     expect(textOf(html)).toContain('No babysitters in Wyoming have profiles yet.')
   })
 
-  it('answer an unknown state with 404 before any storage read', async () => {
-    const res = await fetchPage('/babysitters/zz')
-    expect(res.status).toBe(404)
-    expect(d1Reads(res)).toBe(0)
-    await res.body?.cancel()
+  it('answer an unknown state with 404 and no D1 statement', async () => {
+    const { res, statements } = await statementsOnceWarm('/babysitters/zz')
+    expect([res.status, statements]).toEqual([404, []])
   })
 })
 

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import type { ListingState } from '../../src/views/listing/listing-state'
 import { aProvider, purge } from '../support/builders'
-import { cardLinks, d1Reads, fetchPage, page } from '../support/fetch-page'
+import { cardLinks, statementsOnceWarm, fetchPage, page } from '../support/fetch-page'
 
 const DATA = { 'x-data-request': '1' }
 
@@ -108,9 +108,12 @@ describe('/_data', () => {
   })
 
   it('answers a missing page with 404 {"notFound": true}, through the gate when it can tell', async () => {
-    const unknown = await data('/babysitters/atlantis-zz')
-    expect([unknown.res.status, unknown.json]).toEqual([404, { notFound: true }])
-    expect(d1Reads(unknown.res)).toBe(0)
+    const unknown = await statementsOnceWarm('/_data/babysitters/atlantis-zz', { headers: DATA })
+    expect([unknown.res.status, JSON.parse(unknown.body), unknown.statements]).toEqual([
+      404,
+      { notFound: true },
+      [],
+    ])
     for (const path of ['/babysitters/atlanta-ga?page=50', '/p/maria-g-1', '/no/such/page']) {
       const { res, json } = await data(path)
       expect([path, res.status, json]).toEqual([path, 404, { notFound: true }])

@@ -1,6 +1,14 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { d1Reads, fetchPage, GOOGLEBOT, ORIGIN, page } from '../support/fetch-page'
+import {
+  canonicalOf,
+  fetchPage,
+  GOOGLEBOT,
+  ORIGIN,
+  page,
+  settled,
+  statementsOnceWarm,
+} from '../support/fetch-page'
 
 describe('normalise', () => {
   it('answers 301 with the lowercase, slash-less path and keeps the query', async () => {
@@ -72,11 +80,9 @@ describe('not found', () => {
     },
   )
 
-  it('rejects an unknown city through the gate with zero D1 reads', async () => {
-    const res = await fetchPage('/babysitters/atlantis-zz')
-    expect(res.status).toBe(404)
-    expect(d1Reads(res)).toBe(0)
-    await res.body?.cancel()
+  it('rejects an unknown city through the gate with no D1 statement', async () => {
+    const { res, statements } = await statementsOnceWarm('/babysitters/atlantis-zz')
+    expect([res.status, statements]).toEqual([404, []])
   })
 
   it('renders the page of unknown URLs once per page type', async () => {
@@ -91,15 +97,6 @@ describe('not found', () => {
 })
 
 describe('document', () => {
-  it('builds the canonical URL from PUBLIC_ORIGIN, never from the Host header', async () => {
-    const res = await fetchPage('/babysitters/atlanta-ga', { headers: { host: 'evil.example' } })
-    const html = await res.text()
-    expect(html).toContain(
-      `<link rel="canonical" href="${env.PUBLIC_ORIGIN}/babysitters/atlanta-ga"/>`,
-    )
-    expect(html).not.toContain('evil.example')
-  })
-
   it('streams the whole <head> in the first chunk', async () => {
     const res = await fetchPage('/babysitters/atlanta-ga')
     const reader = (res.body as ReadableStream<Uint8Array>).getReader()
@@ -138,5 +135,47 @@ describe('document', () => {
     expect(css.status).toBe(200)
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     expect(await css.text()).toContain('.card')
+  })
+})
+
+/** Another host the worker answers on (its workers.dev name, say): not PUBLIC_ORIGIN. */
+const ELSEWHERE = 'https://care-landing.example.workers.dev'
+
+describe('a request that came to another host', () => {
+  it('builds canonical and Open Graph URLs from PUBLIC_ORIGIN, never from its URL or Host', async () => {
+    const { res, body } = await settled(`${ELSEWHERE}/babysitters/atlanta-ga`)
+    expect(res.status).toBe(200)
+    expect(canonicalOf(body)).toBe(`${env.PUBLIC_ORIGIN}/babysitters/atlanta-ga`)
+    expect(body).toContain(
+      `<meta property="og:url" content="${env.PUBLIC_ORIGIN}/babysitters/atlanta-ga"/>`,
+    )
+    expect(body).not.toContain('workers.dev')
+  })
+
+  it('lists sitemap URLs and names the sitemap index on PUBLIC_ORIGIN', async () => {
+    for (const path of ['/sitemap.xml', '/sitemaps/pages.xml']) {
+      const { res, body } = await settled(ELSEWHERE + path)
+      const locs = [...body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '')
+      expect([path, res.status, locs.length > 1]).toEqual([path, 200, true])
+      expect(locs.filter((loc) => !loc.startsWith(`${env.PUBLIC_ORIGIN}/`))).toEqual([])
+    }
+    const robots = await settled(`${ELSEWHERE}/robots.txt`)
+    expect(robots.body).toContain(`Sitemap: ${env.PUBLIC_ORIGIN}/sitemap.xml`)
+    expect(robots.body).not.toContain('workers.dev')
+  })
+
+  it('redirects to a path, which names no host, so never the one it came to', async () => {
+    const provider = await env.DB.prepare('SELECT id, name_slug FROM providers LIMIT 1').first<{
+      id: number
+      name_slug: string
+    }>()
+    if (!provider) throw new Error('no provider')
+    for (const [path, location] of [
+      ['/Babysitters/Atlanta-GA/?page=2', '/babysitters/atlanta-ga?page=2'],
+      [`/p/a-former-name-${provider.id}`, `/p/${provider.name_slug}-${provider.id}`],
+    ]) {
+      const { res } = await settled(ELSEWHERE + path)
+      expect([path, res.status, res.headers.get('location')]).toEqual([path, 301, location])
+    }
   })
 })

@@ -5,8 +5,7 @@ import { SERVICES } from '../../src/catalog/services'
 import {
   canonicalOf,
   cardLinks,
-  d1Reads,
-  fetchPage,
+  statementsOnceWarm,
   ORIGIN,
   page,
   robotsOf,
@@ -54,10 +53,8 @@ describe('au pairs and errand runners', () => {
         expect(canonicalOf(html)).toBe(`${ORIGIN}${path}`)
       }
       // The gate knows cities, whatever the service: an unknown one is a 404 with no read.
-      const unknown = await fetchPage(`/${slug}/nowhere-zz`)
-      expect(unknown.status).toBe(404)
-      expect(d1Reads(unknown)).toBe(0)
-      await unknown.body?.cancel()
+      const unknown = await statementsOnceWarm(`/${slug}/nowhere-zz`)
+      expect([unknown.res.status, unknown.statements]).toEqual([404, []])
     },
   )
 

@@ -117,8 +117,25 @@ describe('visitor cookies', () => {
         cookie: `care_did=${valueOf(set.get('care_did'))}; n_vis=${valueOf(set.get('n_vis'))}`,
       },
     })
-    expect(cookies(again).has('care_did')).toBe(false)
-    expect(valueOf(cookies(again).get('n_vis'))).toMatch(/^1-\d+$/)
+    // Both hold: nothing is set again, and the page keeps its public policy.
+    expect(again.headers.getSetCookie()).toEqual([])
+    expect(again.headers.get('cache-control')).toMatch(/^public\b/)
+  })
+
+  it('writes n_vis again once its time is five minutes old, in the same visit', async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const holds = await fetchPage('/nannies', {
+      headers: { cookie: `care_did=${DEVICE}; n_vis=2-${now - 4 * 60}` },
+    })
+    expect(holds.headers.getSetCookie()).toEqual([])
+    const due = await fetchPage('/nannies', {
+      headers: { cookie: `care_did=${DEVICE}; n_vis=2-${now - 6 * 60}` },
+    })
+    const set = cookies(due)
+    expect([...set.keys()]).toEqual(['n_vis'])
+    expect(Number(valueOf(set.get('n_vis')).split('-')[1])).toBeGreaterThanOrEqual(now)
+    expect(valueOf(set.get('n_vis'))).toMatch(/^2-/)
+    await Promise.all([holds.body?.cancel(), due.body?.cancel()])
   })
 
   it('keep every response that sets one out of shared caches: private, rendered or a hit from either path', async () => {
@@ -139,9 +156,10 @@ describe('visitor cookies', () => {
         'private, max-age=0, stale-while-revalidate=3600, stale-if-error=604800',
       )
     }
-    // A known visitor's n_vis and a redirect's cookies too; an error page is stored by no cache.
+    // A known visitor's n_vis that is due and a redirect's cookies too; an error page is
+    // stored by no cache.
     const known = await fetchPage('/housekeeping/austin-tx', {
-      headers: { cookie: `care_did=${DEVICE}; n_vis=1-${Math.floor(Date.now() / 1000)}` },
+      headers: { cookie: `care_did=${DEVICE}; n_vis=1-${Math.floor(Date.now() / 1000) - 600}` },
     })
     const missing = await fetchPage('/housekeeping/atlantis-zz')
     const moved = await fetchPage('/Housekeeping/Austin-TX')
@@ -254,7 +272,7 @@ describe('returning where the visitor came from', () => {
     ['a scheme-relative host', '//evil.example/babysitters'],
     ['a backslash', '/\\evil.example'],
     ['a scheme', 'javascript:alert(1)'],
-    ['a control character', '/babysitters%0d%0aSet-Cookie:x=1'],
+    ['an escaped control character', '/babysitters%0d%0aSet-Cookie:x=1'],
     ['a path the site does not serve', '/babysitters/atlantis'],
     ['an unknown page', '/admin'],
     ['a flow step', `${FLOW}/babysitters`],
@@ -266,10 +284,24 @@ describe('returning where the visitor came from', () => {
     const res = await fetchPage(
       `${FLOW}/babysitters?intent=rightNow&from=${encodeURIComponent(from)}`,
     )
-    expect([303, 400]).toContain(res.status)
-    if (res.status === 303) expect(res.headers.get('location')).toBe('/babysitters')
+    expect([res.status, res.headers.get('location')]).toEqual([303, '/babysitters'])
     const form = await page(`${FLOW}/babysitters?from=${encodeURIComponent(from)}`)
+    expect(form.res.status).toBe(200)
+    expect(form.html).toContain('name="intent"')
     expect(form.html).not.toContain('name="from"')
+  })
+
+  it('answers a from with a control character 400, as any query holding one, and sets nothing', async () => {
+    const from = encodeURIComponent('/babysitters\r\nSet-Cookie:x=1')
+    for (const path of [
+      `${FLOW}/babysitters?intent=rightNow&from=${from}`,
+      `${FLOW}/babysitters?from=${from}`,
+    ]) {
+      const { res, html } = await page(path)
+      expect([path, res.status, res.headers.get('location')]).toEqual([path, 400, null])
+      expect(html).toContain('400: Bad Request')
+      expect(res.headers.getSetCookie().filter((c) => !/^(care_did|n_vis)=/.test(c))).toEqual([])
+    }
   })
 
   it('puts each page’s own path on its call to action', async () => {

@@ -16,10 +16,4 @@ describe('decideIndexing', () => {
     for (const [facts, header] of cases)
       expect({ facts, header: seoGateHeader(decideIndexing(facts)) }).toEqual({ facts, header })
   })
-
-  it('has no reason for a page a flag turns off: such a page is a 404, never a noindex page', () => {
-    // @ts-expect-error -- a page the flags turn off never reaches the rule (test/routes/flags.test.ts)
-    const facts: PageFacts = { enabled: false }
-    expect(decideIndexing(facts)).toEqual({ index: true })
-  })
 })

@@ -1,8 +1,10 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
+import { vi } from 'vitest'
 import { createApp, withFastPath } from '../../src/app'
 import { Memory } from '../../src/memory'
 import worker from '../../src/worker'
+import { withStatementFaults } from './with-faults'
 
 export const ORIGIN = 'https://www.care.example'
 export const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
@@ -12,11 +14,16 @@ export const PHONE =
 /** What a request goes through: the worker's own app, or a fresh one from `anIsolate()`. */
 export type App = Pick<typeof worker, 'fetch'>
 
-/** A request as a phone would send it. */
+/**
+ * A request as a phone would send it: to `path` on ORIGIN (PUBLIC_ORIGIN), or to a whole URL on
+ * another host, with that host in its `Host` header as a client's would be.
+ */
 function asPhone(path: string, init: RequestInit): Request {
   const headers = new Headers(init.headers)
   if (!headers.has('user-agent')) headers.set('user-agent', PHONE)
-  return new Request(ORIGIN + path, { ...init, headers })
+  if (!/^https?:\/\//.test(path)) return new Request(ORIGIN + path, { ...init, headers })
+  if (!headers.has('host')) headers.set('host', new URL(path).host)
+  return new Request(path, { ...init, headers })
 }
 
 /** A request through the real worker (app.ts and its bindings), as a phone would send it. */
@@ -67,6 +74,12 @@ export function anIsolate() {
     },
     settled: (path: string, init: RequestInit = {}, bindings: Partial<Env> = {}) =>
       settledThrough(worker, path, init, bindings),
+    /** `settled`, with every D1 statement the request ran, its background work included. */
+    statements: async (path: string, init: RequestInit = {}) => {
+      const statements: string[] = []
+      const DB = withStatementFaults(env.DB, (sql) => void statements.push(sql))
+      return { ...(await settledThrough(worker, path, init, { DB })), statements }
+    },
   }
 }
 
@@ -82,7 +95,37 @@ export async function page(path: string, init: RequestInit = {}) {
   return { res, html: await res.text() }
 }
 
-/** D1 reads the request made, from its Server-Timing header. */
+/**
+ * The D1 statements a fresh isolate runs for `path` once it has served a city's page, counted at
+ * the binding: every one, its background work included (the gate's check of new cities, the
+ * purge store, the cities kept whole), where Server-Timing counts only the page's reads through
+ * `openDb`. The city's page makes the isolate read what it reads once and keeps (the gate, the
+ * flags, the new cities); the clock stands still from then on, so nothing kept falls due between
+ * the two requests.
+ */
+export async function statementsOnceWarm(path: string, init: RequestInit = {}) {
+  const isolate = anIsolate()
+  return withClockStill(async () => {
+    await isolate.settled('/nannies/denver-co')
+    return isolate.statements(path, init)
+  })
+}
+
+/** `run` with Date.now() held still (timers run as ever): nothing an isolate keeps falls due. */
+export async function withClockStill<T>(run: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  try {
+    return await run()
+  } finally {
+    vi.useRealTimers()
+  }
+}
+
+/**
+ * D1 reads the page made before it answered, from its Server-Timing header: only those through
+ * `openDb`. A test that claims no read counts statements at the binding instead
+ * (`statementsOnceWarm`, an isolate's `statements`).
+ */
 export function d1Reads(res: Response): number {
   const m = /(?:^|, )d1;dur=[\d.]+;desc="(\d+)"/.exec(res.headers.get('server-timing') ?? '')
   return m ? Number(m[1]) : 0
