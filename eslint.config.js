@@ -22,7 +22,7 @@ const NODE_BUILTINS = { group: ['node:*'] }
  */
 export const LAYERS = [
   ['src/*.ts'],
-  ['src/routes/**', 'src/cron/**', 'src/client/**'],
+  ['src/routes/**', 'src/cron/**', 'src/client/**', 'src/sync/**'],
   ['src/request/**'],
   ['src/cache/**'],
   ['src/views/**'],

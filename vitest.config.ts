@@ -25,6 +25,7 @@ export default defineConfig(async () => {
                   SENTRY_DSN: inject('sentryOrigin').replace('http://', 'http://public@') + '/1',
                   ENVIRONMENT: 'test',
                   PURGE_TOKEN: 'ops=test-ops-token,ci=test-ci-token',
+                  SYNC_TOKEN: 'test-sync-token',
                 },
               },
             })),

@@ -17,6 +17,12 @@ export interface AppEnv {
     db: Db
     /** Cities by slug, from the isolate's copy of every city (src/data/kept-cities.ts). */
     cities: Cities
+    /**
+     * When the request's D1 session began, if any replica may answer it: a page rendered from it
+     * is stored only once no purge could be missing from it (src/cache/edge-cache.ts). Null: the
+     * primary answers.
+     */
+    replicaSince: number | null
     timing: Timing
     /** Breadcrumbs: storage reads, flag evaluations, cache decisions. */
     trail: Trail

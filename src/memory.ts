@@ -24,8 +24,11 @@ export class Memory {
   readonly purges = new KnownPurges()
   /** Refused purge requests not yet written to the audit log (one write a second at most). */
   readonly purgeRefusals = new RefusalTally()
-  /** Reads of the tables only the cron writes, kept a minute; the cron's refresh forgets them. */
-  readonly derivedReads = new DerivedReads()
+  /**
+   * Reads of the tables only the cron and catalog sync write, kept a minute; the cron's refresh
+   * forgets them, and so does a newer purge.
+   */
+  readonly derivedReads = new DerivedReads(() => this.purges.newest)
   /** Every city, read whole and again after five minutes in the background (docs/data.md). */
   readonly cities = keptCities()
   /** The most recently used stored pages, in front of the Cache API (docs/caching.md). */

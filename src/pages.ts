@@ -23,6 +23,7 @@ import { homePage } from './routes/home'
 import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
+import { catalogEndpoint } from './routes/ops-catalog'
 import { guestMessageSent, sendGuestMessage } from './routes/guest-message'
 import { providerProfilePage } from './routes/provider-profile'
 import { segmentPage } from './routes/segment'
@@ -31,7 +32,7 @@ import { serviceStatePage } from './routes/service-state'
 import { robotsTxt, sitemapFile, sitemapIndex } from './routes/sitemaps'
 import { intentStep, providerEntry, whoNeedsCareStep } from './routes/visitor-flow'
 import { DATA_PREFIX } from './urls/data-prefix'
-import { OPS_PURGE, PATTERNS, ROBOTS, SITEMAP_FILE, SITEMAP_INDEX } from './urls/paths'
+import { OPS_CATALOG, OPS_PURGE, PATTERNS, ROBOTS, SITEMAP_FILE, SITEMAP_INDEX } from './urls/paths'
 
 /**
  * One route of the site: everything the pipeline needs to know about a URL before its handler
@@ -261,6 +262,13 @@ export const PAGES = {
     surface: 'other',
     flags: DOCUMENT_FLAGS,
     handler: purgeEndpoint,
+  }),
+  opsCatalog: page({
+    pattern: OPS_CATALOG,
+    method: 'POST',
+    surface: 'other',
+    flags: DOCUMENT_FLAGS,
+    handler: catalogEndpoint,
   }),
 } satisfies Record<string, PageRow>
 

@@ -1,6 +1,7 @@
 import { fetch, memory } from './app'
 import { refreshDerived } from './cron/refresh-derived'
 import { reportBackground } from './observability/reporter'
+import { consume } from './sync/consume'
 
 export default {
   fetch,
@@ -16,6 +17,17 @@ export default {
       })
     ctx.waitUntil(
       refreshDerived(env, new Date(controller.scheduledTime), memory.derivedReads, report),
+    )
+  },
+  // Catalog changes and their dead letters (docs/sync.md); each dead message is reported once.
+  async queue(batch, env, ctx) {
+    await consume(batch, env.DB, (reason, kind) =>
+      reportBackground(new Error(`catalog change dead: ${reason}`), {
+        dsn: env.SENTRY_DSN,
+        environment: env.ENVIRONMENT,
+        waitUntil: (promise) => ctx.waitUntil(promise),
+        tags: { sync: 'dead', kind },
+      }),
     )
   },
 } satisfies ExportedHandler<Env>

@@ -4,7 +4,7 @@ import { pageOfDataPath } from '../urls/data-prefix'
 import type { PageQuery } from '../queries/page-query'
 import { pageKey } from './cache-key'
 import { TAG } from './tags'
-import { purgesKnown } from './generations'
+import { PRIMARY_AFTER_PURGE_MS, purgesKnown } from './generations'
 import type { EntryMeta, Freshness } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
@@ -80,6 +80,9 @@ export function edgeCache(
     // Only a stored copy needs the purges; until a cold isolate knows them, its copy may be a
     // purged one, so it is rendered again (`unverified`), never served as it is.
     const verified = meta ? await purgesKnown(purges, c.env.DB, waitUntil, reporter.problem) : false
+    // A miss keeps them current too, in the background: they decide which session the next
+    // render reads through, and whether this one is stored (`fromCurrentData`).
+    if (!meta) purges.refreshIfDue(c.env.DB, waitUntil, reporter.problem)
     let freshness: Freshness | 'unverified' = !meta
       ? 'gone'
       : verified
@@ -172,6 +175,7 @@ async function store(
       c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
       return
     }
+    if (!(await fromCurrentData(c, meta.tags))) return
     const rendered = new Uint8Array(body)
     const complete = !includesText(rendered, '<template id="B:')
     const copy = new Headers(headers)
@@ -219,6 +223,21 @@ async function store(
       await keep(body, await etagOf(res.status, body, meta.nonce))
     })().catch(failed),
   )
+}
+
+/**
+ * Whether a render read data no older than the purges of its tags. The primary is always
+ * current. A replica may lag it by up to PRIMARY_AFTER_PURGE_MS, so a render from one is stored
+ * only once the isolate knows every purge recorded before the render began (asking the primary
+ * if need be) and none of the page's tags was purged in that lag before it: else a data change
+ * and its purge, just made, could lose to the replica's older copy (docs/data.md).
+ */
+async function fromCurrentData(c: Context<AppEnv>, tags: readonly string[]): Promise<boolean> {
+  const since = c.get('replicaSince')
+  if (since === null) return true
+  const { purges } = c.get('memory')
+  if (!(await purges.completeBefore(since, c.env.DB, c.get('reporter').problem))) return false
+  return purges.newestOf(tags) < since - PRIMARY_AFTER_PURGE_MS
 }
 
 /**

@@ -31,6 +31,15 @@ export const MAX_TAG_BYTES = 900
 export const PURGE_STATE_DEADLINE_MS = 250
 /** How often an isolate asks D1 for new purges, in the background: a purge shows within this. */
 export const REFRESH_MS = 5_000
+
+/**
+ * How long after a purge this isolate's renders read from D1's primary
+ * (src/request/read-session.ts). With read replication on, a replica may lag the primary by a
+ * few seconds: a page re-rendered just after a data change and its purge must not be stored
+ * again from an older copy (docs/data.md).
+ */
+export const PRIMARY_AFTER_PURGE_MS = 60_000
+
 /** Rows read per query: a cold isolate reads the 9 days' rows in pages of this many. */
 const PAGE_ROWS = 10_000
 /** How often the generations past PURGE_KEEP_MS are forgotten. */
@@ -57,6 +66,8 @@ export class KnownPurges {
   #due = 0
   #forgottenAt = 0
   #loading: Promise<void> | undefined
+  /** Every purge recorded before this moment is known: a read from the primary began then. */
+  #completeBefore = 0
   /** The newest purge known (src/request/read-session.ts). */
   newest = 0
 
@@ -95,11 +106,12 @@ export class KnownPurges {
 
   /**
    * Reads the purges recorded since the last read (all of the last PURGE_KEEP_MS the first time),
-   * one read at a time. A failure is reported and leaves what is known as it was; the next read
-   * is then due REFRESH_MS later.
+   * one read at a time, from the primary if asked (else from where the last read stood). A
+   * failure is reported and leaves what is known as it was; the next read is then due REFRESH_MS
+   * later.
    */
-  refresh(db: D1Database, report: Report = logProblem): Promise<void> {
-    this.#loading ??= this.#read(db)
+  refresh(db: D1Database, report: Report = logProblem, primary = false): Promise<void> {
+    this.#loading ??= this.#read(db, primary)
       .catch((error: unknown) => report('cache: purges unreadable', { error: String(error) }))
       .finally(() => {
         this.#due = Date.now() + REFRESH_MS
@@ -108,9 +120,31 @@ export class KnownPurges {
     return this.#loading
   }
 
-  async #read(db: D1Database): Promise<void> {
-    const session = db.withSession(this.#bookmark ?? 'first-unconstrained')
-    const since = Date.now() - PURGE_KEEP_MS
+  /** Starts a read in the background (`waitUntil`) if one is due and none is under way. */
+  refreshIfDue(db: D1Database, waitUntil: WaitUntil, report: Report = logProblem): void {
+    if (this.due && !this.loading) waitUntil(this.refresh(db, report))
+  }
+
+  /**
+   * Whether every purge recorded before `at` is known, reading them from the primary unless a
+   * read from it began since (waiting at most PURGE_STATE_DEADLINE_MS): what a page rendered from
+   * a replica is checked against before it is stored (src/cache/edge-cache.ts).
+   */
+  async completeBefore(at: number, db: D1Database, report: Report = logProblem): Promise<boolean> {
+    // A read already under way may have begun earlier, or not on the primary: then one more.
+    for (let tries = 0; this.#completeBefore < at && tries < 2; tries++) {
+      const read = this.refresh(db, report, true)
+      if (!(await settlesWithin(read, PURGE_STATE_DEADLINE_MS))) return false
+    }
+    return this.#completeBefore >= at
+  }
+
+  async #read(db: D1Database, primary: boolean): Promise<void> {
+    const began = Date.now()
+    const session = db.withSession(
+      primary ? 'first-primary' : (this.#bookmark ?? 'first-unconstrained'),
+    )
+    const since = began - PURGE_KEEP_MS
     for (;;) {
       const { results } = await session
         .prepare('SELECT seq, at, tag FROM purges WHERE seq > ? AND at >= ? ORDER BY seq LIMIT ?')
@@ -123,6 +157,7 @@ export class KnownPurges {
       if (results.length < PAGE_ROWS) break
     }
     this.#bookmark = session.getBookmark() ?? this.#bookmark
+    if (primary) this.#completeBefore = Math.max(this.#completeBefore, began)
     this.#known = true
     this.#forget(since)
   }
@@ -147,7 +182,7 @@ export async function purgesKnown(
   report: Report = logProblem,
 ): Promise<boolean> {
   if (known.known) {
-    if (known.due && !known.loading) waitUntil(known.refresh(db, report))
+    known.refreshIfDue(db, waitUntil, report)
     return true
   }
   // A failed first read is tried again REFRESH_MS later, not by every request meanwhile.

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { normalisedPath } from '../urls/normalised-path'
 import { TAG, tagProblem } from './tags'
 import { MAX_TAG_BYTES } from './generations'
 
@@ -77,7 +78,21 @@ export function purgePath(url: string, origin: string): string | null {
     return null
   }
   if (parsed.origin !== new URL(origin).origin) return null
-  return '/' + parsed.pathname.split('/').filter(Boolean).join('/').toLowerCase()
+  return normalisedPath(parsed.pathname)
+}
+
+/**
+ * A tag as pages carry it, so a purge of another spelling still purges them: slugs and ids are
+ * lowercase (`state:GA` is `state:ga`), a URL's path is spelt as the request normaliser spells
+ * it; page types keep their case (`page:seoSearchListing`).
+ */
+export function carriedTag(tag: string): string {
+  const colon = tag.indexOf(':')
+  const kind = tag.slice(0, colon)
+  const value = tag.slice(colon + 1)
+  if (kind === 'page') return tag
+  if (kind === 'url') return TAG.url(normalisedPath(value))
+  return `${kind}:${value.toLowerCase()}`
 }
 
 /** The tags a purge request bumps: its tags, and the tag of every URL. */
@@ -93,7 +108,7 @@ export function purgeTags(
       return { error: `no page has a path this long: ${url.slice(0, 100)}` }
     paths.push(path)
   }
-  return { tags: [...new Set([...paths.map(TAG.url), ...request.tags])], paths }
+  return { tags: [...new Set([...paths.map(TAG.url), ...request.tags.map(carriedTag)])], paths }
 }
 
 /**
@@ -128,4 +143,23 @@ function ipv6Prefix64(address: string): string | null {
   const first = all.slice(0, 4)
   if (!first.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null
   return first.map((g) => parseInt(g, 16).toString(16)).join(':')
+}
+
+/**
+ * Counts a failed authentication of `address` in `limiter` and tells whether its key is over the
+ * limit. A limiter that cannot answer counts as over (and is reported): without a valid token
+ * nothing is lost by waiting.
+ */
+export async function overFailureLimit(
+  limiter: RateLimit,
+  address: string | undefined,
+  unavailable: (error: string) => void,
+): Promise<boolean> {
+  try {
+    const { success } = await limiter.limit({ key: failureKey(address) })
+    return !success
+  } catch (error) {
+    unavailable(String(error))
+    return true
+  }
 }

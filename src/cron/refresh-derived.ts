@@ -1,5 +1,6 @@
 import { forgetOldPurges } from '../cache/generations'
 import { forgetOldAudit } from '../cache/purge-audit'
+import { forgetOldMessages } from '../data/guest-messages'
 import { buildGate } from '../gate/build-gate'
 import { saveGate } from '../gate/gate-store'
 import type { DerivedReads } from '../data/derived-reads'
@@ -7,7 +8,7 @@ import { refreshStats } from '../data/refresh-stats'
 import { logProblem } from '../observability/reporter'
 
 /** The cron's steps, each run whatever became of the other. */
-export const CRON_STEPS = ['stats', 'gate', 'purges', 'audit'] as const
+export const CRON_STEPS = ['stats', 'gate', 'purges', 'audit', 'messages'] as const
 export type CronStep = (typeof CRON_STEPS)[number]
 
 /** Where a failed step is reported: the worker sends it to Sentry (src/worker.ts). */
@@ -21,8 +22,8 @@ const MAX_ERROR = 500
 
 /**
  * What the cron trigger keeps fresh from the catalog: the per-city aggregates (`stats`) and the
- * gate of valid slugs (`gate`); and what it keeps bounded: the purge rows (`purges`) and the
- * purge audit log (`audit`). Each step reads the catalog alone, so one failing never stops
+ * gate of valid slugs (`gate`); and what it keeps bounded: the purge rows (`purges`), the
+ * purge audit log (`audit`) and the guest messages (`messages`). Each step reads the catalog alone, so one failing never stops
  * the other: each is run, a failure is reported, and the outcome is recorded in `cron_steps`
  * (docs/operations.md). The isolate running it forgets its derived reads at once
  * (`derivedReads`, the worker's app's); other isolates catch up within a minute, and pick up
@@ -44,6 +45,8 @@ export async function refreshDerived(
     purges: async () => void (await forgetOldPurges(env.DB, now.getTime())),
     // The purge audit log keeps AUDIT_KEEP_DAYS.
     audit: async () => void (await forgetOldAudit(env.DB, now.getTime())),
+    // Guest messages are kept MESSAGE_KEEP_DAYS.
+    messages: async () => void (await forgetOldMessages(env.DB, now.getTime())),
   }
   const failed: CronStep[] = []
   for (const step of CRON_STEPS) {

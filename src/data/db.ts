@@ -41,16 +41,14 @@ function oneLine(sql: string): string {
   return line
 }
 
-async function withDeadline<T>(read: Promise<T>, sql: string): Promise<T> {
+/** `work`, or a StorageError once it has taken `ms`: `what` names it in the error. */
+export async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const what = oneLine(sql).slice(0, 80)
-      reject(new StorageError(`D1 read over ${READ_DEADLINE_MS} ms: ${what}`))
-    }, READ_DEADLINE_MS)
+    timer = setTimeout(() => reject(new StorageError(`${what} over ${ms} ms`)), ms)
   })
   try {
-    return await Promise.race([read, late])
+    return await Promise.race([work, late])
   } finally {
     clearTimeout(timer)
   }
@@ -86,7 +84,8 @@ export function openDb(
             .prepare(sql)
             .bind(...params)
             .all<T>(),
-          sql,
+          READ_DEADLINE_MS,
+          `D1 read: ${oneLine(sql).slice(0, 80)}`,
         )
         const ms = performance.now() - start
         timing.add('d1', ms)

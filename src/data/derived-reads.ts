@@ -34,9 +34,18 @@ export function readsDerivedOnly(sql: string): boolean {
 /** An isolate's derived reads, by statement and parameters. A failed read is not kept. */
 export class DerivedReads {
   readonly #reads = new Map<string, Kept<unknown[]>>()
+  /** The newest purge the isolate knows of (src/cache/generations.ts). */
+  readonly #newestPurge: () => number
+  /** The newest purge these reads have been forgotten for. */
+  #purge = 0
+
+  constructor(newestPurge: () => number = () => 0) {
+    this.#newestPurge = newestPurge
+  }
 
   /** The kept read of `key`; past MAX_DERIVED_READS of them, all are dropped first. */
   of(key: string): Kept<unknown[]> {
+    this.#forgetBeforePurge()
     let kept = this.#reads.get(key)
     if (!kept) {
       if (this.#reads.size >= MAX_DERIVED_READS) this.#reads.clear()
@@ -49,5 +58,17 @@ export class DerivedReads {
   /** Forgets every read: the cron's refresh has just written the tables again. */
   clear(): void {
     this.#reads.clear()
+  }
+
+  /**
+   * Forgets every read once the isolate has learnt of a purge newer than the last it forgot them
+   * for: catalog sync writes the derived tables and records its purges in one transaction
+   * (docs/sync.md), so a page rendered again after the purge never shows older counts.
+   */
+  #forgetBeforePurge(): void {
+    const newest = this.#newestPurge()
+    if (newest <= this.#purge) return
+    this.#purge = newest
+    this.clear()
   }
 }

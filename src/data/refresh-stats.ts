@@ -4,61 +4,109 @@ import { EXPERIENCE_BANDS } from '../catalog/cost-guides'
 const BAND = `CASE ${EXPERIENCE_BANDS.map((b, i) => `WHEN years_experience <= ${b.max} THEN ${i}`).join(' ')} END`
 
 /**
- * Recomputes service_city_stats and rate_experience_stats from provider_services,
- * job_city_stats from the jobs open at `now` and activity_stats from the activities not yet
- * ended, in one transaction. `npm run seed` runs it after loading; in production the cron trigger
- * runs it (src/worker.ts), so hub counts and rate figures always come from the catalog's real
- * rates, never typed in. Their updated_at is when the data last changed (the newest provider
- * update, the newest job posting): pages' Last-Modified and sitemaps' lastmod. Activities carry
- * no date of change, so activity_stats has the refresh time.
+ * Which rows a refresh recomputes: every row, or only those of the services and cities a catalog
+ * sync batch touched, as listed in `sync_touched` (src/sync/apply.ts): `listing` rows name a
+ * service and city of provider_services, `jobs` rows a job service and city, `keyword` rows an
+ * activity keyword.
  */
-export async function refreshStats(d1: D1Database, now: Date): Promise<void> {
+export type StatsScope = 'all' | 'touched'
+
+const touched = (kind: string, columns = 'value, city_id') =>
+  `SELECT ${columns} FROM sync_touched WHERE kind = '${kind}'`
+
+/** `FROM` and `WHERE` of each aggregate, for the scope. */
+function sources(scope: StatsScope) {
+  const all = scope === 'all'
+  const listings = (alias: string) =>
+    all
+      ? `provider_services ${alias}`
+      : `sync_touched t JOIN provider_services ${alias}
+           ON ${alias}.service = t.value AND ${alias}.city_id = t.city_id AND t.kind = 'listing'`
+  return {
+    listings,
+    jobs: all
+      ? 'jobs j'
+      : `sync_touched t JOIN jobs j ON j.service = t.value AND j.city_id = t.city_id AND t.kind = 'jobs'`,
+    /** The rows to delete before the aggregate is written again. */
+    where: (kind: string, key = '(service, city_id)') =>
+      all ? '' : `WHERE ${key} IN (${touched(kind, key === 'keyword' ? 'value' : undefined)})`,
+    keywords: (column: string) => (all ? '' : `AND ${column} IN (${touched('keyword', 'value')})`),
+    services: all ? '' : `AND service IN (${touched('listing', 'value')})`,
+  }
+}
+
+/**
+ * The statements that recompute service_city_stats and rate_experience_stats from
+ * provider_services, job_city_stats from the jobs open at `now` and activity_stats from the
+ * activities not yet ended, for `scope`. Their updated_at is when the data last changed (the
+ * newest provider update, the newest job posting): pages' Last-Modified and sitemaps' lastmod.
+ * Activities carry no date of change, so activity_stats has the refresh time. The national rates
+ * of a touched service are summed from its cities' rows, which hold every provider exactly once.
+ */
+export function statsStatements(
+  d1: D1Database,
+  now: Date,
+  scope: StatsScope,
+): D1PreparedStatement[] {
   const at = now.toISOString()
-  await d1.batch([
-    d1.prepare('DELETE FROM service_city_stats'),
+  const s = sources(scope)
+  return [
+    d1.prepare(`DELETE FROM service_city_stats ${s.where('listing')}`),
     d1.prepare(
       `INSERT INTO service_city_stats
            (service, city_id, state_code, providers, rate_avg, rate_min, rate_max, pay_unit, updated_at)
          SELECT ps.service, ps.city_id, c.state_code, COUNT(*),
                 AVG((ps.rate_min + ps.rate_max) / 2.0), MIN(ps.rate_min), MAX(ps.rate_max),
                 MIN(ps.pay_unit), MAX(p.updated_at)
-           FROM provider_services ps JOIN cities c ON c.id = ps.city_id
+           FROM ${s.listings('ps')} JOIN cities c ON c.id = ps.city_id
            JOIN providers p ON p.id = ps.provider_id
           GROUP BY ps.service, ps.city_id`,
     ),
-    d1.prepare('DELETE FROM job_city_stats'),
+    d1.prepare(`DELETE FROM job_city_stats ${s.where('jobs')}`),
     d1
       .prepare(
         `INSERT INTO job_city_stats (service, city_id, state_code, jobs, pay_avg, updated_at)
          SELECT j.service, j.city_id, c.state_code, COUNT(*),
                 AVG(CASE WHEN j.pay_unit = 'hr' THEN (j.pay_min + j.pay_max) / 2.0 END),
                 MAX(j.posted_at)
-           FROM jobs j JOIN cities c ON c.id = j.city_id
+           FROM ${s.jobs} JOIN cities c ON c.id = j.city_id
           WHERE j.valid_through > ?
           GROUP BY j.service, j.city_id`,
       )
       .bind(at.replace(/\.\d{3}Z$/, 'Z')),
-    d1.prepare('DELETE FROM rate_experience_stats'),
     d1.prepare(
-      `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
-       SELECT service, city_id, ${BAND}, COUNT(*), AVG((rate_min + rate_max) / 2.0)
-         FROM provider_services GROUP BY service, city_id, 3`,
+      `DELETE FROM rate_experience_stats ${scope === 'all' ? '' : `${s.where('listing')} OR (city_id = 0 ${s.services})`}`,
     ),
     d1.prepare(
       `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
-       SELECT service, 0, ${BAND}, COUNT(*), AVG((rate_min + rate_max) / 2.0)
-         FROM provider_services GROUP BY service, 3`,
+       SELECT ps.service, ps.city_id, ${BAND.replaceAll('years_experience', 'ps.years_experience')},
+              COUNT(*), AVG((ps.rate_min + ps.rate_max) / 2.0)
+         FROM ${s.listings('ps')} GROUP BY ps.service, ps.city_id, 3`,
     ),
-    d1.prepare('DELETE FROM activity_stats'),
+    d1.prepare(
+      `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
+       SELECT service, 0, band, SUM(providers), SUM(rate_avg * providers) / SUM(providers)
+         FROM rate_experience_stats WHERE city_id <> 0 ${s.services} GROUP BY service, band`,
+    ),
+    d1.prepare(`DELETE FROM activity_stats ${s.where('keyword', 'keyword')}`),
     ...(['category', 'subcategory'] as const).map((column) =>
       d1
         .prepare(
           `INSERT INTO activity_stats (keyword, activities, updated_at)
            SELECT ${column}, COUNT(*), ? FROM activities
-            WHERE ${column} IS NOT NULL AND (end_date IS NULL OR end_date >= ?)
+            WHERE ${column} IS NOT NULL AND (end_date IS NULL OR end_date >= ?) ${s.keywords(column)}
             GROUP BY ${column}`,
         )
         .bind(at, at.slice(0, 10)),
     ),
-  ])
+  ]
+}
+
+/**
+ * Recomputes every derived stat in one transaction. `npm run seed` and the import run it after
+ * loading; the cron trigger runs it too (src/worker.ts), so hub counts and rate figures always
+ * come from the catalog's real rates, never typed in.
+ */
+export async function refreshStats(d1: D1Database, now: Date): Promise<void> {
+  await d1.batch(statsStatements(d1, now, 'all'))
 }

@@ -45,6 +45,8 @@ export interface GateMeta {
 }
 
 const MAX_ANSWERS = 10_000
+/** Longer than any slug the catalog makes (a city's, a keyword's). */
+export const MAX_SLUG = 100
 
 /** The filter of every valid slug and id, as built by build-gate.ts and kept in KV. */
 export class GateFilter {
@@ -79,6 +81,11 @@ export class GateFilter {
     return new GateFilter(bloom, meta)
   }
 
+  /** Answers kept (bounded in number, and each key by MAX_SLUG). */
+  get answersKept(): number {
+    return this.#answers.size
+  }
+
   bytes(): Uint8Array {
     return this.#bloom._filter.array
   }
@@ -97,6 +104,8 @@ export class GateFilter {
       if (id > watermark) return id <= watermark + NEW_ID_MARGIN
       return this.#check(`${kind}:${id}`)
     }
+    // No catalog slug is this long; nor is an answer kept for one (the answers stay small).
+    if (String(value).length > MAX_SLUG) return false
     return this.#check(`${kind}:${value}`)
   }
 

@@ -37,19 +37,19 @@ export interface GateAnswer {
 /**
  * The gate's one check of a routed URL, for the pipeline's step and the fast path alike: each of
  * `params` (the route parameters to check, and what they hold) in turn, up to the first certainly
- * unknown. A city slug is no increasing id: one added after the build is known from
- * `addedCities` (the cities logged after `filter`'s build); null when it cannot tell yet, and
- * then so is the answer.
+ * unknown. A city, or an entity whose id the build could not foresee, added after the build is
+ * known from `addedAfter` (what was logged after `filter`'s build, kept fresh in the background
+ * once a minute); null when it cannot tell yet, and then so is the answer.
  */
 export function checkSlugs(
   filter: GateFilter | null,
   params: Readonly<Record<string, GateKind>>,
   valueOf: (name: string) => string,
-  addedCities: (filter: GateFilter) => ReadonlySet<string> | null,
+  addedAfter: (filter: GateFilter) => ReadonlySet<string> | null,
 ): GateAnswer | null {
   const crumbs: string[] = []
   for (const [name, kind] of Object.entries(params)) {
-    const added = filter && kind === 'city' ? addedCities(filter) : NO_SLUGS
+    const added = filter ? addedAfter(filter) : NO_SLUGS
     if (!added) return null
     const known = slugKnown(filter, kind, valueOf(name), added)
     crumbs.push(gateCrumb(kind, known))
@@ -62,7 +62,9 @@ const NO_SLUGS: ReadonlySet<string> = new Set()
 
 /**
  * Whether a route parameter may name something in the catalog: the filter may hold it, or it is
- * a city slug added after the filter's build (`added`). No filter: the gate is open.
+ * a city slug or an entity (`provider:123`) added after the filter's build (`added`, the log of
+ * migrations/0006_city_additions.sql, which catalog sync adds entities to). No filter: the gate
+ * is open.
  */
 export function slugKnown(
   filter: GateFilter | null,
@@ -73,7 +75,7 @@ export function slugKnown(
   if (!filter) return true
   // Entity URLs end in the id: /p/{name-slug}-{id}, /job/{title-slug}-{id}.
   const key = kind === 'city' ? value : (entityId(value) ?? 0)
-  return filter.has(kind, key) || (kind === 'city' && added.has(value))
+  return filter.has(kind, key) || added.has(kind === 'city' ? value : `${kind}:${key}`)
 }
 
 /** The gate's breadcrumb of one check. */

@@ -13,10 +13,22 @@ export const MAX_EMAIL = 254
 export const MIN_MESSAGE = 10
 export const MAX_MESSAGE = 2000
 
+/**
+ * The largest body a browser sends for the form within its own limits (`maxlength`, which counts
+ * UTF-16 units): a unit is at most 3 bytes of UTF-8, each percent-encoded, so 9 bytes (a line
+ * break, sent as CR LF, is 6); and a little for the field names. A 2,000-character message in
+ * Chinese fits.
+ */
+export const MESSAGE_FORM_BYTES = 9 * (MAX_NAME + MAX_EMAIL + MAX_MESSAGE) + 256
+
 export const EMPTY_MESSAGE: MessageValues = { name: '', email: '', message: '' }
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what we look for
-const CONTROL = /[\u0000-\u001f\u007f]/g
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+// Characters no one types into a name or an address that change how it reads, or hide in it:
+// bidi marks, embeddings, overrides and isolates, zero-width spaces and joiners, the word
+// joiner and invisible operators, the byte order mark.
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/
 // eslint-disable-next-line no-control-regex -- a message keeps its line breaks and tabs
 const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
@@ -35,13 +47,15 @@ export function checkMessage(
   values: MessageValues,
   recipient: string,
 ): { ok: true; message: MessageValues } | { ok: false; errors: MessageErrors } {
-  const name = values.name.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim()
+  const name = values.name.replace(/\s+/g, ' ').trim()
   const email = values.email.trim()
   const message = values.message.replace(/\r\n?/g, '\n').replace(CONTROL_IN_TEXT, '').trim()
   const errors: MessageErrors = {}
   if (!name) errors.name = 'Enter your name.'
   else if (name.length > MAX_NAME) errors.name = `Keep your name to ${MAX_NAME} characters.`
+  else if (hidden(name)) errors.name = HIDDEN('name')
   if (!email) errors.email = `Enter your email address, so ${recipient} can reply.`
+  else if (hidden(email)) errors.email = HIDDEN('email address')
   else if (email.length > MAX_EMAIL || !EMAIL.test(email))
     errors.email = 'Enter an email address like name@example.com.'
   if (message.length < MIN_MESSAGE)
@@ -52,3 +66,7 @@ export function checkMessage(
     ? { ok: false, errors }
     : { ok: true, message: { name, email, message } }
 }
+
+const hidden = (text: string) => CONTROL.test(text) || INVISIBLE.test(text)
+const HIDDEN = (field: string) =>
+  `Your ${field} has an invisible or control character in it (such as a direction mark or a zero-width space). Type it again without it.`

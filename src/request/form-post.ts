@@ -4,9 +4,6 @@ import type { AppEnv } from '../env'
 
 // What a form POST from a page of this site must be (docs/hardening.md, "Form posts").
 
-/** A form is a few fields of text: anything larger is refused before it is read whole. */
-export const MAX_FORM_BYTES = 16 * 1024
-
 /**
  * Whether a POST comes from a page of this site: its `Origin` is the site's (the request's own
  * origin, or PUBLIC_ORIGIN). Browsers send `Origin` with every form POST, and a page on another
@@ -28,49 +25,56 @@ function originOf(url: string): string | null {
 }
 
 /**
- * The fields of a URL-encoded form body. Another content type is a 415, a body over
- * MAX_FORM_BYTES a 413 (counted as it arrives, so a missing or false Content-Length changes
- * nothing); bytes that are not UTF-8 become U+FFFD, never an error.
+ * The fields of a URL-encoded form body, as far as its first `maxBytes` bytes go (counted as they
+ * arrive, so a missing or false Content-Length changes nothing): `complete` says whether that
+ * was all of it. Another content type is a 415; bytes that are not UTF-8 become U+FFFD, never an
+ * error.
  */
-export async function readForm(request: Request): Promise<URLSearchParams> {
+export async function readForm(
+  request: Request,
+  maxBytes: number,
+): Promise<{ fields: URLSearchParams; complete: boolean }> {
   const type = request.headers.get('content-type') ?? ''
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
     throw new HTTPException(415, { message: 'send the form as application/x-www-form-urlencoded' })
   }
-  const text = await readCapped(request, MAX_FORM_BYTES)
-  if (text === null) tooLarge()
-  return new URLSearchParams(text)
-}
-
-function tooLarge(): never {
-  throw new HTTPException(413, { message: `a form is at most ${MAX_FORM_BYTES} bytes` })
+  const { text, complete } = await readUpTo(request, maxBytes)
+  // A body cut short may end inside a percent-escape: that half is dropped.
+  return {
+    fields: new URLSearchParams(complete ? text : text.replace(/%[0-9a-f]?$/i, '')),
+    complete,
+  }
 }
 
 /**
- * The request body as text, or null when it is longer than `max` bytes (counted as it arrives,
- * so a missing or false Content-Length changes nothing); bytes that are not UTF-8 become U+FFFD.
+ * The request body as text, or null when it is longer than `max` bytes (then read no further
+ * than that); bytes that are not UTF-8 become U+FFFD.
  */
 export async function readCapped(request: Request, max: number): Promise<string | null> {
   if (Number(request.headers.get('content-length') ?? 0) > max) return null
+  const { text, complete } = await readUpTo(request, max)
+  return complete ? text : null
+}
+
+/** The first `max` bytes of the body as text, and whether that was all of it. */
+async function readUpTo(
+  request: Request,
+  max: number,
+): Promise<{ text: string; complete: boolean }> {
   const reader = (request.body as ReadableStream<Uint8Array> | null)?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
+  if (!reader) return { text: '', complete: true }
+  const all = new Uint8Array(max)
   let size = 0
   for (;;) {
     const { done, value } = await reader.read()
     if (done) break
-    size += value.byteLength
-    if (size > max) {
+    if (size + value.byteLength > max) {
+      all.set(value.subarray(0, max - size), size)
       await reader.cancel()
-      return null
+      return { text: new TextDecoder().decode(all), complete: false }
     }
-    chunks.push(value)
+    all.set(value, size)
+    size += value.byteLength
   }
-  const all = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    all.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return new TextDecoder().decode(all)
+  return { text: new TextDecoder().decode(all.subarray(0, size)), complete: true }
 }

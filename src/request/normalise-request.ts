@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { isDataPath } from '../urls/data-prefix'
-import { isProviderMessagePath, OPS_PURGE } from '../urls/paths'
+import { normalisedPath } from '../urls/normalised-path'
+import { isProviderMessagePath, OPS_CATALOG, OPS_PURGE } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -10,9 +11,6 @@ export type Verdict =
   { kind: 'ok' } | { kind: 'bad-request'; reason: string } | { kind: 'redirect'; location: string }
 
 const BAD_ESCAPE = /%(?![0-9a-fA-F]{2})/
-const ESCAPE = /%[0-9a-fA-F]{2}/g
-// RFC 3986 section 2.3: a URI means the same with these characters encoded or not.
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/
 // eslint-disable-next-line no-control-regex -- control characters are exactly what we look for
 const CONTROL = /[\u0000-\u001f\u007f]/
 
@@ -41,18 +39,9 @@ export function checkUrl(url: URL): Verdict {
   }
   if (CONTROL.test(decodedPath) || CONTROL.test(decodedQuery)) return bad('control character')
 
-  const normalised = '/' + decodeUnreserved(path).split('/').filter(Boolean).join('/').toLowerCase()
+  const normalised = normalisedPath(path)
   if (normalised !== path) return { kind: 'redirect', location: normalised + url.search }
   return { kind: 'ok' }
-}
-
-/** `path` with its percent-encoded unreserved characters decoded; other escapes kept. */
-function decodeUnreserved(path: string): string {
-  if (!path.includes('%')) return path
-  return path.replace(ESCAPE, (escape) => {
-    const char = String.fromCharCode(parseInt(escape.slice(1), 16))
-    return UNRESERVED.test(char) ? char : escape
-  })
 }
 
 const encoder = new TextEncoder()
@@ -83,7 +72,9 @@ export const normaliseRequest: MiddlewareHandler = async (c, next) => {
  * POST, and nothing else.
  */
 function allowedMethods(path: string): readonly string[] {
-  return path === OPS_PURGE || isProviderMessagePath(path) ? ['POST'] : ['GET', 'HEAD']
+  return path === OPS_PURGE || path === OPS_CATALOG || isProviderMessagePath(path)
+    ? ['POST']
+    : ['GET', 'HEAD']
 }
 
 /** The `Allow` header of a 405 at `path`. */

@@ -12,7 +12,10 @@ import { readConstraint } from './read-session'
 export function requestContext(memory: AppEnv['Variables']['memory']): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('memory', memory)
-    const d1 = c.env.DB.withSession(readConstraint(memory.purges))
+    const now = Date.now()
+    const constraint = readConstraint(memory.purges, now)
+    c.set('replicaSince', constraint === 'first-unconstrained' ? now : null)
+    const d1 = c.env.DB.withSession(constraint)
     const trail = c.get('trail')
     const db = openDb(d1, c.get('timing'), { trail, derived: memory.derivedReads })
     c.set('db', db)

@@ -1,12 +1,20 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { getCookie } from 'hono/cookie'
-import { saveGuestMessage } from '../data/guest-messages'
+import type { Refusal } from '../data/guest-messages'
+import { MESSAGES_PER_VISITOR_HOUR, saveGuestMessage } from '../data/guest-messages'
+// The purge endpoint's key of a caller's network: an IPv4 address or an IPv6 /64.
+import { failureKey as networkKey } from '../cache/purge'
 import type { Provider } from '../data/providers'
 import { findProvider } from '../data/providers'
 import type { AppEnv } from '../env'
 import type { MessageErrors, MessageValues } from '../queries/message-form'
-import { checkMessage, messageValues } from '../queries/message-form'
+import {
+  checkMessage,
+  MAX_MESSAGE,
+  MESSAGE_FORM_BYTES,
+  messageValues,
+} from '../queries/message-form'
 import { fromOwnPages, readForm } from '../request/form-post'
 import { pageHead } from '../seo/head'
 import { decideIndexing } from '../seo/indexability'
@@ -18,7 +26,9 @@ import { renderPage } from './render-page'
 // A message is about one visitor: never stored by a shared cache, never indexed.
 const PRIVATE = { 'cache-control': 'private, no-store' }
 const PRIVATE_PAGE = decideIndexing({ private: true })
+const MINUTE_SECONDS = 60
 const HOUR_SECONDS = 3600
+const DAY_SECONDS = 86_400
 
 /** The provider a message path names, with the flag on; anything else is a 404. */
 async function recipientOf(c: Context<AppEnv>): Promise<Provider> {
@@ -39,15 +49,25 @@ function recipientName(provider: Provider): string {
 /**
  * POST `/p/{name-slug}-{id}/message` (flag embeddedGuestMessaging): a visitor's message to a
  * provider. Only from this site's pages (Origin); checked field by field, and given back with
- * what was typed and what is wrong (422); stored in D1 with the provider id and the visitor's
- * `care_did`, at most MESSAGES_PER_VISITOR_HOUR an hour (429); then 303 to the confirmation.
+ * what was typed and what is wrong (422); stored in D1 with the provider id, the visitor's
+ * `care_did` and network, within the limits of docs/hardening.md (each refusal the form again,
+ * saying which limit and only what is true of this visitor); then 303 to the confirmation.
  */
 export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
   if (!c.var.flags.on('embeddedGuestMessaging')) throw new HTTPException(404)
   // Before any read: a post from another site costs nothing.
   if (!fromOwnPages(c)) throw new HTTPException(403)
   const provider = await recipientOf(c)
-  const values = messageValues(await readForm(c.req.raw))
+  const form = await readForm(c.req.raw, MESSAGE_FORM_BYTES)
+  const values = messageValues(form.fields)
+  // More than the form can hold: only a client past its limits sends this, but what fitted of
+  // its text comes back.
+  if (!form.complete) {
+    return formAgain(c, provider, values, {
+      problem: `Your message is longer than this form takes (${MAX_MESSAGE.toLocaleString('en-US')} characters), so it was not sent. What fitted is below: shorten it and send it again.`,
+      status: 413,
+    })
+  }
   const recipient = recipientName(provider)
   const checked = checkMessage(values, recipient)
   if (!checked.ok) return formAgain(c, provider, values, { errors: checked.errors, status: 422 })
@@ -60,25 +80,88 @@ export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
       status: 422,
     })
   }
-  const saved = await saveGuestMessage(
-    c.env.DB,
-    {
-      providerId: provider.id,
-      deviceId: c.var.deviceId,
-      name: checked.message.name,
-      email: checked.message.email,
-      body: checked.message.message,
-    },
-    new Date(),
-  )
-  if (!saved) {
+  const network = networkKey(c.req.header('cf-connecting-ip'))
+  if (await overSendingLimit(c, network)) {
     return formAgain(c, provider, values, {
-      problem: 'You have sent several messages in the last hour. Please try again later.',
+      problem: `Many messages have come from your network in the last minute. Yours was not sent: wait a minute and send it again.`,
       status: 429,
-      headers: { 'retry-after': String(HOUR_SECONDS) },
+      headers: { 'retry-after': String(MINUTE_SECONDS) },
+    })
+  }
+  let outcome: Awaited<ReturnType<typeof saveGuestMessage>>
+  try {
+    outcome = await saveGuestMessage(
+      c.env.DB,
+      {
+        providerId: provider.id,
+        deviceId: c.var.deviceId,
+        sender: network,
+        name: checked.message.name,
+        email: checked.message.email,
+        body: checked.message.message,
+      },
+      new Date(),
+    )
+  } catch (error) {
+    c.var.reporter.problem('guest message: not stored', { error: String(error) })
+    return formAgain(c, provider, values, REFUSALS.full)
+  }
+  if (!outcome.sent) {
+    const refusal = REFUSALS[outcome.refused]
+    return formAgain(c, provider, values, {
+      ...refusal,
+      problem: refusal.problem.replace('{recipient}', recipient),
     })
   }
   return c.redirect(providerMessageSentPath(provider), 303)
+}
+
+const NOT_SENT =
+  'Your message was not sent: we could not store it just now. Everything you typed is below: please send it again.'
+
+/**
+ * What each limit tells the visitor it refused: only what is true of them (docs/hardening.md).
+ * Spam from other networks never gets a visitor a message that blames them.
+ */
+const REFUSALS: Record<
+  Refusal,
+  { problem: string; status: number; headers: Record<string, string> }
+> = {
+  visitor: {
+    problem: `You have sent ${MESSAGES_PER_VISITOR_HOUR} messages in the last hour. Yours was not sent: please try again later.`,
+    status: 429,
+    headers: { 'retry-after': String(HOUR_SECONDS) },
+  },
+  network: {
+    problem:
+      'Many messages have come from your network (your internet address) recently. Yours was not sent: please try again later.',
+    status: 429,
+    headers: { 'retry-after': String(HOUR_SECONDS) },
+  },
+  provider: {
+    problem: `{recipient} has received many messages today and takes no more until tomorrow. Yours was not sent: please try again tomorrow.`,
+    status: 429,
+    headers: { 'retry-after': String(DAY_SECONDS) },
+  },
+  full: {
+    problem: NOT_SENT,
+    status: 503,
+    headers: { 'retry-after': String(MINUTE_SECONDS) },
+  },
+}
+
+/**
+ * Counts a post in the MESSAGE_SENDERS rate limit (per IPv4 address or IPv6 /64) and tells
+ * whether its network is over it. A limiter that cannot answer lets the post through: the limits
+ * counted in D1 still apply.
+ */
+async function overSendingLimit(c: Context<AppEnv>, network: string): Promise<boolean> {
+  try {
+    return !(await c.env.MESSAGE_SENDERS.limit({ key: network })).success
+  } catch (error) {
+    c.var.reporter.problem('guest message: rate limit unavailable', { error: String(error) })
+    return false
+  }
 }
 
 /** The form again, as typed, with what is wrong. */

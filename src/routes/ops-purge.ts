@@ -4,15 +4,14 @@ import type { PurgeAudit, Refusal } from '../cache/purge-audit'
 import { writeAudit } from '../cache/purge-audit'
 import {
   FAILURE_WINDOW_S,
-  failureKey,
   MAX_BODY_BYTES,
+  overFailureLimit,
   purgeRequestSchema,
   purgeTags,
   tokenName,
 } from '../cache/purge'
 import type { AppEnv } from '../env'
 import { readCapped } from '../request/form-post'
-import type { Report } from '../observability/reporter'
 
 /**
  * `POST /__ops/purge` with `Authorization: Bearer <token>` and `{"urls": [...], "tags": [...]}`.
@@ -38,7 +37,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
     const locked = await overFailureLimit(
       c.env.PURGE_FAILURES,
       c.req.header('cf-connecting-ip'),
-      c.var.reporter.problem,
+      (error) => c.var.reporter.problem('purge: failure rate limit unavailable', { error }),
     )
     const outcome: Refusal = locked ? 'refused: locked out (429)' : 'refused: unauthorized (401)'
     c.var.memory.purgeRefusals.count(
@@ -85,24 +84,6 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
     200,
     headers,
   )
-}
-
-/**
- * Counts a failed authentication of `address` and tells whether its key is over the limit. A
- * limiter that cannot answer counts as over: without a valid token nothing is lost by waiting.
- */
-async function overFailureLimit(
-  limiter: RateLimit,
-  address: string | undefined,
-  report: Report,
-): Promise<boolean> {
-  try {
-    const { success } = await limiter.limit({ key: failureKey(address) })
-    return !success
-  } catch (error) {
-    report('purge: failure rate limit unavailable', { error: String(error) })
-    return true
-  }
 }
 
 /** The purge a request body asks for, or why it is refused (with its status). */

@@ -83,6 +83,8 @@ export const ROBOTS = '/robots.txt'
 export const OPS_PREFIX = '/__ops'
 /** The ops endpoint that purges the edge cache. */
 export const OPS_PURGE = `${OPS_PREFIX}/purge`
+/** The ops endpoint that takes catalog changes (docs/sync.md). */
+export const OPS_CATALOG = `${OPS_PREFIX}/catalog`
 
 export const flowPath = (segment: string) => `${FLOW}/${segment}`
 export const whoNeedsCarePath = `${FLOW}/in-facility/who-needs-care`

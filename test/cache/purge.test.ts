@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   failureKey,
   namedTokens,
+  carriedTag,
   purgePath,
   purgeRequestSchema,
   tokenName,
@@ -26,6 +27,15 @@ describe('purge', () => {
     expect(purgePath(`${ORIGIN}/nannies?page=2`, ORIGIN)).toBe('/nannies')
     expect(purgePath('https://evil.example/nannies', ORIGIN)).toBeNull()
     expect(purgePath('//evil.example/nannies', ORIGIN)).toBeNull()
+  })
+
+  it('names a page by the spelling the request normaliser gives it, and tags as pages carry them', () => {
+    expect(purgePath('/%74utors/austin-tx', ORIGIN)).toBe('/tutors/austin-tx')
+    expect(purgePath(`${ORIGIN}/%54UTORS//Austin-TX/`, ORIGIN)).toBe('/tutors/austin-tx')
+    expect(carriedTag('state:GA')).toBe('state:ga')
+    expect(carriedTag('city:Atlanta-GA')).toBe('city:atlanta-ga')
+    expect(carriedTag('url:/%74utors/Austin-TX/')).toBe('url:/tutors/austin-tx')
+    expect(carriedTag('page:seoSearchListing')).toBe('page:seoSearchListing')
   })
 
   it('takes only tags of the kinds pages carry, and says why it refuses one', () => {

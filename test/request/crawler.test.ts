@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isCrawler } from '../../src/request/crawler'
+import { isCrawler, MAX_AGENT } from '../../src/request/crawler'
 import { GOOGLEBOT, PHONE } from '../support/fetch-page'
 
 describe('isCrawler', () => {
@@ -12,6 +12,12 @@ describe('isCrawler', () => {
       expect(isCrawler(PHONE)).toBe(false)
       expect(isCrawler(undefined)).toBe(false)
     }
+  })
+
+  it(`looks at the first ${MAX_AGENT} characters of an agent only, whatever its length`, () => {
+    const padded = (agent: string) => `${PHONE} ${'x'.repeat(MAX_AGENT)} ${agent}`
+    expect(isCrawler(padded(GOOGLEBOT))).toBe(false)
+    expect(isCrawler(GOOGLEBOT + 'x'.repeat(60_000))).toBe(true)
   })
 
   it('stays right past the number of agents it remembers', () => {

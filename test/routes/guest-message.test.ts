@@ -1,13 +1,32 @@
+import {
+  createExecutionContext,
+  createScheduledController,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { MESSAGES_PER_VISITOR_HOUR } from '../../src/data/guest-messages'
+import {
+  MAX_STORED_MESSAGES,
+  MESSAGE_KEEP_DAYS,
+  MESSAGES_PER_NETWORK_PROVIDER_DAY,
+  MESSAGES_PER_PROVIDER_DAY,
+  MESSAGES_PER_VISITOR_HOUR,
+  OTHER_VISITORS_PER_NETWORK_HOUR,
+} from '../../src/data/guest-messages'
+import { MAX_MESSAGE, MAX_NAME, MESSAGE_FORM_BYTES } from '../../src/queries/message-form'
+import worker from '../../src/worker'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, cardLinks, ORIGIN, robotsOf, textOf } from '../support/fetch-page'
+import { held, withStatementFaults } from '../support/with-faults'
 
 // Requests go through an isolate of this file's own, fresh after each change to the flag store.
 let isolate: Isolate = anIsolate()
 const DEVICE = '55555555-5555-4555-8555-555555555555'
 let profile = ''
+let profiles: string[] = []
+// Each test posts from a network of its own: the rate limiter's counts outlive a test.
+let lastAddress = 0
+let address = ''
 
 async function messaging(on: boolean) {
   if (on) await env.FLAGS.put('flags', '{"flags":{"embeddedGuestMessaging":{"state":"ENABLED"}}}')
@@ -17,7 +36,9 @@ async function messaging(on: boolean) {
 
 beforeEach(async () => {
   await messaging(true)
-  ;[profile = ''] = cardLinks((await isolate.page('/babysitters/atlanta-ga')).html)
+  profiles = cardLinks((await isolate.page('/babysitters/atlanta-ga')).html)
+  ;[profile = ''] = profiles
+  address = `198.51.100.${++lastAddress}`
 })
 afterEach(async () => {
   await messaging(false)
@@ -31,6 +52,7 @@ function post(path: string, fields: Record<string, string>, headers: Record<stri
     headers: {
       origin: ORIGIN,
       cookie: `care_did=${DEVICE}`,
+      'cf-connecting-ip': address,
       'content-type': 'application/x-www-form-urlencoded',
       ...headers,
     },
@@ -122,12 +144,15 @@ describe('embedded guest messaging', () => {
   })
 
   it(`takes ${MESSAGES_PER_VISITOR_HOUR} messages an hour from a visitor, then 429 with the form kept`, async () => {
-    for (let i = 0; i < MESSAGES_PER_VISITOR_HOUR; i++)
-      expect((await post(`${profile}/message`, GOOD)).status).toBe(303)
-    const res = await post(`${profile}/message`, GOOD)
+    expect(profiles.length).toBeGreaterThan(MESSAGES_PER_VISITOR_HOUR)
+    for (const to of profiles.slice(0, MESSAGES_PER_VISITOR_HOUR))
+      expect((await post(`${to}/message`, GOOD)).status).toBe(303)
+    const res = await post(`${profiles[MESSAGES_PER_VISITOR_HOUR] ?? ''}/message`, GOOD)
     expect(res.status).toBe(429)
     const html = await res.text()
-    expect(textOf(html)).toContain('You have sent several messages in the last hour.')
+    expect(textOf(html)).toContain(
+      `You have sent ${MESSAGES_PER_VISITOR_HOUR} messages in the last hour. Yours was not sent`,
+    )
     expect(html).toContain('Unique-marker-7731')
     // Another visitor is not held back.
     const other = await post(`${profile}/message`, GOOD, {
@@ -147,7 +172,6 @@ describe('embedded guest messaging', () => {
   it.each([
     ['a JSON body', 415, { 'content-type': 'application/json' }, '{"name":"x"}'],
     ['a multipart body', 415, { 'content-type': 'multipart/form-data; boundary=x' }, '--x--'],
-    ['a body over 16 KiB', 413, {}, `message=${'a'.repeat(20_000)}`],
     ['bytes that are not UTF-8', 422, {}, new Uint8Array([0x6e, 0x61, 0x6d, 0x65, 0x3d, 0xff])],
   ] as const)('answers %s with %i, never a 500', async (_, status, headers, body) => {
     const res = await isolate.fetchPage(`${profile}/message`, {
@@ -164,10 +188,224 @@ describe('embedded guest messaging', () => {
     await res.body?.cancel()
   })
 
+  it('takes a message of 2,000 characters in any script: the body cap is the form’s own limits in bytes', async () => {
+    const message = '中'.repeat(MAX_MESSAGE)
+    const res = await post(`${profile}/message`, { ...GOOD, name: '李'.repeat(MAX_NAME), message })
+    expect(res.status).toBe(303)
+    expect((await stored()).results[0]?.body).toBe(message)
+  })
+
+  it('gives a body too large for the form back as the form, with what fitted of its text', async () => {
+    const res = await post(`${profile}/message`, {
+      ...GOOD,
+      message: `${GOOD.message} ${'中'.repeat(MESSAGE_FORM_BYTES / 9)}`,
+    })
+    expect(res.status).toBe(413)
+    expect(res.headers.get('cache-control')).toBe('private, no-store')
+    const html = await res.text()
+    expect(textOf(html)).toContain('Your message is longer than this form takes')
+    expect(html).toContain('value="Dana Whitfield"')
+    expect(html).toContain('Unique-marker-7731')
+    expect((await stored()).results).toEqual([])
+  })
+
+  it.each([
+    ['name', 'a right-to-left override', 'Dana \u202eeltihW'],
+    ['name', 'a zero-width space', 'Dana\u200bWhitfield'],
+    ['email', 'an escape', 'dana\u001b@example.com'],
+    ['email', 'a NUL', 'dana@exam\u0000ple.com'],
+  ])(
+    'refuses a %s with %s, saying so next to the field and keeping the rest',
+    async (field, _, value) => {
+      const res = await post(`${profile}/message`, { ...GOOD, [field]: value })
+      expect(res.status).toBe(422)
+      const html = await res.text()
+      expect(html).toContain(`id="message-${field}-error"`)
+      expect(textOf(html)).toContain('has an invisible or control character in it')
+      expect(html).toContain('Unique-marker-7731')
+      expect((await stored()).results).toEqual([])
+    },
+  )
+
   it('takes only POST at the form’s path, and 404s an unknown provider', async () => {
     const get = await isolate.fetchPage(`${profile}/message`)
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('POST')
     expect((await post('/p/nobody-999999999/message', GOOD)).status).toBe(404)
+  })
+})
+
+describe('what the message form stores is bounded', () => {
+  const count = async () =>
+    (await env.DB.prepare('SELECT COUNT(*) AS n FROM guest_messages').first<{ n: number }>())?.n
+  const asSomeoneElse = () => ({ cookie: `care_did=${crypto.randomUUID()}` })
+
+  it('counts a network, not the visitor ids it makes up: 20 fresh ids store 3 messages', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 20; i++) {
+      const res = await post(`${profile}/message`, GOOD, { cookie: asSomeoneElse().cookie })
+      statuses.push(res.status)
+      if (res.status === 429) expect(textOf(await res.text())).toContain('from your network')
+      else await res.body?.cancel()
+    }
+    expect(statuses.slice(0, MESSAGES_PER_NETWORK_PROVIDER_DAY)).toEqual([303, 303, 303])
+    expect(statuses.slice(MESSAGES_PER_NETWORK_PROVIDER_DAY).every((s) => s === 429)).toBe(true)
+    expect(await count()).toBe(MESSAGES_PER_NETWORK_PROVIDER_DAY)
+  })
+
+  it('stores at most a few visitors’ messages per network however many providers it writes to', async () => {
+    for (const to of profiles.slice(0, 5))
+      for (let i = 0; i < 5; i++) {
+        const res = await post(`${to}/message`, GOOD, { cookie: asSomeoneElse().cookie })
+        await res.body?.cancel()
+      }
+    // One sender and OTHER_VISITORS_PER_NETWORK_HOUR others, each one message here.
+    expect(await count()).toBeLessThanOrEqual(1 + OTHER_VISITORS_PER_NETWORK_HOUR)
+  })
+
+  it('refuses a network flooding past the MESSAGE_SENDERS rate limit before any write', async () => {
+    const problems: string[] = []
+    for (let i = 0; i < 30 && !problems.length; i++) {
+      const res = await post(`${profiles[i % profiles.length] ?? ''}/message`, GOOD, {
+        cookie: asSomeoneElse().cookie,
+      })
+      const text = textOf(await res.text())
+      if (text.includes('in the last minute')) {
+        expect(res.status).toBe(429)
+        expect(res.headers.get('retry-after')).toBe('60')
+        problems.push(text)
+      }
+    }
+    expect(problems).toHaveLength(1)
+  })
+
+  it('does not let one network’s spam lock out a provider: a real visitor elsewhere still sends', async () => {
+    for (let i = 0; i < MESSAGES_PER_PROVIDER_DAY; i++) {
+      const res = await post(`${profile}/message`, GOOD, { cookie: asSomeoneElse().cookie })
+      await res.body?.cancel()
+    }
+    const real = await post(`${profile}/message`, GOOD, {
+      'cf-connecting-ip': '2001:db8:26:1::7',
+      cookie: 'care_did=77777777-7777-4777-8777-777777777777',
+    })
+    expect(real.status).toBe(303)
+  })
+
+  it('tells a visitor when the provider has had its day’s messages, not that they sent too many', async () => {
+    const id = Number(/-(\d+)$/.exec(profile)?.[1])
+    await env.DB.prepare(
+      `INSERT INTO guest_messages (provider_id, device_id, sender, name, email, body, created_at)
+       SELECT ?1, 'd' || value, 'ipv4:203.0.113.' || value, 'n', 'e@example.com', 'b', ?2
+       FROM json_each(?3)`,
+    )
+      .bind(
+        id,
+        new Date().toISOString(),
+        JSON.stringify([...Array(MESSAGES_PER_PROVIDER_DAY).keys()]),
+      )
+      .run()
+    const res = await post(`${profile}/message`, GOOD)
+    expect(res.status).toBe(429)
+    const text = textOf(await res.text())
+    expect(text).toContain('has received many messages today and takes no more until tomorrow')
+    expect(text).not.toContain('You have sent')
+    // Another provider still takes messages.
+    expect((await post(`${profiles[1] ?? ''}/message`, GOOD)).status).toBe(303)
+  })
+
+  it('refuses every message with the table at its cap, while purges and catalog writes go on', async () => {
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+       INSERT INTO guest_messages (provider_id, device_id, sender, name, email, body, created_at)
+       SELECT 1, 'd' || i, 'flood', 'n', 'e@example.com', 'b', ?2 FROM n`,
+    )
+      .bind(MAX_STORED_MESSAGES, new Date().toISOString())
+      .run()
+    const res = await post(`${profile}/message`, GOOD)
+    expect(res.status).toBe(503)
+    const html = await res.text()
+    expect(textOf(html)).toContain('Your message was not sent')
+    expect(html).toContain('Unique-marker-7731')
+    expect(await count()).toBe(MAX_STORED_MESSAGES)
+
+    // A purge is recorded and a catalog row written as ever.
+    const purge = await isolate.fetchPage('/__ops/purge', {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-ops-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ tags: ['city:atlanta-ga'] }),
+    })
+    expect(purge.status).toBe(200)
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM purges WHERE tag = 'city:atlanta-ga'").first(
+        'n',
+      ),
+    ).toBeGreaterThan(0)
+    const written = await env.DB.prepare(
+      'UPDATE providers SET headline = headline WHERE id = (SELECT MIN(id) FROM providers)',
+    ).run()
+    expect(written.meta.changes).toBe(1)
+  })
+
+  it(`deletes messages older than ${MESSAGE_KEEP_DAYS} days in the cron`, async () => {
+    const day = 86_400_000
+    const now = Date.now()
+    for (const age of [MESSAGE_KEEP_DAYS + 1, MESSAGE_KEEP_DAYS - 1])
+      await env.DB.prepare(
+        `INSERT INTO guest_messages (provider_id, device_id, sender, name, email, body, created_at)
+         VALUES (1, 'd', 's', 'n', 'e@example.com', 'b', ?)`,
+      )
+        .bind(new Date(now - age * day).toISOString())
+        .run()
+    const ctx = createExecutionContext()
+    worker.scheduled(
+      createScheduledController({ scheduledTime: now, cron: '*/10 * * * *' }),
+      env,
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    const left = await env.DB.prepare('SELECT created_at FROM guest_messages').all<{
+      created_at: string
+    }>()
+    expect(left.results).toEqual([
+      { created_at: new Date(now - (MESSAGE_KEEP_DAYS - 1) * day).toISOString() },
+    ])
+  })
+})
+
+describe('a message D1 cannot store', () => {
+  it.each([
+    ['slower than the write deadline', (hold: ReturnType<typeof held>) => hold.wait()],
+    ['failing', () => Promise.reject(new Error('D1_ERROR: internal error'))],
+  ])('gives the form back %s, everything typed kept, “not sent”', async (_, fault) => {
+    const hold = held(60_000)
+    const db = withStatementFaults(env.DB, (sql) =>
+      sql.includes('INSERT INTO guest_messages')
+        ? { run: async (run) => (await fault(hold), run()) }
+        : undefined,
+    )
+    try {
+      const { res, body } = await isolate.settled(
+        `${profile}/message`,
+        {
+          method: 'POST',
+          headers: {
+            origin: ORIGIN,
+            cookie: `care_did=${DEVICE}`,
+            'cf-connecting-ip': address,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams(GOOD).toString(),
+        },
+        { DB: db },
+      )
+      expect(res.status).toBe(503)
+      expect(res.headers.get('retry-after')).toBe('60')
+      expect(textOf(body)).toContain('Your message was not sent')
+      expect(body).toContain('value="Dana Whitfield"')
+      expect(body).toContain('value="dana@example.com"')
+      expect(body).toContain('Unique-marker-7731')
+    } finally {
+      hold.release()
+    }
   })
 })

@@ -1,0 +1,538 @@
+import { ACTIVITY_AGE_GROUPS } from '../catalog/activities'
+import type { Labelled } from '../catalog/enums'
+import { BADGES, TRAITS, WEEKDAYS } from '../catalog/enums'
+import { findJobService, JOB_REQUIREMENTS } from '../catalog/jobs'
+import { citySlug } from '../catalog/cities'
+import { slugOf } from '../catalog/options'
+import { findService } from '../catalog/services'
+import { statsStatements } from '../data/refresh-stats'
+import { buildGate } from '../gate/build-gate'
+import { saveGate } from '../gate/gate-store'
+import type { CatalogMessage, Job, MessageKind, MessageOf } from './messages'
+import { entityKey } from './messages'
+import { ALL_PAGES_TAGS, cityTags, jobTags, providerTags, PURGE_TOUCHED_SQL } from './purge-tags'
+
+// Applying catalog changes (docs/sync.md, "Applying a batch"): every message becomes a few
+// statements, and a whole batch runs as one D1 batch, a single transaction. Each statement that
+// changes a row is guarded by the entity's version in sync_versions, and the version is written
+// last: a message whose version is not newer than the stored one changes nothing, so replays and
+// messages out of order end on the rows the newest versions say. What the changes touched is
+// listed in sync_touched, and the batch ends by re-aggregating exactly that, recording the purge
+// of exactly the pages showing it, and emptying the list: the purge cannot be lost to a crash
+// between the write and the purge, as both are one transaction.
+
+export interface ApplyOptions {
+  /**
+   * Whether the batch also re-aggregates the stats it touched, recomputes ratings, logs new ids
+   * for the gate and records purges (default). A bulk import turns it off and calls
+   * `refreshAfterImport` once at the end.
+   */
+  derive?: boolean
+  /** The moment the change is applied: purge times, and which jobs are open. */
+  now?: Date
+}
+
+/**
+ * The order messages of one batch are applied in: what others refer to first. A provider's
+ * removal comes before its listings and reviews, which it makes moot, as if it had come first
+ * in an earlier batch. For one entity the order is irrelevant: only its newest message is applied.
+ */
+const ORDER: Record<MessageKind, number> = {
+  'city.added': 0,
+  'provider.removed': 1,
+  'provider.upserted': 2,
+  'provider-service.offered': 3,
+  'provider-service.withdrawn': 3,
+  'review.added': 4,
+  'review.removed': 4,
+  'job.upserted': 5,
+  'job.closed': 5,
+  'activity.upserted': 6,
+  'activity.removed': 6,
+}
+
+/** The newest message of each entity (the first seen of equal versions), in the applying order. */
+export function newestPerEntity(messages: readonly CatalogMessage[]): CatalogMessage[] {
+  const newest = new Map<string, CatalogMessage>()
+  for (const message of messages) {
+    const key = entityKey(message)
+    const kept = newest.get(key)
+    if (!kept || message.version > kept.version) newest.set(key, message)
+  }
+  return [...newest.values()].sort((a, b) => ORDER[a.kind] - ORDER[b.kind])
+}
+
+type Param = string | number | null
+
+/** An instant as the catalog stores it: ISO 8601 in UTC, to the second. */
+function instant(value: string): string {
+  return new Date(value).toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
+function maskOf(codes: readonly string[], list: readonly Labelled[]): number {
+  return codes.reduce((mask, code) => mask | (2 ** list.findIndex((item) => item.code === code)), 0)
+}
+
+/** A message's statements, each guarded by its version (`?1` the key, `?2` the version). */
+class Statements {
+  readonly list: D1PreparedStatement[] = []
+  constructor(
+    readonly db: D1Database,
+    readonly derive: boolean,
+  ) {}
+
+  /** Adds `sql`, its `?1` and `?2` bound to the message's key and version, then `params`. */
+  add(message: CatalogMessage, sql: string, ...params: Param[]): void {
+    this.list.push(this.db.prepare(sql).bind(entityKey(message), message.version, ...params))
+  }
+
+  /** Adds `sql` only when the batch derives. */
+  derived(message: CatalogMessage, sql: string, ...params: Param[]): void {
+    if (this.derive) this.add(message, sql, ...params)
+  }
+
+  /** Lists literal tags to purge, when the message is newer. */
+  tags(message: CatalogMessage, tags: readonly string[]): void {
+    this.derived(
+      message,
+      `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+       SELECT 'tag', value, 0 FROM json_each(?3) WHERE ${NEWER}`,
+      JSON.stringify(tags),
+    )
+  }
+
+  /** Writes the message's version (and whether it removed the entity), when it is newer. */
+  version(message: CatalogMessage, removed: boolean): void {
+    this.add(
+      message,
+      `INSERT INTO sync_versions (key, version, removed) VALUES (?1, ?2, ?3)
+       ON CONFLICT (key) DO UPDATE SET version = excluded.version, removed = excluded.removed
+       WHERE excluded.version > sync_versions.version`,
+      removed ? 1 : 0,
+    )
+  }
+}
+
+/** SQL: the message (`?1` its key, `?2` its version) is newer than the version applied. */
+const NEWER = 'COALESCE((SELECT version FROM sync_versions WHERE key = ?1), -1) < ?2'
+/** SQL: the provider named by the parameter was removed (its listings and reviews go with it). */
+const removedProvider = (param: string) =>
+  `EXISTS (SELECT 1 FROM sync_versions WHERE key = ${param} AND removed = 1)`
+
+/** SQL listing, when the message is newer, what `select` returns as touched rows of `kind`. */
+const touch = (kind: string, select: string) =>
+  `INSERT OR IGNORE INTO sync_touched (kind, value, city_id) SELECT '${kind}', ${select} AND ${NEWER}`
+
+function cityAdded(s: Statements, m: MessageOf<'city.added'>): void {
+  const c = m.entity
+  const slug = citySlug(c.name, c.stateCode)
+  s.tags(m, cityTags(slug))
+  // The cities table's triggers log a new slug for the gate (migrations/0006_city_additions.sql).
+  s.add(
+    m,
+    `INSERT INTO cities (id, slug, name, state_code, lat, lng, population)
+     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE ${NEWER}
+     ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, name = excluded.name,
+       state_code = excluded.state_code, lat = excluded.lat, lng = excluded.lng,
+       population = excluded.population`,
+    m.id,
+    slug,
+    c.name,
+    c.stateCode,
+    c.lat,
+    c.lng,
+    c.population,
+  )
+  s.version(m, false)
+}
+
+/** SQL listing the provider's (`?3`) listings and rates as touched, before or after a change. */
+const TOUCH_LISTINGS = [
+  touch('listing', 'service, city_id FROM provider_services WHERE provider_id = ?3'),
+  touch('rate', 'service, city_id FROM provider_services WHERE provider_id = ?3'),
+]
+
+function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): void {
+  const p = m.entity
+  const nameSlug = slugOf(p.businessName ?? `${p.firstName} ${p.lastName.charAt(0)}`)
+  s.tags(m, providerTags(m.id, nameSlug))
+  for (const sql of TOUCH_LISTINGS) s.derived(m, sql, m.id)
+  // An id the gate was built without: logged, so its profile is no false 404 (src/gate/gate.ts).
+  s.derived(
+    m,
+    `INSERT INTO city_additions (slug) SELECT ?4
+      WHERE NOT EXISTS (SELECT 1 FROM providers WHERE id = ?3) AND ${NEWER}`,
+    m.id,
+    entityKey(m),
+  )
+  s.add(
+    m,
+    `INSERT INTO providers (id, name_slug, first_name, last_name, business_type, business_name,
+       city_id, lat, lng, headline, bio, photo_url, years_experience, badges, availability, traits,
+       languages, certifications, education, rating, review_count, capacity, opening_hours,
+       address, created_at, updated_at)
+     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+       ?21, NULL, 0, ?22, ?23, ?24, ?25, ?26 WHERE ${NEWER}
+     ON CONFLICT (id) DO UPDATE SET name_slug = excluded.name_slug,
+       first_name = excluded.first_name, last_name = excluded.last_name,
+       business_type = excluded.business_type, business_name = excluded.business_name,
+       city_id = excluded.city_id, lat = excluded.lat, lng = excluded.lng,
+       headline = excluded.headline, bio = excluded.bio, photo_url = excluded.photo_url,
+       years_experience = excluded.years_experience, badges = excluded.badges,
+       availability = excluded.availability, traits = excluded.traits,
+       languages = excluded.languages, certifications = excluded.certifications,
+       education = excluded.education, capacity = excluded.capacity,
+       opening_hours = excluded.opening_hours, address = excluded.address,
+       created_at = excluded.created_at, updated_at = excluded.updated_at`,
+    m.id,
+    nameSlug,
+    p.firstName,
+    p.lastName,
+    p.businessType,
+    p.businessName,
+    p.cityId,
+    p.lat,
+    p.lng,
+    p.headline,
+    p.bio,
+    p.photoUrl,
+    p.yearsExperience,
+    maskOf(p.badges, BADGES),
+    maskOf(p.availability, WEEKDAYS),
+    maskOf(p.traits, TRAITS),
+    p.languages.join(','),
+    p.certifications.join(','),
+    p.education,
+    p.capacity,
+    p.openingHours,
+    p.address,
+    instant(p.createdAt),
+    instant(p.updatedAt),
+  )
+  // Listings copy the fields directories filter on.
+  s.add(
+    m,
+    `UPDATE provider_services SET city_id = ?4, lat = ?5, lng = ?6, years_experience = ?7,
+       badges = ?8, availability = ?9
+     WHERE provider_id = ?3 AND ${NEWER}`,
+    m.id,
+    p.cityId,
+    p.lat,
+    p.lng,
+    p.yearsExperience,
+    maskOf(p.badges, BADGES),
+    maskOf(p.availability, WEEKDAYS),
+  )
+  for (const sql of TOUCH_LISTINGS) s.derived(m, sql, m.id)
+  s.version(m, false)
+}
+
+function providerRemoved(s: Statements, m: MessageOf<'provider.removed'>): void {
+  s.tags(m, [`provider:${m.id}`])
+  for (const sql of TOUCH_LISTINGS) s.derived(m, sql, m.id)
+  for (const sql of [
+    `DELETE FROM reviews WHERE provider_id = ?3 AND ${NEWER}`,
+    `DELETE FROM provider_services WHERE provider_id = ?3 AND ${NEWER}`,
+    `DELETE FROM providers WHERE id = ?3 AND ${NEWER}`,
+  ])
+    s.add(m, sql, m.id)
+  s.version(m, true)
+}
+
+/** SQL listing the listing (`?3` provider, `?4` service) as touched. */
+const TOUCH_LISTING = [
+  touch('listing', '?4, city_id FROM providers WHERE id = ?3'),
+  touch('rate', '?4, city_id FROM providers WHERE id = ?3'),
+]
+
+function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>): void {
+  const l = m.entity
+  const service = findService(m.service)
+  if (!service) throw new Error(`no service ${m.service}`)
+  s.tags(m, [`provider:${m.id}`])
+  // The provider's fields are read from its row: a listing of a provider not in the catalog
+  // writes NULL into them and fails (an impossible reference); one of a removed provider is
+  // dropped.
+  s.add(
+    m,
+    `INSERT INTO provider_services (provider_id, service, city_id, lat, lng, rank_score,
+       created_at, rate_min, rate_max, pay_unit, years_experience, badges, availability, ages,
+       options, schedules)
+     SELECT ?3, ?4, (SELECT city_id FROM providers WHERE id = ?3),
+       (SELECT lat FROM providers WHERE id = ?3), (SELECT lng FROM providers WHERE id = ?3),
+       ?5, ?6, ?7, ?8, ?9, (SELECT years_experience FROM providers WHERE id = ?3),
+       (SELECT badges FROM providers WHERE id = ?3),
+       (SELECT availability FROM providers WHERE id = ?3), ?10, ?11, ?12
+     WHERE ${NEWER} AND NOT ${removedProvider('?13')}
+     ON CONFLICT (provider_id, service) DO UPDATE SET rank_score = excluded.rank_score,
+       created_at = excluded.created_at, rate_min = excluded.rate_min,
+       rate_max = excluded.rate_max, ages = excluded.ages, options = excluded.options,
+       schedules = excluded.schedules`,
+    m.id,
+    m.service,
+    l.rankScore,
+    instant(l.createdAt),
+    l.rateMin,
+    l.rateMax,
+    service.payUnit,
+    maskOf(l.ages, service.ages),
+    maskOf(l.options, service.options),
+    maskOf(l.schedules, service.schedules),
+    `provider:${m.id}`,
+  )
+  for (const sql of TOUCH_LISTING) s.derived(m, sql, m.id, m.service)
+  s.version(m, false)
+}
+
+function listingWithdrawn(s: Statements, m: MessageOf<'provider-service.withdrawn'>): void {
+  s.tags(m, [`provider:${m.id}`])
+  for (const sql of TOUCH_LISTING) s.derived(m, sql, m.id, m.service)
+  s.add(
+    m,
+    `DELETE FROM provider_services WHERE provider_id = ?3 AND service = ?4 AND ${NEWER}`,
+    m.id,
+    m.service,
+  )
+  s.version(m, true)
+}
+
+/** SQL listing the rating of the review's (`?3`) provider as touched. */
+const TOUCH_RATING = touch('rating', 'provider_id, 0 FROM reviews WHERE id = ?3')
+
+function reviewAdded(s: Statements, m: MessageOf<'review.added'>): void {
+  const r = m.entity
+  s.derived(m, TOUCH_RATING, m.id)
+  s.add(
+    m,
+    `INSERT INTO reviews (id, provider_id, service, author, rating, ratings, body, created_at)
+     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE ${NEWER} AND NOT ${removedProvider('?11')}
+     ON CONFLICT (id) DO UPDATE SET provider_id = excluded.provider_id,
+       service = excluded.service, author = excluded.author, rating = excluded.rating,
+       ratings = excluded.ratings, body = excluded.body, created_at = excluded.created_at`,
+    m.id,
+    r.providerId,
+    r.service,
+    r.author,
+    r.rating,
+    JSON.stringify({ OVERALL: r.rating, ...r.ratings }),
+    r.body,
+    instant(r.createdAt),
+    `provider:${r.providerId}`,
+  )
+  s.derived(m, TOUCH_RATING, m.id)
+  s.version(m, false)
+}
+
+function reviewRemoved(s: Statements, m: MessageOf<'review.removed'>): void {
+  s.derived(m, TOUCH_RATING, m.id)
+  s.add(m, `DELETE FROM reviews WHERE id = ?3 AND ${NEWER}`, m.id)
+  s.version(m, true)
+}
+
+/** SQL listing the job's (`?3`) listing as touched. */
+const TOUCH_JOBS = touch('jobs', 'service, city_id FROM jobs WHERE id = ?3')
+
+function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>): void {
+  const j: Job = m.entity
+  const jobService = findJobService(j.service)
+  if (!jobService) throw new Error(`no job service ${j.service}`)
+  const titleSlug = slugOf(j.title)
+  const validThrough = instant(
+    m.kind === 'job.closed' && m.closedAt < j.validThrough ? m.closedAt : j.validThrough,
+  )
+  s.tags(m, jobTags(m.id, titleSlug))
+  s.derived(m, TOUCH_JOBS, m.id)
+  s.derived(
+    m,
+    `INSERT INTO city_additions (slug) SELECT ?4
+      WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE id = ?3) AND ${NEWER}`,
+    m.id,
+    entityKey(m),
+  )
+  s.add(
+    m,
+    `INSERT INTO jobs (id, title_slug, title, service, job_type, employer, city_id, lat, lng,
+       description, pay_min, pay_max, pay_unit, schedule, hours_per_week, start_date, children,
+       ages, requirements, rank_score, posted_at, valid_through)
+     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+       ?21, ?22, ?23, ?24 WHERE ${NEWER}
+     ON CONFLICT (id) DO UPDATE SET title_slug = excluded.title_slug, title = excluded.title,
+       service = excluded.service, job_type = excluded.job_type, employer = excluded.employer,
+       city_id = excluded.city_id, lat = excluded.lat, lng = excluded.lng,
+       description = excluded.description, pay_min = excluded.pay_min,
+       pay_max = excluded.pay_max, pay_unit = excluded.pay_unit, schedule = excluded.schedule,
+       hours_per_week = excluded.hours_per_week, start_date = excluded.start_date,
+       children = excluded.children, ages = excluded.ages,
+       requirements = excluded.requirements, rank_score = excluded.rank_score,
+       posted_at = excluded.posted_at, valid_through = excluded.valid_through`,
+    m.id,
+    titleSlug,
+    j.title,
+    j.service,
+    j.jobType,
+    j.employer,
+    j.cityId,
+    j.lat,
+    j.lng,
+    j.description,
+    j.payMin,
+    j.payMax,
+    j.payUnit,
+    j.schedule,
+    j.hoursPerWeek,
+    j.startDate,
+    j.children,
+    maskOf(j.ages, jobService.service.ages),
+    maskOf(j.requirements, JOB_REQUIREMENTS),
+    j.rankScore,
+    instant(j.postedAt),
+    validThrough,
+  )
+  s.derived(m, TOUCH_JOBS, m.id)
+  s.version(m, false)
+}
+
+/** SQL listing the activity's (`?3`) keywords as touched. */
+const TOUCH_KEYWORDS = [
+  touch('keyword', 'category, 0 FROM activities WHERE id = ?3'),
+  touch('keyword', 'subcategory, 0 FROM activities WHERE id = ?3 AND subcategory IS NOT NULL'),
+]
+
+function activityUpserted(s: Statements, m: MessageOf<'activity.upserted'>): void {
+  const a = m.entity
+  for (const sql of TOUCH_KEYWORDS) s.derived(m, sql, m.id)
+  s.add(
+    m,
+    `INSERT INTO activities (id, name, organizer, source, category, subcategory, participation,
+       ages, days, start_date, end_date, is_camp, price, price_unit, description, city_id, venue,
+       address, rank_score)
+     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+       ?21 WHERE ${NEWER}
+     ON CONFLICT (id) DO UPDATE SET name = excluded.name, organizer = excluded.organizer,
+       source = excluded.source, category = excluded.category,
+       subcategory = excluded.subcategory, participation = excluded.participation,
+       ages = excluded.ages, days = excluded.days, start_date = excluded.start_date,
+       end_date = excluded.end_date, is_camp = excluded.is_camp, price = excluded.price,
+       price_unit = excluded.price_unit, description = excluded.description,
+       city_id = excluded.city_id, venue = excluded.venue, address = excluded.address,
+       rank_score = excluded.rank_score`,
+    m.id,
+    a.name,
+    a.organizer,
+    a.source,
+    a.category,
+    a.subcategory,
+    a.participation,
+    maskOf(a.ages, ACTIVITY_AGE_GROUPS),
+    maskOf(a.days, WEEKDAYS),
+    a.startDate,
+    a.endDate,
+    a.isCamp ? 1 : 0,
+    a.price,
+    a.priceUnit,
+    a.description,
+    a.cityId,
+    a.venue,
+    a.address,
+    a.rankScore,
+  )
+  for (const sql of TOUCH_KEYWORDS) s.derived(m, sql, m.id)
+  s.version(m, false)
+}
+
+function activityRemoved(s: Statements, m: MessageOf<'activity.removed'>): void {
+  for (const sql of TOUCH_KEYWORDS) s.derived(m, sql, m.id)
+  s.add(m, `DELETE FROM activities WHERE id = ?3 AND ${NEWER}`, m.id)
+  s.version(m, true)
+}
+
+function messageStatements(s: Statements, m: CatalogMessage): void {
+  switch (m.kind) {
+    case 'city.added':
+      return cityAdded(s, m)
+    case 'provider.upserted':
+      return providerUpserted(s, m)
+    case 'provider.removed':
+      return providerRemoved(s, m)
+    case 'provider-service.offered':
+      return listingOffered(s, m)
+    case 'provider-service.withdrawn':
+      return listingWithdrawn(s, m)
+    case 'review.added':
+      return reviewAdded(s, m)
+    case 'review.removed':
+      return reviewRemoved(s, m)
+    case 'job.upserted':
+    case 'job.closed':
+      return jobChanged(s, m)
+    case 'activity.upserted':
+      return activityUpserted(s, m)
+    case 'activity.removed':
+      return activityRemoved(s, m)
+  }
+}
+
+/** SQL: providers' ratings and review counts, from their reviews. */
+const RATINGS = `UPDATE providers SET
+  rating = (SELECT ROUND(AVG(rating), 2) FROM reviews WHERE provider_id = providers.id),
+  review_count = (SELECT COUNT(*) FROM reviews WHERE provider_id = providers.id)`
+
+/**
+ * What the touched rows need: ratings of the providers whose reviews changed, the stats of the
+ * listings, jobs and keywords touched, the purge of every page showing them; then the list is
+ * emptied for the next batch.
+ */
+function derivationStatements(db: D1Database, now: Date): D1PreparedStatement[] {
+  return [
+    db.prepare(
+      `${RATINGS} WHERE id IN (SELECT CAST(value AS INTEGER) FROM sync_touched WHERE kind = 'rating')`,
+    ),
+    ...statsStatements(db, now, 'touched'),
+    db.prepare(PURGE_TOUCHED_SQL).bind(now.getTime()),
+    db.prepare('DELETE FROM sync_touched'),
+  ]
+}
+
+/**
+ * The statements applying `messages`, for one `db.batch`: the newest message of each entity,
+ * then (unless `derive` is false) what they touched re-aggregated and purged.
+ */
+export function changeStatements(
+  db: D1Database,
+  messages: readonly CatalogMessage[],
+  { derive = true, now = new Date() }: ApplyOptions = {},
+): D1PreparedStatement[] {
+  const s = new Statements(db, derive)
+  for (const message of newestPerEntity(messages)) messageStatements(s, message)
+  return derive ? [...s.list, ...derivationStatements(db, now)] : s.list
+}
+
+/** Applies `messages` as one D1 batch: all of it, or (when it throws) nothing. */
+export async function applyChanges(
+  db: D1Database,
+  messages: readonly CatalogMessage[],
+  options: ApplyOptions = {},
+): Promise<void> {
+  if (messages.length === 0) return
+  await db.batch(changeStatements(db, messages, options))
+}
+
+/**
+ * What a bulk import applied with `derive: false` needs once at the end: every rating and stat
+ * computed again, the gate rebuilt (src/gate/build-gate.ts) and every stored page purged.
+ */
+export async function refreshAfterImport(
+  env: Pick<Env, 'DB' | 'GATE'>,
+  now = new Date(),
+): Promise<void> {
+  const db = env.DB
+  await db.batch([
+    db.prepare(RATINGS),
+    ...statsStatements(db, now, 'all'),
+    db
+      .prepare('INSERT INTO purges (at, tag) SELECT ?, value FROM json_each(?)')
+      .bind(now.getTime(), JSON.stringify(ALL_PAGES_TAGS)),
+    db.prepare('DELETE FROM sync_touched'),
+  ])
+  await saveGate(env.GATE, await buildGate(db, now))
+}

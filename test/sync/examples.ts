@@ -1,0 +1,50 @@
+// The example message of every kind, as docs/sync-examples publishes them.
+import activityRemoved from '../../docs/sync-examples/activity.removed.json'
+import activityUpserted from '../../docs/sync-examples/activity.upserted.json'
+import cityAdded from '../../docs/sync-examples/city.added.json'
+import jobClosed from '../../docs/sync-examples/job.closed.json'
+import jobUpserted from '../../docs/sync-examples/job.upserted.json'
+import listingOffered from '../../docs/sync-examples/provider-service.offered.json'
+import listingWithdrawn from '../../docs/sync-examples/provider-service.withdrawn.json'
+import providerRemoved from '../../docs/sync-examples/provider.removed.json'
+import providerUpserted from '../../docs/sync-examples/provider.upserted.json'
+import reviewAdded from '../../docs/sync-examples/review.added.json'
+import reviewRemoved from '../../docs/sync-examples/review.removed.json'
+import type { CatalogMessage, MessageKind } from '../../src/sync/messages'
+import { parseMessage } from '../../src/sync/messages'
+
+export const EXAMPLES: Record<MessageKind, unknown> = {
+  'city.added': cityAdded,
+  'provider.upserted': providerUpserted,
+  'provider.removed': providerRemoved,
+  'provider-service.offered': listingOffered,
+  'provider-service.withdrawn': listingWithdrawn,
+  'review.added': reviewAdded,
+  'review.removed': reviewRemoved,
+  'job.upserted': jobUpserted,
+  'job.closed': jobClosed,
+  'activity.upserted': activityUpserted,
+  'activity.removed': activityRemoved,
+}
+
+/** A copy of the example of `kind`, for a test to change. */
+export function example<T = Record<string, unknown>>(kind: MessageKind): T {
+  return structuredClone(EXAMPLES[kind]) as T
+}
+
+/** A message as a test changes it before it is checked. */
+export interface Draft {
+  id: number
+  version: number
+  closedAt?: string
+  entity: Record<string, unknown>
+}
+
+/** The example of `kind` with `change` made to it, checked against the contract. */
+export function aMessage(kind: MessageKind, change: (m: Draft) => void = () => {}): CatalogMessage {
+  const m = example<Draft>(kind)
+  change(m)
+  const parsed = parseMessage(m)
+  if (!parsed.ok) throw new Error(parsed.reasons.join('; '))
+  return parsed.message
+}
