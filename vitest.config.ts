@@ -2,7 +2,7 @@
 import './scripts/preflight.js'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
-import { testCatalogStatements } from './scripts/seed/test-catalog'
+import { testCatalogLines } from './scripts/seed/test-catalog'
 
 // Three projects: `workers` runs unit and route tests inside workerd with real local D1, KV and
 // Cache (seeded per test file by test/setup.ts); `node` runs the generator's and the bundles'
@@ -43,7 +43,7 @@ export default defineConfig(async () => {
             onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
             provide: {
               migrations,
-              catalogSql: testCatalogStatements(now),
+              catalogLines: testCatalogLines(now),
               catalogNow: now.toISOString(),
             },
           },

@@ -2,29 +2,30 @@
 // when the catalog already matches the migrations, the generator and the options and was seeded
 // within the last few days; a change to any of them, or an older catalog (its jobs closing, its
 // activities ending), reseeds.
-import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdir, readFile } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { getPlatformProxy } from 'wrangler'
-import { refreshStats } from '../src/data/refresh-stats'
-import { buildGate } from '../src/gate/build-gate'
-import { readGate, saveGate } from '../src/gate/gate-store'
+import { once } from 'node:events'
 import { fail, parseCommandLine, usageError, wholeNumber } from './cli'
+import type { ImportHost } from './import/host'
+import { openHost } from './import/host'
+import { importFile } from './import/import-file'
 import { progress } from './progress'
 import { seedVerdict } from './seed/freshness'
 import { TABLES } from './seed/city-rows'
 import { generateCatalog, LARGE } from './seed/generate-catalog'
+import { cityMessages } from './seed/messages'
 import { catalogPlaces } from './seed/places'
-import { insertStatements } from './seed/sql'
 
 const USAGE = `
 npm run seed -- [--scale 1] [--cities 400] [--seed 1] [--persist-to DIR] [--force]
 npm run seed -- --large --persist-to DIR      every US place (16,442), about a million providers
 
-Applies the migrations to the local D1 (wrangler d1 migrations apply --local), then seeds it
-with a generated catalog and builds the gate, unless the catalog is up to date. --persist-to
-names the folder \`wrangler dev --persist-to\` uses (default: .wrangler/state).
+Applies the migrations to the local D1 (wrangler d1 migrations apply --local), then, unless the
+catalog is up to date, writes a generated catalog as change messages (DIR/catalog.ndjson) and
+loads it with the import of \`npm run import\`, which derives the stats and builds the gate.
+--persist-to names the folder \`wrangler dev --persist-to\` uses (default: .wrangler/state).
 `
 const { values: args } = parseCommandLine(USAGE, {
   scale: { type: 'string', default: '1' },
@@ -43,37 +44,14 @@ const options = {
   seed: wholeNumber('seed', args.seed),
 }
 
-// The migrations, by wrangler itself (it records them in d1_migrations, as a remote apply does).
-try {
-  execFileSync(
-    'node_modules/.bin/wrangler',
-    [
-      ...['d1', 'migrations', 'apply', 'DB', '--local'],
-      ...(args['persist-to'] ? ['--persist-to', args['persist-to']] : []),
-    ],
-    {
-      env: {
-        ...process.env,
-        CI: 'true', // no confirmation prompt
-        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-        WRANGLER_SEND_METRICS: 'false',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  )
-} catch {
-  fail('seed: the migrations could not be applied (wrangler says why above)')
-}
-
-// `wrangler dev --persist-to DIR` keeps its state in DIR/v3; the proxy takes that folder itself.
-const persist = args['persist-to'] ? { path: join(args['persist-to'], 'v3') } : true
-const { env, dispose } = await getPlatformProxy<Env>({ persist })
+const persistTo = args['persist-to'] ?? '.wrangler/state'
+const host = await openHost({ local: true, persistTo })
 try {
   const version = await seedVersion(options)
-  const meta = await env.DB.prepare(
+  const meta = await host.query<{ key: string; value: string }>(
     "SELECT key, value FROM catalog_meta WHERE key IN ('seed_version', 'seeded_at')",
-  ).all<{ key: string; value: string }>()
-  const stored = (key: string) => meta.results.find((r) => r.key === key)?.value ?? null
+  )
+  const stored = (key: string) => meta.find((r) => r.key === key)?.value ?? null
   const verdict = seedVerdict(
     { version: stored('seed_version'), seededAt: stored('seeded_at') },
     version,
@@ -82,78 +60,86 @@ try {
   )
   if (!verdict.seed) {
     console.log('catalog: up to date')
-    if (!(await readGate(env.GATE))) await rebuildGate(env)
+    const rebuilt = await host.gate(new Date(), { ifMissing: true })
+    if (rebuilt) showGate(rebuilt)
   } else {
     console.log(`catalog: seeding (${verdict.reason})`)
-    await seed(env, options, version)
+    await seed(host, options, version)
   }
 } finally {
-  await dispose()
+  await host.dispose()
 }
 
-async function seed(env: Env, opts: typeof options, version: string): Promise<void> {
+async function seed(host: ImportHost, opts: typeof options, version: string): Promise<void> {
   const started = Date.now()
-  // Derived tables first, then the catalog's own, children before parents. The city log
-  // restarts with the catalog (its numbers never do), and the gate is rebuilt after the seed.
+  // The seed replaces the catalog: derived tables first, then the catalog's own, children before
+  // parents, and the versions the import compares with. The city log restarts with the catalog
+  // (its numbers never do), and the gate is rebuilt after the import.
   for (const table of [
     'catalog_meta',
     'city_additions',
     'service_city_stats',
     'job_city_stats',
     'rate_experience_stats',
+    'sync_versions',
     ...[...TABLES].reverse(),
   ]) {
-    await env.DB.exec(`DELETE FROM ${table}`)
+    await host.query(`DELETE FROM ${table}`)
   }
-  const places = catalogPlaces(opts.cities)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
-  const totals = {
-    cities: 0,
-    providers: 0,
-    provider_services: 0,
-    reviews: 0,
-    jobs: 0,
-    activities: 0,
-  }
-  const shown = progress('seed')
-  let batch: D1PreparedStatement[] = []
-  const flush = async () => {
-    if (batch.length) await env.DB.batch(batch)
-    batch = []
-  }
-  for (const rows of generateCatalog(places, { scale: opts.scale, seed: opts.seed, now })) {
-    for (const table of TABLES) {
-      totals[table] += rows[table].length
-      for (const sql of insertStatements(table, rows[table])) {
-        batch.push(env.DB.prepare(sql))
-        if (batch.length >= 25) await flush()
-      }
-    }
-    const rowsSoFar = Object.values(totals).reduce((a, b) => a + b, 0)
-    shown.update(totals.cities, places.length, `cities; ${rowsSoFar} rows`)
-  }
-  await flush()
-  shown.end()
+  const file = join(persistTo, 'catalog.ndjson')
+  const messages = await writeCatalog(file, opts, now)
+  console.log(`seed: ${messages} messages written to ${file}`)
+  const result = await importFile(host, {
+    file,
+    rejects: `${file}.rejects.ndjson`,
+    resume: false,
+    label: 'seed: import',
+  })
+  if (result.rejected)
+    fail(`seed: the import rejected ${result.rejected} generated messages (${file}.rejects.ndjson)`)
   // The catalog is dated from midnight, but its open jobs are counted as of this moment: job
   // listings decide thinness on their live count, and the stats that sitemaps and links read
   // must agree with it (the cron keeps them so in production).
-  await refreshStats(env.DB, new Date())
-  await env.DB.prepare(
+  showGate(await host.finish(new Date()))
+  await host.query(
     "INSERT INTO catalog_meta (key, value) VALUES ('seed_version', ?), ('seeded_at', ?)",
+    version,
+    now.toISOString(),
   )
-    .bind(version, now.toISOString())
-    .run()
   console.log(
-    `seed: ${totals.cities} cities, ${totals.providers} providers, ${totals.provider_services} listings, ` +
-      `${totals.reviews} reviews, ${totals.jobs} jobs, ${totals.activities} activities in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `seed: ${result.applied} messages imported in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   )
-  await rebuildGate(env)
 }
 
-async function rebuildGate(env: Env): Promise<void> {
-  const gate = await buildGate(env.DB)
-  await saveGate(env.GATE, gate)
-  console.log(`gate: ${gate.meta.items} slugs, ${(gate.bytes().byteLength / 1024).toFixed(0)} KiB`)
+/**
+ * The generated catalog as NDJSON change messages, one snapshot versioned by the seed's moment;
+ * written as generated, city by city. Resolves to the number of messages.
+ */
+async function writeCatalog(file: string, opts: typeof options, now: Date): Promise<number> {
+  await mkdir(join(file, '..'), { recursive: true })
+  const out = createWriteStream(file)
+  const places = catalogPlaces(opts.cities)
+  const shown = progress('seed: generate')
+  let messages = 0
+  let cities = 0
+  for (const rows of generateCatalog(places, { scale: opts.scale, seed: opts.seed, now })) {
+    let text = ''
+    for (const message of cityMessages(rows, now.getTime())) {
+      text += JSON.stringify(message) + '\n'
+      messages++
+    }
+    if (!out.write(text)) await once(out, 'drain')
+    shown.update(++cities, places.length, `cities; ${messages} messages`)
+  }
+  out.end()
+  await once(out, 'finish')
+  shown.end()
+  return messages
+}
+
+function showGate({ gateItems, gateBytes }: { gateItems: number; gateBytes: number }): void {
+  console.log(`gate: ${gateItems} slugs, ${(gateBytes / 1024).toFixed(0)} KiB`)
 }
 
 /** A hash of everything that shapes the seeded data. */

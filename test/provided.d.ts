@@ -3,8 +3,8 @@ import type { D1Migration } from '@cloudflare/vitest-plugin'
 declare module 'vitest' {
   export interface ProvidedContext {
     migrations: D1Migration[]
-    /** INSERT statements of the test catalog (scripts/seed/test-catalog.ts). */
-    catalogSql: string[]
+    /** The test catalog as NDJSON change messages, a line each (scripts/seed/test-catalog.ts). */
+    catalogLines: string[]
     catalogNow: string
     /** The Sentry capture server (test/node/capture-server.ts). */
     sentryOrigin: string

@@ -1,16 +1,21 @@
 // Runs in workerd before every test file, in that file's own storage and modules (so the
-// worker's app starts with nothing kept in memory): the schema from migrations/, the test
-// catalog, then what the cron derives from it (stats and the gate).
+// worker's app starts with nothing kept in memory): the schema from migrations/, then the test
+// catalog loaded by the code of `npm run import` (its change messages, validated and applied in
+// batches, then the ratings, stats and gate derived once).
 import { applyD1Migrations } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { inject } from 'vitest'
-import { memory } from '../src/app'
-import { refreshDerived } from '../src/cron/refresh-derived'
+import { d1Target, importLines } from '../scripts/import/import-lines'
+import { finishImport } from '../scripts/import/finish'
 
 await applyD1Migrations(env.DB, inject('migrations'))
-const sql = inject('catalogSql')
-for (let i = 0; i < sql.length; i += 50) {
-  await env.DB.batch(sql.slice(i, i + 50).map((s) => env.DB.prepare(s)))
-}
-const failed = await refreshDerived(env, new Date(inject('catalogNow')), memory.derivedReads)
-if (failed.length) throw new Error(`the cron's refresh failed: ${failed.join(', ')}`)
+const lines = inject('catalogLines')
+await importLines({
+  target: d1Target(env.DB),
+  lines: lines.map((text, i) => ({ line: i + 1, text })),
+  file: null,
+  reject: (line, reason) => {
+    throw new Error(`the test catalog's line ${line} was rejected: ${reason}`)
+  },
+})
+await finishImport(env, new Date(inject('catalogNow')))

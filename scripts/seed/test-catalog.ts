@@ -1,19 +1,16 @@
 // The small catalog route tests run against: the seed's twenty cities and a ring of real
-// places around Atlanta (for nearby-city links and thin pages), as INSERT statements.
-import { TABLES } from './city-rows'
+// places around Atlanta (for nearby-city links and thin pages), as the NDJSON lines of change
+// messages `npm run import` reads: test/setup.ts loads them through the import's own code.
 import { generateCatalog } from './generate-catalog'
+import { cityMessages } from './messages'
 import { catalogPlaces, placesNear } from './places'
-import { insertStatements } from './sql'
 
 export const TEST_SCALE = 0.25
 
-export function testCatalogStatements(now: Date): string[] {
+export function testCatalogLines(now: Date): string[] {
   const places = [...catalogPlaces(20), ...placesNear('atlanta-ga', 40, 12)]
-  const statements: string[] = []
-  for (const rows of generateCatalog(places, { scale: TEST_SCALE, seed: 1, now })) {
-    for (const table of TABLES) {
-      statements.push(...insertStatements(table, rows[table]))
-    }
-  }
-  return statements
+  const lines: string[] = []
+  for (const rows of generateCatalog(places, { scale: TEST_SCALE, seed: 1, now }))
+    for (const message of cityMessages(rows, now.getTime())) lines.push(JSON.stringify(message))
+  return lines
 }

@@ -5,6 +5,7 @@ import { findJobService, JOB_REQUIREMENTS } from '../catalog/jobs'
 import { citySlug } from '../catalog/cities'
 import { slugOf } from '../catalog/options'
 import { findService } from '../catalog/services'
+import { TAG } from '../cache/tags'
 import { statsStatements } from '../data/refresh-stats'
 import { buildGate } from '../gate/build-gate'
 import { saveGate } from '../gate/gate-store'
@@ -228,7 +229,7 @@ function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): voi
 }
 
 function providerRemoved(s: Statements, m: MessageOf<'provider.removed'>): void {
-  s.tags(m, [`provider:${m.id}`])
+  s.tags(m, [TAG.provider(m.id)])
   for (const sql of TOUCH_LISTINGS) s.derived(m, sql, m.id)
   for (const sql of [
     `DELETE FROM reviews WHERE provider_id = ?3 AND ${NEWER}`,
@@ -249,7 +250,7 @@ function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>)
   const l = m.entity
   const service = findService(m.service)
   if (!service) throw new Error(`no service ${m.service}`)
-  s.tags(m, [`provider:${m.id}`])
+  s.tags(m, [TAG.provider(m.id)])
   // The provider's fields are read from its row: a listing of a provider not in the catalog
   // writes NULL into them and fails (an impossible reference); one of a removed provider is
   // dropped.
@@ -285,7 +286,7 @@ function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>)
 }
 
 function listingWithdrawn(s: Statements, m: MessageOf<'provider-service.withdrawn'>): void {
-  s.tags(m, [`provider:${m.id}`])
+  s.tags(m, [TAG.provider(m.id)])
   for (const sql of TOUCH_LISTING) s.derived(m, sql, m.id, m.service)
   s.add(
     m,

@@ -14,18 +14,18 @@ import {
 } from '../urls/paths'
 
 // What a catalog change purges (docs/sync.md, "What a change purges"): every tag is built by the
-// same path builders the pages are routed and tagged with, never typed out again here.
+// same tag and path builders the pages are tagged and routed with, never typed out again here.
 
 /** Every sitemap file: they list entities and their lastmod. */
-export const SITEMAP_TAG = 'page:sitemap'
+export const SITEMAP_TAG = TAG.page('sitemap')
 
 /** The tags of a provider's own pages: its profile (and the cards naming it), its URLs. */
 export function providerTags(id: number, nameSlug: string): string[] {
-  return [`provider:${id}`, TAG.url(`/p/${nameSlug}-${id}`), TAG.url(`/p/${id}`), SITEMAP_TAG]
+  return [TAG.provider(id), TAG.url(`/p/${nameSlug}-${id}`), TAG.url(`/p/${id}`), SITEMAP_TAG]
 }
 
 export function jobTags(id: number, titleSlug: string): string[] {
-  return [`job:${id}`, TAG.url(`/job/${titleSlug}-${id}`), TAG.url(`/job/${id}`), SITEMAP_TAG]
+  return [TAG.job(id), TAG.url(`/job/${titleSlug}-${id}`), TAG.url(`/job/${id}`), SITEMAP_TAG]
 }
 
 /** Every page of a city: before the city was added, any of them was a (stored) 404. */
@@ -40,7 +40,7 @@ export function cityTags(slug: string): string[] {
 }
 
 /** Every page type's tag: purging them all purges every stored page (after a bulk import). */
-export const ALL_PAGES_TAGS = [...PAGE_TYPES, 'other', 'sitemap'].map((type) => `page:${type}`)
+export const ALL_PAGES_TAGS = [...PAGE_TYPES, 'other', 'sitemap'].map((type) => TAG.page(type))
 
 // The tags of what a sync batch touched (sync_touched rows, src/sync/apply.ts), as SQL over
 // `t` (the row) and `c` (its city): a path builder is called with markers in place of its
@@ -68,7 +68,7 @@ const TOUCHED_TAGS: Record<string, { tags: string[]; where?: string }> = {
   // Literal tags of the entities changed.
   tag: { tags: ['t.value'] },
   // A provider's rating moved: its profile and every card showing it.
-  rating: { tags: [`'provider:' || t.value`] },
+  rating: { tags: [sqlTemplate(['t.value'], (id) => TAG.provider(id))] },
   // A listing's count or rates moved: the directory, its state and national pages, the city hub.
   listing: {
     tags: [

@@ -53,7 +53,7 @@ async function closedPort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 9
 }
 
-const SCRIPTS = ['purge', 'flags', 'crawl', 'seed', 'deploy', 'bench', 'load']
+const SCRIPTS = ['purge', 'flags', 'crawl', 'seed', 'deploy', 'bench', 'load', 'import', 'sync']
 
 describe.each(SCRIPTS)('npm run %s', (script) => {
   it('prints its usage for --help and exits 0', async () => {
@@ -86,6 +86,12 @@ describe('bad values', () => {
     ['bench', ['--profile', 'babysitters'], '--profile takes a path'],
     ['load', ['--rate', 'fast'], '--rate takes a whole number'],
     ['load', ['--kv-delay', 'slow'], '--kv-delay takes a whole number'],
+    ['import', [], 'name the catalog with --file'],
+    ['import', ['--file', 'c.ndjson', '--env', 'staging', '--local'], 'either --local or --env'],
+    ['import', ['--file', 'c.ndjson', '--batch', '0'], '--batch takes a whole number'],
+    ['import', ['--file', 'c.ndjson', '--env', 'prod'], '--env takes staging or production'],
+    ['sync', [], 'name a command, dead or replay'],
+    ['sync', ['replay', '--id', 'x'], '--id takes a whole number'],
   ])('%s %j: one line naming the problem, exit 2', async (script, args, message) => {
     const r = await run(script, args)
     expect(r.code).toBe(2)

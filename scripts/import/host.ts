@@ -1,0 +1,194 @@
+// Where the import worker (import-worker.ts) runs, and the import's client of it. Locally, in
+// Miniflare's workerd over the folder `wrangler dev` persists to (the migrations applied first,
+// as `npm run seed` always did); for an environment, in `wrangler dev` with the environment's
+// D1 and GATE as remote bindings. Either way each batch is one request and one D1 batch.
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { build } from 'esbuild'
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
+import { parse, stringify } from 'smol-toml'
+import { fail } from '../cli'
+import type { Environment } from '../wrangler-config'
+import type { Checkpoint } from './checkpoint'
+import type { Finished } from './finish'
+import type { ApplyTarget } from './import-lines'
+import type { BatchRequest } from './import-worker'
+
+const WRANGLER_ENV = {
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_SEND_METRICS: 'false',
+}
+
+export type Target = { local: true; persistTo?: string } | { local: false; env: Environment }
+
+export interface ImportHost extends ApplyTarget {
+  checkpoint(): Promise<Checkpoint | null>
+  /** The stats and the gate, derived from the whole catalog. */
+  finish(now: Date): Promise<Finished>
+  /** The gate alone; `ifMissing`: only when KV has none (then null when it has). */
+  gate(now: Date, options?: { ifMissing?: boolean }): Promise<Finished | null>
+  query<T>(sql: string, ...params: unknown[]): Promise<T[]>
+  dispose(): Promise<void>
+}
+
+const compatibilityDate = (): string =>
+  /compatibility_date = "([^"]+)"/.exec(readFileSync('wrangler.toml', 'utf8'))?.[1] ?? '2026-04-20'
+
+/** The migrations, by wrangler itself (it records them in d1_migrations, as a remote apply does). */
+export function applyLocalMigrations(persistTo?: string): void {
+  try {
+    execFileSync(
+      'node_modules/.bin/wrangler',
+      [
+        ...['d1', 'migrations', 'apply', 'DB', '--local'],
+        ...(persistTo ? ['--persist-to', persistTo] : []),
+      ],
+      { env: { ...WRANGLER_ENV, CI: 'true' }, stdio: ['ignore', 'ignore', 'inherit'] },
+    )
+  } catch {
+    fail('the migrations could not be applied to the local D1 (wrangler says why above)')
+  }
+}
+
+/** The import worker, bundled for workerd into a folder of its own. */
+async function bundleWorker(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'care-import-'))
+  const outfile = join(dir, 'import-worker.js')
+  await build({
+    entryPoints: ['scripts/import/import-worker.ts'],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    logLevel: 'error',
+  })
+  return outfile
+}
+
+export async function openHost(target: Target): Promise<ImportHost> {
+  const script = await bundleWorker()
+  if (target.local) {
+    applyLocalMigrations(target.persistTo)
+    const state = join(target.persistTo ?? '.wrangler/state', 'v3')
+    // The ids `wrangler dev` gives bindings without one: their names.
+    // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
+    const mf = new Miniflare(
+      convertV4MiniflareOptions({
+        scriptPath: script,
+        modulesRoot: dirname(script),
+        modules: true,
+        compatibilityDate: compatibilityDate(),
+        d1Databases: { DB: 'DB' },
+        kvNamespaces: { GATE: 'GATE' },
+        // Every binding's state under one root, as wrangler's `.wrangler/state/v3`.
+        resourcePersistencePath: state,
+      }),
+    )
+    return client((await mf.ready).origin, () => mf.dispose())
+  }
+  const port = await freePort()
+  const dev = spawn(
+    'node_modules/.bin/wrangler',
+    [
+      'dev',
+      '--config',
+      remoteConfig(target.env, script),
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+    ],
+    { env: WRANGLER_ENV, stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  await new Promise<void>((resolve, reject) => {
+    dev.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Ready on')) resolve()
+    })
+    dev.on('exit', (code) => reject(new Error(`wrangler dev exited (${code}) before it was ready`)))
+  })
+  return client(`http://127.0.0.1:${port}`, () => {
+    dev.kill()
+    return Promise.resolve()
+  })
+}
+
+function client(origin: string, dispose: () => Promise<void>): ImportHost {
+  const post = async (path: string, body: unknown): Promise<Response> => {
+    const res = await fetch(origin + path, { method: 'POST', body: JSON.stringify(body) })
+    if (!res.ok) throw new Error(await res.text())
+    return res
+  }
+  const now = (at: Date) => ({ now: at.toISOString() })
+  return {
+    async apply(messages, checkpoint) {
+      await post('/batch', { messages, checkpoint } satisfies BatchRequest)
+    },
+    answers: async () => {
+      try {
+        return (await (await post('/answers', {})).json()) === true
+      } catch {
+        return false
+      }
+    },
+    checkpoint: async () => (await post('/checkpoint', {})).json(),
+    finish: async (at) => (await post('/finish', now(at))).json(),
+    gate: async (at, { ifMissing = false } = {}) =>
+      (await post('/gate', { ...now(at), ifMissing })).json(),
+    query: async (sql, ...params) => (await post('/query', { sql, params })).json(),
+    dispose,
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  await new Promise((resolve) => server.close(resolve))
+  return typeof address === 'object' && address ? address.port : 0
+}
+
+/**
+ * A wrangler configuration that runs the import worker (`main`) with only the environment's DB
+ * and GATE, both remote bindings: `wrangler dev` then runs it here, on the real database and
+ * namespace (after `wrangler login`).
+ */
+export function remoteConfig(env: Environment, main: string, configPath = 'wrangler.toml'): string {
+  const config = parse(readFileSync(configPath, 'utf8')) as {
+    env?: Record<
+      string,
+      {
+        d1_databases?: { binding: string; database_name?: string; database_id?: string }[]
+        kv_namespaces?: { binding: string; id?: string }[]
+      }
+    >
+  }
+  const section = config.env?.[env] ?? {}
+  const db = section.d1_databases?.find((d) => d.binding === 'DB')
+  const gate = section.kv_namespaces?.find((k) => k.binding === 'GATE')
+  const where = `wrangler.toml [env.${env}]`
+  if (!db?.database_id)
+    fail(`${where} has no database_id for DB: deploy the environment first (docs/operations.md)`)
+  if (!gate?.id)
+    fail(
+      `${where} has no id for the GATE namespace: deploy the environment first (docs/operations.md)`,
+    )
+  const path = join(mkdtempSync(join(tmpdir(), 'care-import-')), 'wrangler.toml')
+  writeFileSync(
+    path,
+    stringify({
+      name: 'care-import',
+      main,
+      compatibility_date: compatibilityDate(),
+      d1_databases: [{ ...db, remote: true }],
+      kv_namespaces: [{ binding: 'GATE', id: gate.id, remote: true }],
+    }),
+  )
+  return path
+}
