@@ -1,5 +1,5 @@
 // One page of each page type on a running server, for `npm run audit` and `npm run screenshots`:
-// fixed paths where the seed guarantees them, else the first link of the kind on a listing.
+// fixed paths where the generated catalog guarantees them, else the first link of the kind on a listing.
 import { findJobService } from '../src/catalog/jobs'
 import { FLOW_SEGMENTS, SEGMENTS } from '../src/catalog/segments'
 import {
@@ -10,7 +10,10 @@ import {
   flowPath,
   HOME,
   jobListingPath,
+  ROBOTS,
   servicePath,
+  SITEMAP_INDEX,
+  sitemapFilePath,
   statePath,
 } from '../src/urls/paths'
 
@@ -25,48 +28,62 @@ export interface SamplePage {
   path: string
 }
 
+/** A sample of a page row: a path the generated catalog guarantees, or the first link of a kind on a page. */
+export type RowSample = string | { from: string; link: RegExp }
+
+const segment = SEGMENTS[0]?.slug
+
+/**
+ * Sample pages of each row of the page table (src/pages.ts), by the row's name: what
+ * `npm run audit` and `npm run screenshots` load, and what test/pages.test.ts checks every row
+ * with a cache policy has, each with a cache key (so no row is silently never stored).
+ */
+export const ROW_SAMPLES: Readonly<Record<string, readonly RowSample[]>> = {
+  home: [HOME],
+  serviceNational: [servicePath(SERVICE), servicePath('errands')],
+  serviceState: [statePath(SERVICE, STATE), statePath('au-pairs', STATE)],
+  directory: [cityPath(SERVICE, CITY), cityPath('au-pairs', CITY), cityPath('errands', CITY)],
+  profile: [{ from: cityPath(SERVICE, CITY), link: /href="(\/p\/[^"?#]+)"/ }],
+  jobListing: [jobListingPath(JOB_SERVICE, CITY)],
+  job: [{ from: jobListingPath(JOB_SERVICE, CITY), link: /href="(\/job\/[^"?#]+)"/ }],
+  cityHub: [cityHubPath(CITY)],
+  costNational: [costPath(SERVICE)],
+  costCity: [costPath(SERVICE, CITY)],
+  activities: [activitiesPath(KEYWORD)],
+  segment: segment ? [`/${segment}`] : [],
+  flowIntent: FLOW_SEGMENTS.includes(SERVICE) ? [flowPath(SERVICE)] : [],
+  sitemapIndex: [SITEMAP_INDEX],
+  sitemapFile: [sitemapFilePath('pages')],
+  robots: [ROBOTS],
+}
+
+/** Rows that are no page for a person: left out of the audit and the screenshots. */
+const NOT_PAGES = new Set(['sitemapIndex', 'sitemapFile', 'robots'])
+
 /** The pages, each checked to answer 200; a page that does not is skipped, with a note. */
 export async function samplePages(origin: string): Promise<SamplePage[]> {
   if (!findJobService(JOB_SERVICE)) throw new Error(`no job service ${JOB_SERVICE}`)
-  const segment = SEGMENTS[0]?.slug
-  const candidates: (SamplePage | { type: string; from: string; link: RegExp })[] = [
-    { type: 'home', path: HOME },
-    { type: 'national', path: servicePath(SERVICE) },
-    { type: 'state', path: statePath(SERVICE, STATE) },
-    { type: 'directory', path: cityPath(SERVICE, CITY) },
-    { type: 'provider profile', from: cityPath(SERVICE, CITY), link: /href="(\/p\/[^"?#]+)"/ },
-    { type: 'job listing', path: jobListingPath(JOB_SERVICE, CITY) },
-    {
-      type: 'job detail',
-      from: jobListingPath(JOB_SERVICE, CITY),
-      link: /href="(\/job\/[^"?#]+)"/,
-    },
-    { type: 'directory (au pairs)', path: cityPath('au-pairs', CITY) },
-    { type: 'state (au pairs)', path: statePath('au-pairs', STATE) },
-    { type: 'directory (errands)', path: cityPath('errands', CITY) },
-    { type: 'national (errands)', path: servicePath('errands') },
-    { type: 'city hub', path: cityHubPath(CITY) },
-    { type: 'cost guide', path: costPath(SERVICE, CITY) },
-    { type: 'activities', path: activitiesPath(KEYWORD) },
-    ...(segment ? [{ type: 'segment', path: `/${segment}` }] : []),
-    ...(FLOW_SEGMENTS.includes(SERVICE) ? [{ type: 'visitor flow', path: flowPath(SERVICE) }] : []),
-  ]
+  const candidates = Object.entries(ROW_SAMPLES)
+    .filter(([row]) => !NOT_PAGES.has(row))
+    .flatMap(([row, samples]) =>
+      samples.map((sample, i) => ({ type: i === 0 ? row : `${row} ${i + 1}`, sample })),
+    )
   const found: SamplePage[] = []
-  for (const c of candidates) {
+  for (const { type, sample: c } of candidates) {
     let path: string
-    if ('path' in c) path = c.path
+    if (typeof c === 'string') path = c
     else {
       const res = await get(origin, c.from)
       const m = res.status === 200 ? c.link.exec(res.text) : null
       if (!m?.[1]) {
-        console.log(`skip ${c.type}: no ${c.link.source} link on ${c.from} (${res.status})`)
+        console.log(`skip ${type}: no ${c.link.source} link on ${c.from} (${res.status})`)
         continue
       }
       path = m[1]
     }
     const { status } = await get(origin, path)
-    if (status === 200) found.push({ type: c.type, path })
-    else console.log(`skip ${c.type}: ${path} answers ${status}`)
+    if (status === 200) found.push({ type, path })
+    else console.log(`skip ${type}: ${path} answers ${status}`)
   }
   return found
 }

@@ -4,30 +4,26 @@ import { edgeCache } from './cache/edge-cache'
 import type { AppEnv } from './env'
 import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
-import { observe } from './observability/observe'
 import { noPage, pageContext, ROUTES, routedPage } from './pages'
 import { dataRequests } from './request/data-requests'
-import { fastPath } from './request/fast-path'
+import { fastPath } from './fast-path'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
-import { Memory } from './request/memory'
+import { Memory } from './memory'
 import { requestContext } from './request/request-context'
-import { securityHeaders } from './request/security-headers'
-import { visitorCookies } from './request/visitor-cookies'
+import { wayOut } from './request/way-out'
 import { notFound, onError, renderedNotFound } from './routes/error-response'
 import { DATA_PREFIX } from './urls/data-prefix'
 
 /**
- * The request pipeline, top to bottom: security headers (on the way out) → observe (reporting,
- * log line) → the page table's row → context → visitor cookies (on the way out) → normalise →
- * methods → data requests → gate → flags → edge cache → route → errors. The app keeps `memory`
- * from one request to the next: a new app starts as a fresh isolate does.
+ * The pipeline, top to bottom: the way out (src/request/way-out.ts) → the page table's row →
+ * context → normalise → methods → data requests → gate → flags → edge cache → route → errors.
+ * The app keeps `memory` between requests: a new app starts as a fresh isolate does.
  */
 export function createApp(memory = new Memory()): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
-  app.use(securityHeaders, observe, noPage)
+  app.use(wayOut, noPage)
   for (const { row, path } of ROUTES) app.use(path, pageContext(row))
-  app.use(requestContext(memory), visitorCookies)
-  app.use(normaliseRequest, allowMethods)
+  app.use(requestContext(memory), normaliseRequest, allowMethods)
   app.use(`${DATA_PREFIX}/*`, dataRequests)
 
   for (const { row, path } of ROUTES) if (row.gate) app.use(path, gate(row.gate))
@@ -36,7 +32,7 @@ export function createApp(memory = new Memory()): Hono<AppEnv> {
   // A stale page is refreshed by rendering its request again, through this same pipeline.
   const rerender: Rerender = async (request, env, ctx) => app.fetch(request, env, ctx)
   for (const { row, path } of ROUTES) {
-    if (row.policy) app.use(path, edgeCache(row.policy, rerender))
+    if (row.policy) app.use(path, edgeCache(row.policy, row.query, rerender))
     app.on(row.method, path, row.handler)
   }
 
@@ -45,10 +41,7 @@ export function createApp(memory = new Memory()): Hono<AppEnv> {
   return app
 }
 
-/**
- * The worker's fetch: what the fast path can answer from the isolate's memory (a fresh stored
- * page, the gate's 404) before the framework, everything else through `app`.
- */
+/** The worker's fetch: the fast path (src/fast-path.ts) first, then `app`. */
 export function withFastPath(
   memory: Memory,
   app: Hono<AppEnv>,

@@ -1,19 +1,22 @@
 import type { Db } from './data/db'
+import type { Cities } from './data/kept-cities'
 import type { PageContext } from './flags/page-context'
 import type { Flags } from './flags/request-flags'
 import type { Reporter } from './observability/reporter'
 import type { Timing } from './observability/timing'
 import type { Trail } from './observability/trail'
-import type { Memory } from './request/memory'
+import type { Memory } from './memory'
 
 /** Hono's environment: bindings from `wrangler types`, per-request variables set by app.ts. */
 export interface AppEnv {
   Bindings: Env
   Variables: {
-    /** What the isolate keeps between requests: the app's (src/request/memory.ts). */
+    /** What the isolate keeps between requests: the app's (src/memory.ts). */
     memory: Memory
     /** D1 reads for this request, counted, timed and retried (src/data/db.ts). */
     db: Db
+    /** Cities by slug, from the isolate's copy of every city (src/data/kept-cities.ts). */
+    cities: Cities
     /**
      * When the request's D1 session began, if any replica may answer it: a page rendered from it
      * is stored only once no purge could be missing from it (src/cache/edge-cache.ts). Null: the

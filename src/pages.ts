@@ -11,8 +11,10 @@ import { CALL_TO_ACTION_FLAGS, DOCUMENT_FLAGS, EVERY_PAGE_FLAGS } from './flags/
 import type { PageContext } from './flags/page-context'
 import { NO_PAGE } from './flags/page-context'
 import { pageTarget } from './flags/page-target'
-import type { RoutedPage } from './request/fast-path'
+import type { RoutedPage } from './fast-path'
 import type { GateKind } from './gate/gate-filter'
+import type { PageQuery } from './queries/page-query'
+import { activitiesQuery, directoryQuery, jobListingQuery, noQuery } from './queries/page-query'
 import { activitiesPage } from './routes/activities'
 import { cityHubPage } from './routes/city-hub'
 import { costGuidePage } from './routes/cost-guide'
@@ -52,6 +54,11 @@ export interface PageRow {
   gate: Record<string, GateKind> | null
   /** How long the edge cache keeps it (src/cache/policies.ts); null: never stored. */
   policy: Policy | null
+  /**
+   * The query it reads, canonical, from its route parameters (src/queries/page-query.ts): the
+   * only part of the query in its cache key. Default: none, so every query form is one entry.
+   */
+  query: PageQuery
   /** Whether the page also answers its state as JSON at `/_data{path}` for client navigation. */
   data: boolean
   /** The flags and configuration keys that shape it: its variant keys on exactly these. */
@@ -67,6 +74,7 @@ const page = (
   pageKind: null,
   gate: null,
   policy: null,
+  query: noQuery,
   data: false,
   flags: CALL_TO_ACTION_FLAGS,
   ...row,
@@ -122,6 +130,7 @@ export const PAGES = {
     pageKind: 'PROVIDERS',
     gate: CITY_GATE,
     policy: POLICIES.directory,
+    query: directoryQuery,
     data: true,
     flags: [
       ...CALL_TO_ACTION_FLAGS,
@@ -138,6 +147,7 @@ export const PAGES = {
     pageKind: 'JOBS',
     gate: CITY_GATE,
     policy: POLICIES.jobs,
+    query: jobListingQuery,
     data: true,
     handler: jobListingPage,
   }),
@@ -208,6 +218,7 @@ export const PAGES = {
     surface: 'activities',
     pageType: 'campsAndActivities',
     policy: POLICIES.activities,
+    query: activitiesQuery,
     data: true,
     flags: [...CALL_TO_ACTION_FLAGS, 'providerSignUpBanner', 'campsFilter', 'cookingCategory'],
     handler: activitiesPage,
@@ -320,6 +331,7 @@ export function routedPage(path: string): RoutedPage | null {
     pattern: row.pattern,
     page: contextOf(row, params),
     policy: row.policy,
+    query: row.query,
     gate: row.gate,
     params,
   }

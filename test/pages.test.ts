@@ -1,5 +1,53 @@
 import { describe, expect, it } from 'vitest'
-import { pageOf } from '../src/pages'
+import { ROW_SAMPLES } from '../scripts/sample-pages'
+import { pageKey } from '../src/cache/cache-key'
+import { FLAGS } from '../src/flags/definitions'
+import { DATA_PREFIX } from '../src/urls/data-prefix'
+import { pageOf, PAGES, routedPage } from '../src/pages'
+import { fetchPage, ORIGIN } from './support/fetch-page'
+
+/** A row's sample as a path: fixed, or the first link of its kind on the page it names. */
+async function samplePath(sample: (typeof ROW_SAMPLES)[string][number]): Promise<string> {
+  if (typeof sample === 'string') return sample
+  const html = await (await fetchPage(sample.from)).text()
+  const path = sample.link.exec(html)?.[1]
+  if (!path) throw new Error(`no ${sample.link.source} link on ${sample.from}`)
+  return path
+}
+
+describe('every row of the page table with a cache policy', () => {
+  it.each(Object.entries(PAGES).filter(([, row]) => row.policy))(
+    '%s has sample pages, each with a cache key',
+    async (name, row) => {
+      const samples = ROW_SAMPLES[name] ?? []
+      expect(
+        samples.length,
+        `ROW_SAMPLES of scripts/sample-pages.ts has no ${name}`,
+      ).toBeGreaterThan(0)
+      for (const sample of samples) {
+        const path = await samplePath(sample)
+        const paths = row.data ? [path, DATA_PREFIX + path] : [path]
+        for (const routedPath of paths) {
+          const routed = routedPage(routedPath)
+          expect(routed?.pattern, routedPath).toBe(row.pattern)
+          if (!routed) continue
+          const key = pageKey(
+            routed,
+            ORIGIN,
+            routedPath,
+            new URLSearchParams(),
+            (flag) => FLAGS[flag].default,
+            'v',
+          )
+          expect(
+            key,
+            `${routedPath} has no cache key: every request of it would be a BYPASS`,
+          ).not.toBeNull()
+        }
+      }
+    },
+  )
+})
 
 describe('the page table', () => {
   it.each([

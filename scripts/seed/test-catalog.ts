@@ -22,5 +22,5 @@ export function testCatalogLines(now: Date): string[] {
 
 /** The ZIP codes within 5 miles of the test catalog's places. */
 export function testZipStatements(): string[] {
-  return insertStatements('zip_codes', zipRowsNear(testPlaces(), 5))
+  return [...insertStatements('zip_codes', zipRowsNear(testPlaces(), 5))]
 }

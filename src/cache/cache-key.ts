@@ -1,10 +1,10 @@
 import type { FlagName } from '../flags/definitions'
 import { BUILD } from '../views/assets'
-import type { Policy } from './policies'
+import type { RoutedQuery } from '../queries/page-query'
 
 /**
  * The cache key of a page: its path as routed, the query as the page reads it (`query`, from
- * the policy's PageQuery: canonical, so nothing the page ignores reaches the key), the variant
+ * its page row's PageQuery: canonical, so nothing the page ignores reaches the key), the variant
  * fingerprint of the flags that shaped it and the build (a deploy never serves pages linking
  * assets it no longer has), on the public origin (never the Host header).
  */
@@ -15,19 +15,20 @@ export function cacheKey(origin: string, path: string, query: string, variant: s
 }
 
 /**
- * The cache key of a request for a page stored under `policy`, for the flags it is served with;
+ * The cache key of a request for the page `routed` (its row's query parser and the route's
+ * parameters), for the flags it is served with;
  * null when the page refuses the query (a 400), which is then neither looked up nor stored: a
  * key of its own for every refused query would only hold errors. `path` is the path the router
  * matched (decoded), so the key names the page that is rendered, however the URL spelled it.
  */
 export function pageKey(
-  policy: Policy,
+  routed: RoutedQuery,
   origin: string,
   path: string,
-  params: URLSearchParams,
+  search: URLSearchParams,
   on: (name: FlagName) => boolean,
   variant: string,
 ): string | null {
-  const query = policy.query(path, params, on)
+  const query = routed.query(routed.params, search, on)
   return query === null ? null : cacheKey(origin, path, query, variant)
 }

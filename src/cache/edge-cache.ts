@@ -1,17 +1,17 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
+import type { PageQuery } from '../queries/page-query'
 import { pageKey } from './cache-key'
 import { TAG } from './tags'
-import { purgesKnown } from './generations'
+import { PRIMARY_AFTER_PURGE_MS, purgesKnown } from './generations'
 import type { EntryMeta, Freshness } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
 import { contentTag, ifNoneMatchHits } from './etag'
-import { cutAtNonce, includesText } from '../request/nonce'
-import { hashedScripts } from '../request/script-hashes'
-import { policy as securityPolicy } from '../request/security-headers'
-import { PRIMARY_AFTER_PURGE_MS } from '../request/read-session'
+import { cutAtNonce, includesText } from '../lib/nonce'
+import { hashedScripts } from '../lib/script-hashes'
+import { policy as securityPolicy } from '../lib/content-security-policy'
 import type { Policy } from './policies'
 import { cacheControl, GONE_TTL, NOT_FOUND_TTL, REDIRECT_TTL } from './policies'
 import { servable, storedResponse, withoutBodyHeaders } from './stored-response'
@@ -36,7 +36,11 @@ const refreshing = new Set<string>()
  * 200 (and briefly an entity's 301, 404 and 410) are stored, never anything with Set-Cookie:
  * visitor cookies are added after this step.
  */
-export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler<AppEnv> {
+export function edgeCache(
+  policy: Policy,
+  query: PageQuery,
+  rerender: Rerender,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const trail = c.get('trail')
     const reporter = c.get('reporter')
@@ -44,7 +48,7 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     const flags = c.get('flags')
     const { searchParams } = new URL(c.req.url)
     const key = pageKey(
-      policy,
+      { query, params: c.req.param() },
       c.env.PUBLIC_ORIGIN,
       c.req.path,
       searchParams,

@@ -10,7 +10,7 @@ export interface EntryMeta {
   /**
    * The nonce the stored body was rendered with, which each response replaces with its own; null
    * when the copy is sent as it is, its inline scripts allowed by the hashes its stored
-   * Content-Security-Policy names (src/request/script-hashes.ts).
+   * Content-Security-Policy names (src/lib/script-hashes.ts).
    */
   nonce: string | null
   /** The Cache-Control the page is sent with (the stored copy carries the Cache API's own). */

@@ -1,8 +1,8 @@
-import { joinWithNonce } from '../request/nonce'
+import { joinWithNonce } from '../lib/nonce'
 
 /**
  * The ETag of a stored page: a digest of its body with its nonce emptied (`parts`, the body cut
- * where the nonce was; src/request/nonce.ts), which is the body a hit sends. It names what the
+ * where the nonce was; src/lib/nonce.ts), which is the body a hit sends. It names what the
  * page is made of, not when it was rendered: every refill of the same page, in any isolate or
  * location, has the same ETag, and any change of data, flags or build that changes the page
  * changes it. Weak (RFC 9110 section 8.8.1): a page rendered with the tag manager carries a

@@ -1,6 +1,6 @@
 import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
-import type { WaitUntil } from '../request/kept'
+import type { WaitUntil } from '../lib/kept'
 import { POLICIES } from './policies'
 
 /**
@@ -31,6 +31,15 @@ export const MAX_TAG_BYTES = 900
 export const PURGE_STATE_DEADLINE_MS = 250
 /** How often an isolate asks D1 for new purges, in the background: a purge shows within this. */
 export const REFRESH_MS = 5_000
+
+/**
+ * How long after a purge this isolate's renders read from D1's primary
+ * (src/request/read-session.ts). With read replication on, a replica may lag the primary by a
+ * few seconds: a page re-rendered just after a data change and its purge must not be stored
+ * again from an older copy (docs/data.md).
+ */
+export const PRIMARY_AFTER_PURGE_MS = 60_000
+
 /** Rows read per query: a cold isolate reads the 9 days' rows in pages of this many. */
 const PAGE_ROWS = 10_000
 /** How often the generations past PURGE_KEEP_MS are forgotten. */
@@ -43,7 +52,7 @@ interface PurgeRow {
 }
 
 /**
- * What an isolate knows of purges (src/request/memory.ts): the newest purge time of each tag,
+ * What an isolate knows of purges (src/memory.ts): the newest purge time of each tag,
  * read from D1 and added to as this isolate records purges itself.
  */
 export class KnownPurges {

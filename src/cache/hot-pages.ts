@@ -21,9 +21,9 @@ export interface HotPage {
  * The most recently used stored pages, kept in an isolate's memory in front of the Cache API:
  * a hit costs no cache read and no parse. An entry holds what the Cache API's copy holds
  * (status, headers, metadata, body), the body already cut where its nonce goes
- * (src/request/nonce.ts), so freshness, purges and 304s are decided exactly as for the stored
+ * (src/lib/nonce.ts), so freshness, purges and 304s are decided exactly as for the stored
  * copy; purges work by tag generation, which every isolate reads. Bounded in bytes, least
- * recently used first out. One per app (src/request/memory.ts), by cache key.
+ * recently used first out. One per app (src/memory.ts), by cache key.
  */
 export class HotPages {
   readonly #pages = new Map<string, HotPage>()

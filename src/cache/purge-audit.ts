@@ -1,6 +1,6 @@
 import { log } from '../observability/log'
 import type { Report } from '../observability/reporter'
-import type { WaitUntil } from '../request/kept'
+import type { WaitUntil } from '../lib/kept'
 
 /** One purge request as the audit log keeps it (`purge_log` in D1, and a log line). */
 export interface PurgeAudit {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { normalisedPath } from '../request/normalise-request'
+import { normalisedPath } from '../urls/normalised-path'
 import { TAG, tagProblem } from './tags'
 import { MAX_TAG_BYTES } from './generations'
 

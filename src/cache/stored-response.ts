@@ -1,7 +1,7 @@
 import type { EntryMeta } from './entry-meta'
 import { ifNoneMatchHits } from './etag'
 import type { HotPage } from './hot-pages'
-import { joinWithNonce } from '../request/nonce'
+import { joinWithNonce } from '../lib/nonce'
 
 /**
  * The metadata of a stored page this visitor may be served, or null: crawlers are never served

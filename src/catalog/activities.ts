@@ -1,7 +1,7 @@
 import type { Labelled } from './enums'
 import { slugOf } from './options'
 
-// Camps and activities: the seed's activity categories and their subcategories
+// Camps and activities: the product's activity categories and their subcategories
 // (docs/pages.md, "Camps and activities").
 // Keywords are the hyphen forms: `hip-hop`, `3d-printing`, `outdoor-and-adventure`.
 
@@ -121,7 +121,7 @@ export function findActivityKeyword(slug: string): ActivityKeyword | undefined {
   return byKeyword.get(slug)
 }
 
-/** The seed's activity age groups. */
+/** The product's activity age groups. */
 export const ACTIVITY_AGE_GROUPS: readonly Labelled[] = [
   { code: '0-11 mos', slug: '0-11-mos', label: '0-11 mos' },
   { code: '1-3 yrs', slug: '1-3-yrs', label: '1-3 yrs' },
@@ -130,12 +130,12 @@ export const ACTIVITY_AGE_GROUPS: readonly Labelled[] = [
   { code: '12+ yrs', slug: '12-plus-yrs', label: '12+ yrs' },
 ]
 
-/** The seed's participation types. */
+/** The product's participation types. */
 export const PARTICIPATION_TYPES: readonly Labelled<'IN_PERSON' | 'ONLINE'>[] = [
   { code: 'IN_PERSON', slug: 'in-person', label: 'In-person' },
   { code: 'ONLINE', slug: 'online', label: 'Online' },
 ]
 
-/** The seed's provider source: one value, naming the external activities provider. */
+/** The product's provider source: one value, naming the external activities provider. */
 export const ACTIVITY_SOURCE = 'PARTNER_ACTIVITIES'
 export const ACTIVITY_SOURCE_LABEL = 'our activities partner'

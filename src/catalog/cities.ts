@@ -1,6 +1,6 @@
 // City slugs are `{city}-{state}` with the two-letter state code (docs/pages.md, "Page types").
 
-/** The seed's twenty cost-guide cities, "Atlanta to Washington DC". */
+/** The product's twenty cost-guide cities, "Atlanta to Washington DC". */
 export const SEED_CITIES = [
   'atlanta-ga',
   'austin-tx',

@@ -1,6 +1,6 @@
 import { SERVICES } from './services'
 
-/** The seed's eight cost guide services (docs/pages.md, "Cost guides"). */
+/** The product's eight cost guide services (docs/pages.md, "Cost guides"). */
 export const COST_GUIDE_SERVICES = SERVICES.filter((s) => s.costGuide)
 
 /** Years of experience, grouped the way cost guides compare rates. */

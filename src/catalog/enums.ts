@@ -1,4 +1,4 @@
-// Enumerations of the seed document (docs/data.md, "The catalog as data"), `{product}` read as
+// Enumerations of the product (docs/data.md, "The catalog as data"), `{product}` read as
 // `care`.
 // Pure data: the pages, the generator and the D1 bitmasks all index into these lists,
 // so their order is part of the stored data. Append, never reorder.
@@ -36,7 +36,7 @@ export const CARE_TYPES = [
 ] as const
 export type CareType = (typeof CARE_TYPES)[number]
 
-/** The seed's service ids. */
+/** The product's service ids. */
 export const SERVICE_IDS = [
   'academic',
   'activities',
@@ -74,7 +74,7 @@ export const SERVICE_IDS = [
   'tutoring',
   'tutoringAfterSchoolCare',
   'tutoringJob',
-  // Ours: the seed names the AU_PAIR and ERRANDS verticals but no service id for them.
+  // Ours: the product names the AU_PAIR and ERRANDS verticals but no service id for them.
   'auPair',
   'errands',
 ] as const
@@ -83,7 +83,7 @@ export type ServiceId = (typeof SERVICE_IDS)[number]
 export const BUSINESS_TYPES = ['CAREGIVER', 'SMB', 'HYBRID', 'JOB'] as const
 export type BusinessType = (typeof BUSINESS_TYPES)[number]
 
-/** The seed's sort orders, by the value of a listing's `sort` parameter; the first is the default. */
+/** The product's sort orders, by the value of a listing's `sort` parameter; the first is the default. */
 export const SORT_ORDERS = [
   { code: 'RECOMMENDED', slug: 'recommended', label: 'Recommended' },
   { code: 'NEWEST', slug: 'newest', label: 'Newest' },
@@ -149,7 +149,7 @@ export const CHILD_AGE_GROUPS: readonly Labelled[] = [
   { code: 'TEEN', slug: 'teen', label: 'Teens (12+ years)' },
 ]
 
-/** The seed's suggested provider traits. */
+/** The product's suggested provider traits. */
 export const TRAITS: readonly Labelled[] = [
   { code: 'NON_SMOKER', slug: 'non-smoker', label: 'Non-smoker' },
   { code: 'RELIABLE_CAR', slug: 'reliable-car', label: 'Has a reliable car' },
@@ -198,7 +198,7 @@ export const CERTIFICATIONS = [
 ] as const
 export type Certification = (typeof CERTIFICATIONS)[number]
 
-/** The seed names about 80 languages "from AFRIKAANS to ZULU"; these are the ones the
+/** The product names about 80 languages "from AFRIKAANS to ZULU"; these are the ones the
  * catalog uses. Labels live in labels.ts. */
 export const LANGUAGES = [
   'AFRIKAANS',

@@ -1,6 +1,6 @@
 import type { FilterType } from './enums'
 
-// Filter values of listings (docs/pages.md, "Listing rules") and the seed's business constants.
+// Filter values of listings (docs/pages.md, "Listing rules") and the product's business constants.
 
 /** Distance options in miles. */
 export const DISTANCES = [1, 2, 3, 4, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50] as const

@@ -2,8 +2,8 @@ import type { Labelled, ServiceId } from './enums'
 import type { Service } from './services'
 import { findService } from './services'
 
-// Job service slugs (docs/pages.md, "Page types") and the job enumerations of the seed: schedules
-// ("Any, Full time, Part time, One time, plus recurring care"), who posted (the seed's search
+// Job service slugs (docs/pages.md, "Page types") and the product's job enumerations: schedules
+// ("Any, Full time, Part time, One time, plus recurring care"), who posted (the product's search
 // targets SEEKER_JOB and SMB_JOB), hours and requirements.
 
 export interface JobService {

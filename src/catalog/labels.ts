@@ -1,6 +1,6 @@
 import type { Certification, Labelled, Language, RatingCategory } from './enums'
 
-// Labels for the seed's codes that pages show. People read labels, never codes.
+// Labels for the product's codes that pages show. People read labels, never codes.
 
 export const LANGUAGE_LABELS: Readonly<Record<Language, string>> = {
   AFRIKAANS: 'Afrikaans',

@@ -1,6 +1,6 @@
 import type { Labelled } from './enums'
 
-// The seed's coded option lists (docs/pages.md, "Provider profiles"). The seed gives the code
+// The product's coded option lists (docs/pages.md, "Provider profiles"). The product gives the code
 // ranges and prefixes but not the labels; the labels here are ours, written the way a family
 // would read them. Each list is stored in D1 as a bitmask in this order: append, never reorder.
 
@@ -20,7 +20,7 @@ export function slugOf(label: string): string {
     .replace(/^-|-$/g, '')
 }
 
-/** Housekeeping tasks (HKS…), one per value of the seed's housekeeping services enumeration. */
+/** Housekeeping tasks (HKS…), one per value of the product's housekeeping services enumeration. */
 export const HOUSEKEEPING_TASKS = codes('HKS', [
   'Attic cleaning',
   'Basement cleaning',
@@ -65,7 +65,7 @@ export const SENIOR_CARE_SCHEDULES = codes(
   2,
 )
 
-/** The seed's senior care services enumeration, with labels. */
+/** The product's senior care services enumeration, with labels. */
 export const SENIOR_CARE_SERVICES: Labelled[] = (
   [
     ['BATHING_DRESSING', 'Bathing and dressing'],
@@ -170,7 +170,7 @@ export const DAYCARE_AGE_GROUPS = codes('CHDSMBLAG', [
 ])
 
 /**
- * Errands (ERRANDS vertical): what an errand runner does. The seed gives the vertical but no
+ * Errands (ERRANDS vertical): what an errand runner does. The product gives the vertical but no
  * coded list; the codes follow its senior care enumeration (ERRANDS_SHOPPING, TRANSPORTATION).
  */
 export const ERRAND_TASKS: Labelled[] = (

@@ -2,7 +2,7 @@ import { JOB_SERVICES } from './jobs'
 import { SERVICES } from './services'
 
 // Segment landing pages (docs/pages.md, "Page types") and the visitor flow's segments. A segment
-// names the care a visitor is after; the flow asks the seed's buying-intent question for it.
+// names the care a visitor is after; the flow asks the product's buying-intent question for it.
 
 export interface Segment {
   slug: string
@@ -91,7 +91,7 @@ export const KINDS_OF_WORK: readonly { value: string; label: string }[] = JOB_SE
   label: j.title,
 }))
 
-/** The provider entry's second question: the seed's four buying-intent values, worded for work. */
+/** The provider entry's second question: the product's four buying-intent values, worded for work. */
 export const START_DATES = [
   { value: 'rightNow', label: 'Right away' },
   { value: 'withInWeek', label: 'Within a week' },

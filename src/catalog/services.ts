@@ -16,7 +16,7 @@ import {
 import type { VerticalCode } from './verticals'
 
 // The service slug table (docs/pages.md, "Page types"): slug → vertical, service id, care type, job
-// slug, cost guide or not. Which filters a service offers follows the seed's filter types.
+// slug, cost guide or not. Which filters a service offers follows the product's filter types.
 
 export interface Service {
   slug: string
@@ -217,7 +217,7 @@ export const SERVICES: readonly Service[] = [
     vertical: 'AU_PAIR',
     serviceId: 'auPair',
     careType: 'AU_PAIR',
-    // The seed has no au pair job family (no job service id, no job plan): no job listing.
+    // The product has no au pair job family (no job service id, no job plan): no job listing.
     jobSlug: null,
     costGuide: false,
     // An au pair is paid a weekly stipend, not by the hour; the hourly pay-rate bands would not
@@ -235,7 +235,7 @@ export const SERVICES: readonly Service[] = [
     vertical: 'ERRANDS',
     serviceId: 'errands',
     careType: 'CARE_GIGS',
-    // The seed has no errands job family: errands are posted as care gigs (CGS001, "Errands
+    // The product has no errands job family: errands are posted as care gigs (CGS001, "Errands
     // and shopping"), so the directory's JOBS module is the care gigs listing.
     jobSlug: 'care-gigs',
     costGuide: false,

@@ -1,4 +1,4 @@
-// US states as the seed lists them: the 50 states plus DC and PR. State slugs are the
+// US states as the product lists them: the 50 states plus DC and PR. State slugs are the
 // lowercase two-letter code (docs/pages.md, "Page types").
 
 export const STATES: Readonly<Record<string, string>> = {

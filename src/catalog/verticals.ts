@@ -1,4 +1,4 @@
-// The seed's vertical codes with their short forms. The seed names a pageSource
+// The product's vertical codes with their short forms. The product names a pageSource
 // and a serviceIdForMember per vertical without their values; ours are below.
 
 export const VERTICALS = {
@@ -9,7 +9,7 @@ export const VERTICALS = {
   PETCAREXX: { short: 'pc', label: 'Pet care', serviceIdForMember: 'petCare' },
   CAREGIGSX: { short: 'cg', label: 'Care gigs', serviceIdForMember: 'careGigs' },
   SPCLNEEDS: { short: 'sn', label: 'Special needs', serviceIdForMember: 'specialNeeds' },
-  // The seed lists these two verticals by these names, with no shorter code of their own.
+  // The product lists these two verticals by these names, with no shorter code of their own.
   AU_PAIR: { short: 'ap', label: 'Au pairs', serviceIdForMember: 'auPair' },
   ERRANDS: { short: 'er', label: 'Errands', serviceIdForMember: 'errands' },
 } as const

@@ -2,9 +2,6 @@ import type { Timing } from '../observability/timing'
 import type { Trail } from '../observability/trail'
 import type { DerivedReads } from './derived-reads'
 import { readsDerivedOnly } from './derived-reads'
-import type { CityIndex } from './kept-cities'
-import { readCityIndex } from './kept-cities'
-import type { Kept, WaitUntil } from '../request/kept'
 
 export type Param = string | number | null
 
@@ -15,11 +12,6 @@ export type D1Reads = Pick<D1Database, 'prepare'>
 export interface Db {
   all<T>(sql: string, ...params: Param[]): Promise<T[]>
   first<T>(sql: string, ...params: Param[]): Promise<T | null>
-  /**
-   * Every city, as the isolate keeps them (src/data/kept-cities.ts), or null while it has
-   * none: never waits. A copy past its age is read again in the background.
-   */
-  cities(): CityIndex | null
 }
 
 /** Storage reads during server rendering retry a transient failure up to 3 times (docs/data.md). */
@@ -66,25 +58,16 @@ export function isTransient(error: unknown): boolean {
   return error instanceof Error && TRANSIENT.test(error.message)
 }
 
-/** What an isolate keeps of D1 between requests (src/request/memory.ts). */
-export interface KeptReads {
-  derived: DerivedReads
-  cities: Kept<CityIndex>
-  /** Where a background read of the cities goes: the request's `waitUntil`. */
-  waitUntil: WaitUntil
-}
-
 /**
- * D1 for one request: every read counted in `timing` and told to `trail`. With `kept`, the
- * isolate's, reads of derived tables alone are kept in memory and the cities are kept whole;
- * without it, every read goes to D1.
+ * D1 for one request: every read counted in `timing` and told to `trail`. With `derived`, the
+ * isolate's (src/memory.ts), reads of derived tables alone are kept in memory; without it, every
+ * read goes to D1.
  */
 export function openDb(
   d1: D1Reads,
   timing: Timing,
-  { trail, kept }: { trail?: Trail; kept?: KeptReads } = {},
+  { trail, derived }: { trail?: Trail; derived?: DerivedReads } = {},
 ): Db {
-  const derived = kept?.derived
   function memoised<T>(sql: string, params: Param[]): Promise<T[]> {
     if (!derived || !readsDerivedOnly(sql)) return read<T>(sql, params)
     const entry = derived.of(JSON.stringify([sql, params]))
@@ -123,20 +106,7 @@ export function openDb(
       }
     }
   }
-  function cities(): CityIndex | null {
-    if (!kept) return null
-    const { cities } = kept
-    if (cities.stale && !cities.loading)
-      kept.waitUntil(
-        cities.load({ read: () => readCityIndex(d1) }).catch((error: unknown) => {
-          trail?.add('d1', `cities not read: ${String(error).slice(0, 80)}`)
-        }),
-      )
-    return cities.value ?? null
-  }
-
   return {
-    cities,
     all: (sql, ...params) => memoised(sql, params),
     first: async <T>(sql: string, ...params: Param[]) =>
       (await memoised<T>(sql, params))[0] ?? null,

@@ -1,4 +1,4 @@
-import { Kept } from '../request/kept'
+import { Kept } from '../lib/kept'
 
 /**
  * Tables that only the cron's refresh writes (and the place data): a read of these alone is kept

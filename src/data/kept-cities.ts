@@ -1,6 +1,9 @@
-import { Kept } from '../request/kept'
+import type { WaitUntil } from '../lib/kept'
+import { Kept } from '../lib/kept'
+import type { Trail } from '../observability/trail'
 import type { City } from './cities'
-import type { D1Reads } from './db'
+import { CITY_COLUMNS, findCity } from './cities'
+import type { D1Reads, Db } from './db'
 
 /** How long an isolate trusts its copy of the cities before reading them again, in the background. */
 export const CITIES_MAX_AGE_MS = 5 * 60_000
@@ -9,15 +12,40 @@ export const CITIES_MAX_AGE_MS = 5 * 60_000
 export type CityIndex = ReadonlyMap<string, City>
 
 /**
- * The cities table, kept whole in an isolate's memory (src/request/memory.ts): a page about a
+ * The cities table, kept whole in an isolate's memory (src/memory.ts): a page about a
  * city finds it without a round trip before its other reads, which all need it. Place data
  * changes only with the catalog; 20,000 rows (about 3 MB) at the largest scale.
  */
 export const keptCities = (): Kept<CityIndex> => new Kept({ maxAgeMs: CITIES_MAX_AGE_MS })
 
-export const CITY_COLUMNS = 'id, slug, name, state_code AS stateCode, lat, lng, population'
-
 export async function readCityIndex(d1: D1Reads): Promise<CityIndex> {
   const { results } = await d1.prepare(`SELECT ${CITY_COLUMNS} FROM cities`).all<City>()
   return new Map(results.map((city) => [city.slug, city]))
+}
+
+/** How a request finds a city (`c.var.cities`). */
+export interface Cities {
+  /**
+   * A city by its slug: from the isolate's copy of every city when it has one (no round trip),
+   * else from D1 (a fresh isolate, a city added since the copy was read). Never waits for the
+   * copy: one past its age is read again in the background.
+   */
+  find(slug: string): Promise<City | null>
+}
+
+/** The cities of one request: the isolate's `kept` copy, read through `d1`, else `db`. */
+export function citiesOf(
+  kept: Kept<CityIndex>,
+  { d1, db, waitUntil, trail }: { d1: D1Reads; db: Db; waitUntil: WaitUntil; trail?: Trail },
+): Cities {
+  function index(): CityIndex | null {
+    if (kept.stale && !kept.loading)
+      waitUntil(
+        kept.load({ read: () => readCityIndex(d1) }).catch((error: unknown) => {
+          trail?.add('d1', `cities not read: ${String(error).slice(0, 80)}`)
+        }),
+      )
+    return kept.value ?? null
+  }
+  return { find: async (slug) => index()?.get(slug) ?? findCity(db, slug) }
 }

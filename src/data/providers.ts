@@ -95,7 +95,7 @@ export interface RatingAverage {
   count: number
 }
 
-/** The average of each of the seed's rating categories over all of a provider's reviews. */
+/** The average of each of the product's rating categories over all of a provider's reviews. */
 export function findRatingAverages(db: Db, providerId: number): Promise<RatingAverage[]> {
   return db.all<RatingAverage>(
     `SELECT j.key AS category, AVG(j.value) AS average, COUNT(*) AS count

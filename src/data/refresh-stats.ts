@@ -103,9 +103,9 @@ export function statsStatements(
 }
 
 /**
- * Recomputes every derived stat in one transaction. The seed and the import run it after loading;
- * the cron trigger runs it too (src/worker.ts), so hub counts and rate figures always come from
- * the catalog's real rates, never typed in.
+ * Recomputes every derived stat in one transaction. `npm run seed` and the import run it after
+ * loading; the cron trigger runs it too (src/worker.ts), so hub counts and rate figures always
+ * come from the catalog's real rates, never typed in.
  */
 export async function refreshStats(d1: D1Database, now: Date): Promise<void> {
   await d1.batch(statsStatements(d1, now, 'all'))

@@ -20,7 +20,7 @@ export interface Visitor {
   bot: boolean
 }
 
-/** The seed's rule outcomes. */
+/** The product's rule outcomes. */
 export type Outcome = 'RULE_MATCH' | 'OVERRIDE' | 'OFF'
 
 export interface Evaluation {

@@ -3,8 +3,8 @@ import { logProblem } from '../observability/reporter'
 import type { FlagSet } from './flag-set'
 import { DEFAULT_FLAG_SET, parseFlagSet } from './flag-set'
 import { FLAGS_KEY } from './schema'
-import type { Load, WaitUntil } from '../request/kept'
-import { Kept, LATE } from '../request/kept'
+import type { Load, WaitUntil } from '../lib/kept'
+import { Kept, LATE } from '../lib/kept'
 
 /** How long an isolate keeps the flag set; with KV's own 30 s edge cache, a change shows
  * within a minute. */
@@ -20,7 +20,7 @@ export const FLAGS_GIVE_UP_MS = 10_000
 /** After a failed read, how long what stands in is kept before KV is asked again. */
 const RETRY_AFTER_MS = 5_000
 
-/** An isolate's copy of the flag set (src/request/memory.ts). */
+/** An isolate's copy of the flag set (src/memory.ts). */
 export const keptFlags = (): Kept<FlagSet> =>
   new Kept({ maxAgeMs: FLAGS_MAX_AGE_MS, retryAfterMs: RETRY_AFTER_MS })
 

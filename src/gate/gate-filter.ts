@@ -10,7 +10,7 @@ function interop<T>(m: T): T {
   return (m as { default?: T }).default ?? m
 }
 
-/** The seed's default bloom filter error rate (section 9). */
+/** The gate's bloom filter error rate: 0.01 % false positives (docs/request-flow.md, "The gate"). */
 export const GATE_ERROR_RATE = 0.0001
 
 /** Catalog data behind a URL: city slugs, and entities by numeric id. */

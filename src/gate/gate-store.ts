@@ -2,8 +2,8 @@ import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
 import { GateFilter } from './gate-filter'
 import type { GateMeta } from './gate-filter'
-import type { WaitUntil } from '../request/kept'
-import { Kept, LATE } from '../request/kept'
+import type { WaitUntil } from '../lib/kept'
+import { Kept, LATE } from '../lib/kept'
 
 /** KV key of the gate: the filter's bits as the value, its GateMeta as the KV metadata. */
 export const GATE_KEY = 'gate/v1'
@@ -33,7 +33,7 @@ export async function readGate(kv: KVNamespace): Promise<GateFilter | null> {
   return GateFilter.fromBytes(value, metadata)
 }
 
-/** An isolate's copy of the gate (src/request/memory.ts); null when there is no usable filter. */
+/** An isolate's copy of the gate (src/memory.ts); null when there is no usable filter. */
 export const keptGate = (): Kept<GateFilter | null> => new Kept({ maxAgeMs: GATE_MAX_AGE_MS })
 
 /**

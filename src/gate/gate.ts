@@ -16,19 +16,46 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
     const report = c.get('reporter').problem
     const memory = c.get('memory')
     const filter = await loadGate(memory.gate, c.env.GATE, waitUntil, report)
-    for (const [name, kind] of Object.entries(params)) {
-      const value = c.req.param(name) ?? ''
-      // A city, or an entity whose id the build could not foresee, added after the build is
-      // known from memory, which every check keeps fresh (in the background, once a minute).
-      const added = filter
-        ? citiesAddedAfter(memory.newCities, filter.meta, c.env.DB, waitUntil, report)
-        : NO_SLUGS
-      const known = slugKnown(filter, kind, value, added)
-      c.get('trail').add('gate', gateCrumb(kind, known))
-      if (!known) throw new HTTPException(404)
-    }
+    const answer = checkSlugs(
+      filter,
+      params,
+      (name) => c.req.param(name) ?? '',
+      (built) => citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
+    )
+    for (const crumb of answer?.crumbs ?? []) c.get('trail').add('gate', crumb)
+    if (answer?.known === false) throw new HTTPException(404)
     await next()
   }
+}
+
+/** The gate's word on a URL: whether its slugs may exist, and the breadcrumb of each check. */
+export interface GateAnswer {
+  known: boolean
+  crumbs: string[]
+}
+
+/**
+ * The gate's one check of a routed URL, for the pipeline's step and the fast path alike: each of
+ * `params` (the route parameters to check, and what they hold) in turn, up to the first certainly
+ * unknown. A city, or an entity whose id the build could not foresee, added after the build is
+ * known from `addedAfter` (what was logged after `filter`'s build, kept fresh in the background
+ * once a minute); null when it cannot tell yet, and then so is the answer.
+ */
+export function checkSlugs(
+  filter: GateFilter | null,
+  params: Readonly<Record<string, GateKind>>,
+  valueOf: (name: string) => string,
+  addedAfter: (filter: GateFilter) => ReadonlySet<string> | null,
+): GateAnswer | null {
+  const crumbs: string[] = []
+  for (const [name, kind] of Object.entries(params)) {
+    const added = filter ? addedAfter(filter) : NO_SLUGS
+    if (!added) return null
+    const known = slugKnown(filter, kind, valueOf(name), added)
+    crumbs.push(gateCrumb(kind, known))
+    if (!known) return { known, crumbs }
+  }
+  return { known: true, crumbs }
 }
 
 const NO_SLUGS: ReadonlySet<string> = new Set()

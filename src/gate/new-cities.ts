@@ -1,6 +1,6 @@
 import type { Report } from '../observability/reporter'
-import type { WaitUntil } from '../request/kept'
-import { Kept } from '../request/kept'
+import type { WaitUntil } from '../lib/kept'
+import { Kept } from '../lib/kept'
 import type { GateMeta } from './gate-filter'
 
 /** How long an isolate trusts what it last heard of cities added after its gate's build. */
@@ -17,7 +17,7 @@ export interface NewCities {
   slugs: ReadonlySet<string>
 }
 
-/** An isolate's copy of the cities added after its gate's build (src/request/memory.ts). */
+/** An isolate's copy of the cities added after its gate's build (src/memory.ts). */
 export const keptNewCities = (): Kept<NewCities> => new Kept({ maxAgeMs: NEW_CITIES_MAX_AGE_MS })
 
 /**

@@ -30,10 +30,10 @@ export function isIgnored(message: string): boolean {
 /** Headless browsers are tests and scrapers, not visitors: their errors are dropped. */
 export const HEADLESS = /HeadlessChrome|HeadlessFirefox|PhantomJS|SlimerJS|Playwright|Puppeteer/i
 
-/** The seed's limits: stack traces keep 50 frames and 1,024 characters per line. */
+/** The product's limits: stack traces keep 50 frames and 1,024 characters per line. */
 export const MAX_FRAMES = 50
 export const MAX_LINE = 1024
-/** The seed's rate-limit fallback when a 429 names no Retry-After. */
+/** The product's rate-limit fallback when a 429 names no Retry-After. */
 export const RATE_LIMIT_FALLBACK_MS = 60_000
 
 /**

@@ -1,6 +1,6 @@
 import type { Breadcrumb } from '@sentry/types'
 
-/** The seed's breadcrumb limit. */
+/** The product's breadcrumb limit. */
 export const MAX_BREADCRUMBS = 100
 
 /**

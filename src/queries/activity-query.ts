@@ -9,7 +9,7 @@ import type { FilterField } from './filter-fields'
 import type { ParseResult, QueryReader } from './query-params'
 import { readQuery, searchOf, slugsOf } from './query-params'
 
-// The seed's activity query filters: categories, subcategories, activityDates,
+// The product's activity query filters: categories, subcategories, activityDates,
 // childCareAgeGroups, activityDaysOfWeek, activityParticipationType, onlyCampActivities.
 // Ages and days match activities that serve any of the chosen ones.
 

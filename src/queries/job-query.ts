@@ -8,7 +8,7 @@ import { DEFAULT_SORT } from '../catalog/enums'
 import type { ParseResult } from './query-params'
 import { readQuery, searchOf, slugsOf } from './query-params'
 
-// The query of a job listing: the seed's job filters (schedule Any/Full time/Part time/One
+// The query of a job listing: the product's job filters (schedule Any/Full time/Part time/One
 // time/recurring, pay rate, job type, hours, ages), sort and page.
 
 export interface JobQuery {

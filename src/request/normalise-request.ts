@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { isDataPath } from '../urls/data-prefix'
+import { normalisedPath } from '../urls/normalised-path'
 import { isProviderMessagePath, OPS_CATALOG, OPS_PURGE } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
@@ -10,9 +11,6 @@ export type Verdict =
   { kind: 'ok' } | { kind: 'bad-request'; reason: string } | { kind: 'redirect'; location: string }
 
 const BAD_ESCAPE = /%(?![0-9a-fA-F]{2})/
-const ESCAPE = /%[0-9a-fA-F]{2}/g
-// RFC 3986 section 2.3: a URI means the same with these characters encoded or not.
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/
 // eslint-disable-next-line no-control-regex -- control characters are exactly what we look for
 const CONTROL = /[\u0000-\u001f\u007f]/
 
@@ -44,23 +42,6 @@ export function checkUrl(url: URL): Verdict {
   const normalised = normalisedPath(path)
   if (normalised !== path) return { kind: 'redirect', location: normalised + url.search }
   return { kind: 'ok' }
-}
-
-/**
- * The one spelling of a path: lowercase, without repeated or trailing slashes, its
- * percent-encoded unreserved characters decoded. The purge endpoint names pages by it too.
- */
-export function normalisedPath(path: string): string {
-  return '/' + decodeUnreserved(path).split('/').filter(Boolean).join('/').toLowerCase()
-}
-
-/** `path` with its percent-encoded unreserved characters decoded; other escapes kept. */
-function decodeUnreserved(path: string): string {
-  if (!path.includes('%')) return path
-  return path.replace(ESCAPE, (escape) => {
-    const char = String.fromCharCode(parseInt(escape.slice(1), 16))
-    return UNRESERVED.test(char) ? char : escape
-  })
 }
 
 const encoder = new TextEncoder()

@@ -1,30 +1,27 @@
 import type { MiddlewareHandler } from 'hono'
 import { openDb } from '../data/db'
+import { citiesOf } from '../data/kept-cities'
 import type { AppEnv } from '../env'
 import { isCrawler } from './crawler'
-import type { Memory } from './memory'
 import { readConstraint } from './read-session'
 
 /**
- * Variables every later step reads: the isolate's memory, this request's D1 access, crawler or
- * person.
+ * Variables every later step reads: the isolate's memory, this request's D1 access and cities,
+ * crawler or person.
  */
-export function requestContext(memory: Memory): MiddlewareHandler<AppEnv> {
+export function requestContext(memory: AppEnv['Variables']['memory']): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('memory', memory)
     const now = Date.now()
     const constraint = readConstraint(memory.purges, now)
     c.set('replicaSince', constraint === 'first-unconstrained' ? now : null)
+    const d1 = c.env.DB.withSession(constraint)
+    const trail = c.get('trail')
+    const db = openDb(d1, c.get('timing'), { trail, derived: memory.derivedReads })
+    c.set('db', db)
     c.set(
-      'db',
-      openDb(c.env.DB.withSession(constraint), c.get('timing'), {
-        trail: c.get('trail'),
-        kept: {
-          derived: memory.derivedReads,
-          cities: memory.cities,
-          waitUntil: (p) => c.executionCtx.waitUntil(p),
-        },
-      }),
+      'cities',
+      citiesOf(memory.cities, { d1, db, trail, waitUntil: (p) => c.executionCtx.waitUntil(p) }),
     )
     c.set('bot', isCrawler(c.req.header('user-agent')))
     await next()

@@ -1,9 +1,5 @@
-import type { MiddlewareHandler } from 'hono'
 import type { CookieOptions } from 'hono/utils/cookie'
 import { parse, serialize } from 'hono/utils/cookie'
-import type { AppEnv } from '../env'
-import { OPS_PREFIX } from '../urls/paths'
-import { isPrefetch } from './prefetch'
 
 /**
  * Secure, SameSite=Lax, Path=/ (and 400 days, the longest browsers keep), and HttpOnly: the
@@ -88,34 +84,6 @@ export function privateTo(cacheControl: string | null): string {
 
 function cookie(name: string, value: string): string {
   return serialize(name, value, { path: '/', ...COOKIE_OPTIONS })
-}
-
-/**
- * Visitor cookies, added on the way out (after any cache, so no shared cache ever stores them):
- * `care_did` is set once, `n_vis` counts visits as `<visits>-<last request, unix seconds>`.
- * A prefetch counts no visit and leaves with no cookie at all.
- */
-export const visitorCookies: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const visitor = visitorOf(c.req.raw.headers.get('cookie'))
-  c.set('deviceId', visitor.deviceId)
-  // Ops calls are not visits.
-  if (c.req.path.startsWith(`${OPS_PREFIX}/`)) return next()
-  await next()
-  if (isPrefetch(c.req.raw.headers)) {
-    c.header('set-cookie', undefined)
-    return
-  }
-  const now = Math.floor(Date.now() / 1000)
-  try {
-    setVisitorCookies(c.res.headers, visitor, now)
-  } catch {
-    // A response whose headers are immutable (one fetched as it is) is copied once.
-    const res = c.res
-    const headers = new Headers(res.headers)
-    setVisitorCookies(headers, visitor, now)
-    c.res = undefined
-    c.res = new Response(res.body, { status: res.status, statusText: res.statusText, headers })
-  }
 }
 
 /**

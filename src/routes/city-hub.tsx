@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { JOB_SERVICES } from '../catalog/jobs'
 import { findActivityCounts } from '../data/activities'
-import { findCity, findNearbyHubs } from '../data/cities'
+import { findNearbyHubs } from '../data/cities'
 import type { JobCount } from '../data/jobs'
 import { findCityJobCounts } from '../data/jobs'
 import { countCityProviders } from '../data/providers'
@@ -30,7 +30,7 @@ import { TAG } from '../cache/tags'
 /** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */
 export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const { db } = c.var
-  const city = await findCity(db, c.req.param('city') ?? '')
+  const city = await c.var.cities.find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const shown = shownServices(c.var.flags.on)
   const [services, jobs, nearby, providers, activities] = await Promise.all([

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import { COST_GUIDE_SERVICES, EXPERIENCE_BANDS, MIN_COST_SAMPLE } from '../catalog/cost-guides'
 import { findService } from '../catalog/services'
 import type { City } from '../data/cities'
-import { findCity, findNearbyCities, milesBetween } from '../data/cities'
+import { findNearbyCities, milesBetween } from '../data/cities'
 import type { CityRate } from '../data/cost-guides'
 import { findExperienceRates, findLargeCityRates, findStateRates } from '../data/cost-guides'
 import type { Db } from '../data/db'
@@ -34,7 +34,7 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
   const citySlug = c.req.param('city')
   // City guides exist only with the cost guide local page configuration key.
   if (citySlug && !c.var.flags.config.costGuideLocalPage) throw new HTTPException(404)
-  const city = citySlug ? await findCity(db, citySlug) : null
+  const city = citySlug ? await c.var.cities.find(citySlug) : null
   if (citySlug && !city) throw new HTTPException(404)
 
   // Every read at once: one round trip (docs/data.md).

@@ -4,7 +4,7 @@ import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
 import type { Service } from '../catalog/services'
 import { JOB_SERVICES } from '../catalog/jobs'
 import type { City } from '../data/cities'
-import { findCity, findNearestCities, milesBetween } from '../data/cities'
+import { findNearestCities, milesBetween } from '../data/cities'
 import type { Db } from '../data/db'
 import { findProviderListing } from '../data/provider-listing'
 import { findCityJobCounts } from '../data/jobs'
@@ -48,7 +48,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   const query = validQuery(parseListingQuery(new URL(c.req.url).searchParams, service))
   const { db } = c.var
 
-  const city = await findCity(db, c.req.param('city') ?? '')
+  const city = await c.var.cities.find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const ranked = c.var.flags.on('rankedDirectorySorting')
   const [listing, local, national, leaders] = await Promise.all([

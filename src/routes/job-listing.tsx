@@ -4,7 +4,6 @@ import type { JobService } from '../catalog/jobs'
 import { findJobService } from '../catalog/jobs'
 import { stateName } from '../catalog/states'
 import type { City } from '../data/cities'
-import { findCity } from '../data/cities'
 import { findCityJobCounts, findJobListing } from '../data/jobs'
 import { findCityServices, findCityStats } from '../data/service-stats'
 import type { AppEnv } from '../env'
@@ -30,7 +29,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
   const { db } = c.var
   const now = new Date()
 
-  const city = await findCity(db, c.req.param('city') ?? '')
+  const city = await c.var.cities.find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const [listing, counts, providers, services] = await Promise.all([
     findJobListing(db, jobs.slug, city, query, now),

@@ -1,7 +1,7 @@
 import { Document } from './document'
 import type { Head } from '../seo/head'
 
-/** The seed's error titles (docs/request-flow.md, "The pipeline"). */
+/** The product's error titles (docs/request-flow.md, "The pipeline"). */
 export const ERROR_TITLES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   403: 'Forbidden',

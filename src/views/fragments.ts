@@ -14,7 +14,7 @@ const MAX_SIZE = 4 * 1024 * 1024
  * all that shape it: a changed entity or flag is another key, so no purge or data change can
  * ever get an old fragment, and old keys fall out as the least recently used. Rendered before
  * the page, never inside its render (React's renderers are not reentrant). One per app
- * (src/request/memory.ts).
+ * (src/memory.ts).
  */
 export class Fragments {
   readonly #kept = new LRUCache<string, string>({

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { pageKey } from '../../src/cache/cache-key'
-import type { Policy } from '../../src/cache/policies'
-import { POLICIES } from '../../src/cache/policies'
+import { PAGES, routedPage } from '../../src/pages'
 import { BUILD } from '../../src/views/assets'
 
 const ORIGIN = 'https://www.care.example'
 const everything = () => true
-/** The key of a URL, as the edge cache computes it for `policy`. */
-const keyOf = (url: string, policy: Policy = POLICIES.directory, variant = 'v1') => {
+/** The key of a URL, as the edge cache computes it for the page row the URL routes to. */
+const keyOf = (url: string, variant = 'v1') => {
   const { pathname, searchParams } = new URL(ORIGIN + url)
-  return pageKey(policy, ORIGIN, pathname, searchParams, everything, variant)
+  const routed = routedPage(pathname)
+  if (!routed) throw new Error(`no page row routes ${pathname}`)
+  return pageKey(routed, ORIGIN, pathname, searchParams, everything, variant)
 }
 
 describe('cacheKey', () => {
@@ -36,16 +37,12 @@ describe('cacheKey', () => {
     )
     // Job listings of a service without age groups ignore ages; camps only while offered.
     const jobs = '/housekeeping-jobs/atlanta-ga'
-    expect(keyOf(`${jobs}?ages=${crypto.randomUUID()}`, POLICIES.jobs)).toBe(
-      keyOf(jobs, POLICIES.jobs),
-    )
-    const { pathname, searchParams } = new URL(`${ORIGIN}/explore/d/stem?onlyCampActivities=x1`)
-    const noCamps = POLICIES.activities.query(pathname, searchParams, () => false)
+    expect(keyOf(`${jobs}?ages=${crypto.randomUUID()}`)).toBe(keyOf(jobs))
+    const { searchParams } = new URL(`${ORIGIN}/explore/d/stem?onlyCampActivities=x1`)
+    const noCamps = PAGES.activities.query({ keyword: 'stem' }, searchParams, () => false)
     expect(noCamps).toBe('')
     // Pages that read no query key on none of it.
-    expect(keyOf('/p/maria-g-12?anything=1', POLICIES.profile)).toBe(
-      keyOf('/p/maria-g-12', POLICIES.profile),
-    )
+    expect(keyOf('/p/maria-g-12?anything=1')).toBe(keyOf('/p/maria-g-12'))
   })
 
   it('gives a query the page refuses no key: it is neither looked up nor stored', () => {
@@ -59,7 +56,7 @@ describe('cacheKey', () => {
       keyOf('/babysitters/atlanta-ga?distance=10'),
     )
     expect(keyOf('/babysitters/atlanta-ga?page=2')).not.toBe(keyOf('/babysitters/atlanta-ga'))
-    expect(keyOf('/nannies', POLICIES.hub, 'a')).not.toBe(keyOf('/nannies', POLICIES.hub, 'b'))
+    expect(keyOf('/nannies', 'a')).not.toBe(keyOf('/nannies', 'b'))
   })
 
   it('names the build, so a deploy never serves a page linking assets it no longer has', () => {

@@ -5,9 +5,10 @@ import { pageKey } from '../../src/cache/cache-key'
 import type { Rerender } from '../../src/cache/edge-cache'
 import { edgeCache } from '../../src/cache/edge-cache'
 import type { EntryMeta } from '../../src/cache/entry-meta'
-import type { Policy } from '../../src/cache/policies'
 import { POLICIES } from '../../src/cache/policies'
 import { FLAGS } from '../../src/flags/definitions'
+import { noQuery } from '../../src/queries/page-query'
+import { routedPage } from '../../src/pages'
 import {
   anIsolate,
   cardLinks,
@@ -33,12 +34,14 @@ async function purge(
   )
 }
 
-/** The cache key of a page under `policy`, for the variant a default visitor gets there. */
-async function keyOf(path: string, policy: Policy): Promise<string> {
+/** The cache key of a page, for the variant a default visitor gets there. */
+async function keyOf(path: string): Promise<string> {
   const variant = (await fetchPage(path)).headers.get('x-variant') ?? ''
   const { pathname, searchParams } = new URL(ORIGIN + path)
+  const routed = routedPage(pathname)
+  if (!routed) throw new Error(`no page row routes ${pathname}`)
   const key = pageKey(
-    policy,
+    routed,
     ORIGIN,
     pathname,
     searchParams,
@@ -50,8 +53,8 @@ async function keyOf(path: string, policy: Policy): Promise<string> {
 }
 
 /** The stored copy of a page, for the variant a default visitor gets. */
-async function storedCopy(path: string, policy: Policy): Promise<Response | undefined> {
-  return caches.default.match(await keyOf(path, policy))
+async function storedCopy(path: string): Promise<Response | undefined> {
+  return caches.default.match(await keyOf(path))
 }
 
 /** The highest id of `table`: an id above it is unknown, but may be added before the next gate. */
@@ -130,7 +133,7 @@ describe('the edge cache', () => {
     const path = '/day-care/denver-co'
     const elsewhere = await settled(`https://care-landing.example.workers.dev${path}`)
     expect(elsewhere.cache).toBe('MISS')
-    expect(await storedCopy(path, POLICIES.directory)).toBeDefined()
+    expect(await storedCopy(path)).toBeDefined()
     for (const other of [path, `https://care.example.net${path}`]) {
       const { cache, body } = await settled(other)
       expect([other, cache]).toEqual([other, 'HIT'])
@@ -165,7 +168,7 @@ describe('the edge cache', () => {
       'care_did',
       'n_vis',
     ])
-    const copy = await storedCopy('/pet-care/boston-ma', POLICIES.directory)
+    const copy = await storedCopy('/pet-care/boston-ma')
     expect(copy?.headers.has('set-cookie')).toBe(false)
     expect(copy?.headers.get('x-edge-meta')).toBeTruthy()
   })
@@ -250,7 +253,7 @@ describe('the edge cache', () => {
     const isolate = anIsolate()
     const rerender: Rerender = async (request, bindings, ctx) =>
       isolate.app.fetch(request, bindings, ctx)
-    isolate.app.use('/a-page-with-a-cookie', edgeCache(POLICIES.segment, rerender))
+    isolate.app.use('/a-page-with-a-cookie', edgeCache(POLICIES.segment, noQuery, rerender))
     isolate.app.get('/a-page-with-a-cookie', (c) => {
       setCookie(c, 'choice', 'this visitor’s')
       return c.html('<p>For one visitor</p>')
@@ -265,7 +268,7 @@ describe('the edge cache', () => {
 
   it('serves a stale page at once and refreshes it in the background, once', async () => {
     await settled('/senior-care/boston-ma')
-    const key = await keyOf('/senior-care/boston-ma', POLICIES.directory)
+    const key = await keyOf('/senior-care/boston-ma')
     const stored = await caches.default.match(key)
     if (!stored) throw new Error('not stored')
     // Time passes: the copy is now 20 minutes old, past fresh but within stale-while-revalidate.

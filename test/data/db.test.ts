@@ -1,11 +1,9 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { refreshDerived } from '../../src/cron/refresh-derived'
-import { findCity } from '../../src/data/cities'
-import type { KeptReads } from '../../src/data/db'
 import { openDb, READ_RETRIES } from '../../src/data/db'
 import { DerivedReads, readsDerivedOnly } from '../../src/data/derived-reads'
-import { keptCities } from '../../src/data/kept-cities'
+import { citiesOf, keptCities } from '../../src/data/kept-cities'
 import { Timing } from '../../src/observability/timing'
 import { withStatementFaults } from '../support/with-faults'
 
@@ -43,7 +41,7 @@ describe('openDb', () => {
   it('keeps reads of derived tables in memory for a minute, and never a live read', async () => {
     const derived = new DerivedReads()
     const timing = new Timing()
-    const db = openDb(env.DB, timing, { kept: keptWith(derived) })
+    const db = openDb(env.DB, timing, { derived })
     const city = 'SELECT slug FROM cities WHERE slug = ?'
     const stats = 'SELECT COUNT(*) AS n FROM service_city_stats s JOIN cities c ON c.id = s.city_id'
     const live = 'SELECT COUNT(*) AS n FROM provider_services ps JOIN cities c ON c.id = ps.city_id'
@@ -59,26 +57,27 @@ describe('openDb', () => {
     await refreshDerived(env, new Date(), derived)
     await db.first(stats)
     expect(timing.count('d1')).toBe(7)
-    const failing = openDb(flakyD1(READ_RETRIES + 1), timing, { kept: keptWith(derived) })
+    const failing = openDb(flakyD1(READ_RETRIES + 1), timing, { derived })
     await expect(failing.first('SELECT 2 AS n FROM cities')).rejects.toThrow('D1 read failed')
     expect(await db.first('SELECT 2 AS n FROM cities')).toEqual({ n: 2 })
   })
 
   it('finds a city from the copy of every city it keeps, read once in the background', async () => {
     const background: Promise<unknown>[] = []
-    const kept = {
-      ...keptWith(new DerivedReads()),
-      waitUntil: (p: Promise<unknown>) => void background.push(p),
-    }
     const timing = new Timing()
-    const db = openDb(env.DB, timing, { kept })
+    const db = openDb(env.DB, timing, { derived: new DerivedReads() })
+    const cities = citiesOf(keptCities(), {
+      d1: env.DB,
+      db,
+      waitUntil: (p: Promise<unknown>) => void background.push(p),
+    })
     // Nothing kept yet: the city is read on its own, and the whole table behind it.
-    expect((await findCity(db, 'atlanta-ga'))?.name).toBe('Atlanta')
+    expect((await cities.find('atlanta-ga'))?.name).toBe('Atlanta')
     expect(background).toHaveLength(1)
     await Promise.all(background)
     const reads = timing.count('d1')
-    expect((await findCity(db, 'denver-co'))?.name).toBe('Denver')
-    expect(await findCity(db, 'nowhere-zz')).toBeNull()
+    expect((await cities.find('denver-co'))?.name).toBe('Denver')
+    expect(await cities.find('nowhere-zz')).toBeNull()
     // Denver from memory; a slug missing from the copy (a city added since) asks D1.
     expect(timing.count('d1')).toBe(reads + 1)
     expect(background).toHaveLength(1)
@@ -96,7 +95,3 @@ describe('openDb', () => {
     expect(readsDerivedOnly('select * from reviews r, json_each(r.ratings)')).toBe(false)
   })
 })
-
-function keptWith(derived: DerivedReads): KeptReads {
-  return { derived, cities: keptCities(), waitUntil: () => undefined }
-}

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/app'
-import { Memory } from '../../src/request/memory'
+import { Memory } from '../../src/memory'
 import { withFaults } from '../support/with-faults'
 import { cardLinks, ORIGIN, PHONE } from '../support/fetch-page'
 

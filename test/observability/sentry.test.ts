@@ -6,7 +6,7 @@ import pkg from '../../package.json'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../src/env'
 import { MAX_FRAMES, MAX_LINE, RATE_LIMIT_FALLBACK_MS } from '../../src/observability/event-rules'
-import { observe } from '../../src/observability/observe'
+import { wayOut } from '../../src/request/way-out'
 import { createSentry, scrub } from '../../src/observability/sentry'
 import { pageContext, PAGES } from '../../src/pages'
 import worker from '../../src/worker'
@@ -259,9 +259,9 @@ describe('error reporting', () => {
   })
 
   it('sends one event for a 5xx that no error explains, from the last step of the request', async () => {
-    // A route that answers 502 by itself: only observe can notice it.
+    // A route that answers 502 by itself: only the way out can notice it.
     const app = new Hono<AppEnv>()
-    app.use(observe)
+    app.use(wayOut)
     app.use('/babysitters/:city', pageContext(PAGES.directory))
     app.get('/babysitters/:city', (c) => c.text('upstream failed', 502))
     const ctx = createExecutionContext()

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { KnownPurges } from '../../src/cache/generations'
-import { PRIMARY_AFTER_PURGE_MS, readConstraint } from '../../src/request/read-session'
+import { KnownPurges, PRIMARY_AFTER_PURGE_MS } from '../../src/cache/generations'
+import { readConstraint } from '../../src/request/read-session'
 import { anIsolate } from '../support/fetch-page'
 import { withFaults } from '../support/with-faults'
 

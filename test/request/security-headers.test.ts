@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, inject, it, vi } from 'vitest'
-import { policy } from '../../src/request/security-headers'
+import { policy } from '../../src/lib/content-security-policy'
 import { aProvider, cityId } from '../support/builders'
 import { anIsolate, fetchPage, ORIGIN, settled } from '../support/fetch-page'
 import { inlineScripts } from '../support/inline-scripts'

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { vi } from 'vitest'
 import { createApp, withFastPath } from '../../src/app'
-import { Memory } from '../../src/request/memory'
+import { Memory } from '../../src/memory'
 import worker from '../../src/worker'
 import { withStatementFaults } from './with-faults'
 

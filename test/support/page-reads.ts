@@ -58,7 +58,6 @@ export function explainingDb(d1: D1Database, plans: QueryPlan[]): Db {
     return []
   }
   return {
-    cities: () => null,
     all: (sql, ...params) => explain(sql, params),
     first: async (sql, ...params) => (await explain(sql, params), null),
   }

@@ -21,7 +21,7 @@ export interface CostFigures {
   updatedAt: string
   /** The national figure; null on the national guide itself. */
   national: number | null
-  /** The seed's comparison direction, and by how much, against the national average. */
+  /** The product's comparison direction, and by how much, against the national average. */
   direction: 'HIGHER' | 'LOWER' | null
   percent: number
 }

@@ -17,7 +17,7 @@ import { EMPTY_MESSAGE } from '../../queries/message-form'
 import { providerMessagePath } from '../../urls/paths'
 import { MessageForm } from '../message/message-form'
 
-// A centre shows two traits, worded for a centre (the seed: "Daycare smoker and car checkboxes
+// A centre shows two traits, worded for a centre (the product says: "Daycare smoker and car checkboxes
 // are enabled"); the others describe a person.
 const CENTER_TRAITS: Readonly<Record<string, string>> = {
   NON_SMOKER: 'Smoke-free center',

@@ -1,13 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { pageKey } from '../../src/cache/cache-key'
-import { POLICIES } from '../../src/cache/policies'
-import { FLAGS } from '../../src/flags/definitions'
-import { bucket } from '../../src/flags/evaluate'
-import type { Isolate } from '../support/fetch-page'
-import { anIsolate, GOOGLEBOT, ORIGIN, PHONE, sameDocument } from '../support/fetch-page'
-import { inlineScripts } from '../support/inline-scripts'
+import { pageKey } from '../src/cache/cache-key'
+import { routedPage } from '../src/pages'
+import { FLAGS } from '../src/flags/definitions'
+import { bucket } from '../src/flags/evaluate'
+import type { Isolate } from './support/fetch-page'
+import { anIsolate, GOOGLEBOT, ORIGIN, PHONE, sameDocument } from './support/fetch-page'
+import { inlineScripts } from './support/inline-scripts'
 
 // Each test runs in an isolate of its own: the fast path answers from what that isolate holds.
 
@@ -178,7 +178,9 @@ describe('the fast path', () => {
     const url = new URL(`${ORIGIN}/child-care/austin-tx`)
     const variant = warmed.res.headers.get('x-variant') ?? ''
     const on = (name: keyof typeof FLAGS) => FLAGS[name].default
-    const key = pageKey(POLICIES.directory, ORIGIN, url.pathname, url.searchParams, on, variant)
+    const routed = routedPage(url.pathname)
+    if (!routed) throw new Error('no row')
+    const key = pageKey(routed, ORIGIN, url.pathname, url.searchParams, on, variant)
     if (key === null) throw new Error('no key')
     const stored = isolate.memory.hotPages.recall(key)
     if (!stored) throw new Error('not in memory')

@@ -1,12 +1,12 @@
-import { KnownPurges } from '../cache/generations'
-import { HotPages } from '../cache/hot-pages'
-import { RefusalTally } from '../cache/purge-audit'
-import { DerivedReads } from '../data/derived-reads'
-import { keptCities } from '../data/kept-cities'
-import { keptFlags } from '../flags/read-flags'
-import { keptGate } from '../gate/gate-store'
-import { keptNewCities } from '../gate/new-cities'
-import { Fragments } from '../views/fragments'
+import { KnownPurges } from './cache/generations'
+import { HotPages } from './cache/hot-pages'
+import { RefusalTally } from './cache/purge-audit'
+import { DerivedReads } from './data/derived-reads'
+import { keptCities } from './data/kept-cities'
+import { keptFlags } from './flags/read-flags'
+import { keptGate } from './gate/gate-store'
+import { keptNewCities } from './gate/new-cities'
+import { Fragments } from './views/fragments'
 
 /**
  * What an isolate keeps in memory from one request to the next. It belongs to the app:

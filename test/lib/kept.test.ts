@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { Kept, LATE } from '../../src/request/kept'
+import { Kept, LATE } from '../../src/lib/kept'
 
 // What a kept value's callers get when its store answers late, or never.
 

@@ -1,7 +1,7 @@
 /**
  * Content-Security-Policy nonces (docs/hardening.md): every render has one of its own. A page
  * served again is sent as it was kept, its scripts allowed by their hashes
- * (src/request/script-hashes.ts), unless the tag manager needs a nonce on it: then it is kept
+ * (src/lib/script-hashes.ts), unless the tag manager needs a nonce on it: then it is kept
  * cut where its old nonce was and joined with a new one, which costs a copy of the bytes instead
  * of a parse of the document.
  */

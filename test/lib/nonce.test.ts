@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { cutAtNonce, includesText, joinWithNonce, newNonce } from '../../src/request/nonce'
+import { cutAtNonce, includesText, joinWithNonce, newNonce } from '../../src/lib/nonce'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, sameDocument } from '../support/fetch-page'
 

@@ -1,0 +1,161 @@
+import { pageKey } from './cache/cache-key'
+import { assess } from './cache/entry-meta'
+import type { Policy } from './cache/policies'
+import { servable, storedResponse } from './cache/stored-response'
+import { CONFIG_DEFAULTS } from './flags/definitions'
+import type { Evaluations } from './flags/evaluate'
+import { evaluateAll, fingerprint } from './flags/evaluate'
+import { recordFlags } from './flags/flags-middleware'
+import type { PageContext } from './flags/page-context'
+import type { GateAnswer } from './gate/gate'
+import { checkSlugs } from './gate/gate'
+import type { GateKind } from './gate/gate-filter'
+import { knownNewCities } from './gate/new-cities'
+import { pageTags } from './observability/observe'
+import { logProblem } from './observability/reporter'
+import { Timing } from './observability/timing'
+import { Trail } from './observability/trail'
+import { isDataPath } from './urls/data-prefix'
+import { isCrawler } from './request/crawler'
+import type { Memory } from './memory'
+import type { PageQuery } from './queries/page-query'
+import { newNonce } from './lib/nonce'
+import { checkUrl } from './request/normalise-request'
+import { visitorOf } from './request/visitor-cookies'
+import { finishResponse, reporterOf } from './request/way-out'
+
+/** What the page table (src/pages.ts) tells of the row a GET path routes to. */
+export interface RoutedPage {
+  /** The row's Hono pattern. */
+  pattern: string
+  page: PageContext
+  policy: Policy | null
+  query: PageQuery
+  gate: Readonly<Record<string, GateKind>> | null
+  params: Readonly<Record<string, string>>
+}
+
+/** What the fast path is handed from above it: the page table, and the gate's 404 page. */
+export interface FastPathParts {
+  route: (path: string) => RoutedPage | null
+  /** The gate's 404 page of `page`, as first rendered, with `nonce`; null until it has been. */
+  notFound: (page: PageContext, nonce: string, timing: Timing) => Response | null
+}
+
+/** A request's answer from the fast path, or null: then the whole pipeline answers it. */
+export type FastPath = (request: Request, env: Env, ctx: ExecutionContext) => Response | null
+
+/**
+ * The two answers most requests get, given before the framework (docs/request-flow.md): a fresh
+ * page from the isolate's hot pages, and the gate's 404 of an unknown slug. Each decision is the
+ * pipeline's own (the same functions: URL check, page table, gate, flags and variant, cache key,
+ * freshness and purges, stored response, cookies, security headers, log line), taken only from
+ * what the isolate already holds: when anything is missing, due a refresh or unusual, it answers
+ * null and the pipeline does the rest exactly as it would have.
+ */
+export function fastPath(memory: Memory, parts: FastPathParts): FastPath {
+  return (request, env, ctx) => {
+    try {
+      return answer(memory, parts, request, env, ctx)
+    } catch (error) {
+      // Never a failed request: the pipeline answers, and reports what it must.
+      logProblem('fast path: failed, the pipeline answers', { error: String(error) })
+      return null
+    }
+  }
+}
+
+function answer(
+  memory: Memory,
+  parts: FastPathParts,
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+): Response | null {
+  const started = Date.now()
+  const method = request.method
+  if (method !== 'GET' && method !== 'HEAD') return null
+  const url = new URL(request.url)
+  const path = url.pathname
+  // Percent-escapes (which Hono decodes) and data requests are left to the pipeline.
+  if (path.includes('%') || isDataPath(path) || checkUrl(url).kind !== 'ok') return null
+  const routed = parts.route(path)
+  if (!routed) return null
+
+  const gate = routed.gate ? gateOf(memory, routed.gate, routed.params) : PASSED
+  if (!gate) return null
+  const headers = request.headers
+  const bot = isCrawler(headers.get('user-agent') ?? undefined)
+  const visitor = visitorOf(headers.get('cookie'))
+  const trail = new Trail()
+  for (const crumb of gate.crumbs) trail.add('gate', crumb)
+  const reporter = reporterOf(request, env, (p) => ctx.waitUntil(p), trail)
+  const out = {
+    request,
+    path,
+    env,
+    visitor,
+    reporter,
+    tags: pageTags(routed.pattern, routed.page.target.pageType),
+    started,
+    bot,
+  }
+
+  if (!gate.known) {
+    const nonce = newNonce()
+    const res = parts.notFound(routed.page, nonce, new Timing())
+    if (!res) return null
+    res.headers.set('x-cache', 'BYPASS')
+    // Nothing traced: the gate answers before the flags set a sample rate. Rendered before
+    // the flags step too, so with the documented configuration.
+    return finishResponse(res, { ...out, nonce, config: CONFIG_DEFAULTS })
+  }
+
+  const flags = memory.flags
+  const purges = memory.purges
+  if (!routed.policy || !flags.value || flags.stale || !purges.known || purges.due) return null
+  const set = flags.value
+  const { page } = routed
+  const evaluations = evaluateAll(set.flags, { deviceId: visitor.deviceId, bot }, page.target)
+  const variant = fingerprint(evaluations, set.config, page.shapedBy)
+  const on = (name: keyof Evaluations) => evaluations[name].value
+  const key = pageKey(routed, env.PUBLIC_ORIGIN, path, url.searchParams, on, variant)
+  if (key === null) return null
+  const stored = memory.hotPages.recall(key)
+  const meta = servable(stored, bot)
+  if (!stored || !meta) return null
+  const now = Date.now()
+  if (assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') return null
+
+  // A copy sent as it is brings the policy of its scripts' hashes: no nonce to make.
+  const nonce = meta.nonce === null ? '' : newNonce()
+  const ifNoneMatch = headers.get('if-none-match') ?? undefined
+  const res = storedResponse(stored, 'HIT', now, ifNoneMatch, nonce)
+  res.headers.set('x-variant', variant)
+  // The breadcrumbs the pipeline would have left: the gate's, the flags', the cache's.
+  recordFlags(trail, evaluations)
+  trail.add('cache', 'fresh')
+  reporter.tracesSampleRate = set.config.traceSampleRates.server
+  return finishResponse(res, { ...out, nonce, config: set.config })
+}
+
+const PASSED: GateAnswer = { known: true, crumbs: [] }
+
+/**
+ * What the gate says of a routed URL's parameters (its own check, `checkSlugs`), or null when
+ * its memory is due a load: the pipeline does the load.
+ */
+function gateOf(
+  memory: Memory,
+  params: Readonly<Record<string, GateKind>>,
+  values: Readonly<Record<string, string>>,
+): GateAnswer | null {
+  const kept = memory.gate
+  if (kept.value === undefined || kept.stale) return null
+  return checkSlugs(
+    kept.value,
+    params,
+    (name) => values[name] ?? '',
+    (filter) => knownNewCities(memory.newCities, filter.meta),
+  )
+}

@@ -1,0 +1,126 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../env'
+import type { Config } from '../flags/definitions'
+import { CONFIG_DEFAULTS } from '../flags/definitions'
+import { newNonce } from '../lib/nonce'
+import { requestIdOf } from '../observability/log'
+import { logRequest, tagsOf } from '../observability/observe'
+import { Reporter } from '../observability/reporter'
+import { Timing } from '../observability/timing'
+import { Trail } from '../observability/trail'
+import { OPS_PREFIX } from '../urls/paths'
+import { isPrefetch } from './prefetch'
+import { secure } from './security-headers'
+import type { Visitor } from './visitor-cookies'
+import { setVisitorCookies, visitorOf } from './visitor-cookies'
+
+/** What a response needs on its way out, whichever path answered it. */
+export interface Outbound {
+  request: Request
+  /** The path as routed (decoded), for the log line and reports. */
+  path: string
+  env: Env
+  /** This response's Content-Security-Policy nonce, made before anything rendered. */
+  nonce: string
+  /** The configuration the response was rendered with (the defaults before the flags step). */
+  config: Pick<Config, 'tagManagerEnabled'>
+  /** The visitor whose cookies the response carries; null for ops calls, which are no visits. */
+  visitor: Visitor | null
+  reporter: Reporter
+  tags: { route: string; pageType: string }
+  /** When the request arrived, in ms. */
+  started: number
+  bot: boolean
+}
+
+/**
+ * The way out of every response, the pipeline's and the fast path's alike: the visitor cookies
+ * (after any cache, so no shared cache stores them; none at all on a prefetch), `x-cache`, the
+ * report of a 5xx no error explained and the sampled trace, the security headers with the
+ * response's nonce, the request's log line, and HEAD without a body. A new outbound step is
+ * written here, once.
+ */
+export function finishResponse(res: Response, out: Outbound): Response {
+  const { request, path, env, reporter, tags } = out
+  const apply = (headers: Headers) => {
+    if (out.visitor && isPrefetch(request.headers)) headers.delete('set-cookie')
+    else if (out.visitor) setVisitorCookies(headers, out.visitor, Math.floor(Date.now() / 1000))
+    if (!headers.has('x-cache')) headers.set('x-cache', 'BYPASS')
+    secure(headers, out.nonce, env.SENTRY_BROWSER_DSN, out.config)
+  }
+  try {
+    apply(res.headers)
+  } catch {
+    // A response whose headers are immutable (one fetched as it is) is copied once.
+    const headers = new Headers(res.headers)
+    apply(headers)
+    res = new Response(res.body, { status: res.status, statusText: res.statusText, headers })
+  }
+  const status = res.status
+  if (status >= 500 && !reporter.reportedError)
+    reporter.error(new Error(`HTTP ${status} on ${path}`), tags)
+  reporter.finish(status, tags)
+  logRequest({
+    requestId: requestIdOf(request),
+    method: request.method,
+    path,
+    query: new URL(request.url).searchParams,
+    status,
+    pageType: tags.pageType,
+    cache: res.headers.get('x-cache') ?? 'none',
+    started: out.started,
+    bot: out.bot,
+  })
+  return request.method === 'HEAD' ? new Response(null, res) : res
+}
+
+/** The reporter of one request, with its breadcrumbs. */
+export function reporterOf(
+  request: Request,
+  env: Env,
+  waitUntil: (p: Promise<unknown>) => void,
+  trail: Trail,
+): Reporter {
+  return new Reporter({
+    requestId: requestIdOf(request),
+    dsn: env.SENTRY_DSN,
+    request,
+    waitUntil,
+    environment: env.ENVIRONMENT,
+    trail,
+  })
+}
+
+/**
+ * The pipeline's first step and last word: it makes the nonce, timing, breadcrumbs, error
+ * reporting and the visitor before anything else runs, and finishes the response with
+ * `finishResponse` once everything else has.
+ */
+export const wayOut: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const started = Date.now()
+  const nonce = newNonce()
+  const trail = new Trail()
+  const reporter = reporterOf(c.req.raw, c.env, (p) => c.executionCtx.waitUntil(p), trail)
+  const visitor = visitorOf(c.req.raw.headers.get('cookie'))
+  c.set('nonce', nonce)
+  c.set('timing', new Timing())
+  c.set('trail', trail)
+  c.set('reporter', reporter)
+  c.set('deviceId', visitor.deviceId)
+  await next()
+  const res = finishResponse(c.res, {
+    request: c.req.raw,
+    path: c.req.path,
+    env: c.env,
+    nonce,
+    config: c.get('flags')?.config ?? CONFIG_DEFAULTS,
+    // Ops calls are not visits.
+    visitor: c.req.path.startsWith(`${OPS_PREFIX}/`) ? null : visitor,
+    reporter,
+    tags: tagsOf(c),
+    started,
+    bot: c.get('bot') ?? false,
+  })
+  c.res = undefined
+  c.res = res
+}
