@@ -230,7 +230,9 @@ async function store(
  */
 async function fromCurrentData(c: Context<AppEnv>, tags: readonly string[]): Promise<boolean> {
   const since = c.get('replicaSince')
-  if (since === null) return true
+  // A render that read nothing through this request's session (a 404 the gate or the page table
+  // decided, a page from kept data) has no replica data to be behind.
+  if (since === null || c.get('timing').count('d1') === 0) return true
   const { purges } = c.get('memory')
   if (!(await purges.completeBefore(since, c.env.DB, c.get('reporter').problem))) return false
   return purges.newestOf(tags) < since - PRIMARY_AFTER_PURGE_MS
