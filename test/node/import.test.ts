@@ -11,6 +11,7 @@ import { getPlatformProxy } from 'wrangler'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openHost } from '../../scripts/import/host'
 import { importFile } from '../../scripts/import/import-file'
+import { TABLES } from '../../scripts/seed/city-rows'
 import { readLines } from '../../scripts/import/ndjson'
 import type { Reject } from '../../scripts/import/rejects'
 import { generateCatalog } from '../../scripts/seed/generate-catalog'
@@ -21,15 +22,7 @@ import { readGate } from '../../src/gate/gate-store'
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 const NOW = new Date('2026-11-01T00:00:00Z')
 /** The tables an import writes; the derived ones are dated by the run, so compared by count. */
-const CATALOG_TABLES = [
-  'cities',
-  'providers',
-  'provider_services',
-  'reviews',
-  'jobs',
-  'activities',
-  'sync_versions',
-]
+const CATALOG_TABLES = [...TABLES, 'sync_versions']
 const BATCH = 50
 
 let dir: string
