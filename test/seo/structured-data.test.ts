@@ -146,6 +146,7 @@ describe('structured data states only what the page shows', () => {
     expect({ status: r.status, blocks: r.blocks }).toEqual({ status: 410, blocks: [] })
   })
 
+  // One request per activity keyword: the timeout is a budget for the walk, not a speed target.
   it('on every activity page: an Event per dated activity, in person or online', async () => {
     const seen = new Set<string>()
     for (const keyword of ACTIVITY_KEYWORDS) {
@@ -158,5 +159,5 @@ describe('structured data states only what the page shows', () => {
         )
     }
     expect([...seen].sort()).toEqual(['BreadcrumbList', 'Place', 'VirtualLocation'])
-  })
+  }, 60_000)
 })
