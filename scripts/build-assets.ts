@@ -12,6 +12,9 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, transform } from 'esbuild'
+import { SERVICES } from '../src/catalog/services'
+import { DEFAULT_QUERY, listingFilterFields } from '../src/queries/listing-query'
+import { EMBEDDED_STATE_BUDGET } from '../src/views/listing/island-props'
 
 /** What the build writes: source name and file body. */
 interface Asset {
@@ -126,6 +129,17 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 console.log(
   `JavaScript, gzip: listings, hubs and home ${kib(gzip('client.js') + gzip('react.js'))} ` +
     `(client.js ${kib(gzip('client.js'))}, react.js ${kib(gzip('react.js'))}), other pages 0`,
+)
+
+// What a listing page embeds for its islands besides their markup (docs/browser.md, "Budget"):
+// the filter fields weigh the most, and the cards are never among it.
+const filterJson = SERVICES.map((service) => ({
+  service: service.slug,
+  bytes: Buffer.byteLength(JSON.stringify(listingFilterFields(service, DEFAULT_QUERY))),
+})).reduce((a, b) => (b.bytes > a.bytes ? b : a))
+console.log(
+  `Listing state JSON: budget ${kib(EMBEDDED_STATE_BUDGET)} a page, no cards; the largest ` +
+    `filter set ${kib(filterJson.bytes)} (${filterJson.service})`,
 )
 
 /** Writes `body` to `path` unless it already holds exactly that. */

@@ -7,7 +7,9 @@ import { hydrateRoot } from 'react-dom/client'
 import type { IslandName } from '../views/listing/islands'
 import { ISLANDS, STATE_ID } from '../views/listing/islands'
 import type { ListingState } from '../views/listing/listing-state'
+import { Markup } from '../views/markup'
 import { fail, IslandBoundary, isOurs } from './app-error'
+import { withPlacedCards } from './placed-cards'
 import { tracePageLoad } from './report'
 import { startRouter } from './router'
 import { suggestPlaces } from './search'
@@ -38,7 +40,11 @@ if (matchMedia('(min-width: 60rem)').matches)
 
 const json = document.getElementById(STATE_ID)?.textContent
 if (json) {
-  initView(JSON.parse(json) as ListingState)
+  const { state, markup } = withPlacedCards(
+    JSON.parse(json) as ListingState,
+    document.querySelector('[data-island="results"]') ?? document,
+  )
+  initView(state)
   // As a transition, hydration yields to the browser every few milliseconds instead of holding
   // the main thread for a whole island: a tap or a scroll is never kept waiting by it.
   startTransition(() => {
@@ -47,9 +53,11 @@ if (json) {
       if (name && name in ISLANDS) {
         hydrateRoot(
           root,
-          <IslandBoundary>
-            <LiveIsland name={name as IslandName} />
-          </IslandBoundary>,
+          <Markup value={markup}>
+            <IslandBoundary>
+              <LiveIsland name={name as IslandName} />
+            </IslandBoundary>
+          </Markup>,
         )
       }
     }
