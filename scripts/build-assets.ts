@@ -15,6 +15,8 @@ import { build, transform } from 'esbuild'
 import { SERVICES } from '../src/catalog/services'
 import { DEFAULT_QUERY, listingFilterFields } from '../src/queries/listing-query'
 import { EMBEDDED_STATE_BUDGET } from '../src/views/listing/island-props'
+import { portrait } from './portraits'
+import { PORTRAIT_COUNT, portraitPath } from './seed/photos'
 
 /** What the build writes: source name and file body. */
 interface Asset {
@@ -101,6 +103,11 @@ for (const { name, body } of assets) {
   manifest[name] = `/assets/${file}`
 }
 
+// The seed's provider photos, at the fixed paths its catalog stores (scripts/seed/photos.ts).
+await mkdir('dist/client/photos', { recursive: true })
+for (let n = 0; n < PORTRAIT_COUNT; n++)
+  await writeIfChanged(`dist/client${portraitPath(n)}`, portrait(n))
+
 // Assets never reach the worker: the security headers it sets on responses are stated here.
 await writeIfChanged(
   'dist/client/_headers',
@@ -110,6 +117,10 @@ await writeIfChanged(
     '  X-Content-Type-Options: nosniff',
     '  Strict-Transport-Security: max-age=63072000; includeSubDomains; preload',
     '  Referrer-Policy: strict-origin-when-cross-origin',
+    "  Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
+    '/photos/*',
+    '  Cache-Control: public, max-age=86400',
+    '  X-Content-Type-Options: nosniff',
     "  Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
     '',
   ].join('\n'),
@@ -143,7 +154,7 @@ console.log(
 )
 
 /** Writes `body` to `path` unless it already holds exactly that. */
-async function writeIfChanged(path: string, body: string): Promise<void> {
-  const old = await readFile(path, 'utf8').catch(() => null)
-  if (old !== body) await writeFile(path, body)
+async function writeIfChanged(path: string, body: string | Buffer): Promise<void> {
+  const old = await readFile(path).catch(() => null)
+  if (!old?.equals(Buffer.from(body))) await writeFile(path, body)
 }

@@ -9,6 +9,7 @@ import { ISLANDS, STATE_ID } from '../views/listing/islands'
 import type { ListingState } from '../views/listing/listing-state'
 import { Markup } from '../views/markup'
 import { fail, IslandBoundary, isOurs } from './app-error'
+import { watchPhotos } from './photos'
 import { withPlacedCards } from './placed-cards'
 import { tracePageLoad } from './report'
 import { startRouter } from './router'
@@ -31,6 +32,8 @@ window.addEventListener('unhandledrejection', (event) => {
   const reason = event.reason as Error | undefined
   if (isOurs(undefined, reason?.stack)) fail(reason)
 })
+
+watchPhotos()
 
 // Beside the results (wide screens) the filter form shows whether its panel is open or not
 // (styles.css): opening the panel says so to assistive technology too.

@@ -31,6 +31,7 @@ const card: fc.Arbitrary<CardModel> = fc.record({
       photoUrl: fc.option(fc.webUrl()),
       initials: fc.string({ maxLength: 2 }),
       tone: fc.nat(5),
+      eager: fc.boolean(),
     }),
   ),
   title: text,
