@@ -3,28 +3,16 @@
 // providers' photos over their initials, which stay when a photo fails.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { base, launch, PHONE, VISITOR_UA } from './browser'
+import { launch, visit as visitIn } from './browser'
 
 let browser: Browser
+const visit = (path: string, javaScript: boolean, before?: (page: Page) => Promise<unknown>) =>
+  visitIn(browser, path, javaScript, before)
 
 beforeAll(async () => {
   browser = await launch()
 })
 afterAll(() => browser.close())
-
-async function visit(path: string, javaScript: boolean, before?: (page: Page) => Promise<unknown>) {
-  const context = await browser.newContext({
-    ...PHONE,
-    userAgent: VISITOR_UA,
-    javaScriptEnabled: javaScript,
-  })
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  await before?.(page)
-  await page.goto(base + path)
-  return { page, errors, close: () => context.close() }
-}
 
 // The cards whose provider has a photo.
 const photoCards = (page: Page) =>
