@@ -3,9 +3,8 @@ import { resized } from '../../urls/resized-image'
 /**
  * A provider's initials on one of six tones, and their photo over them when there is one. The
  * photo has its size stated, comes resized for the screen's density, and waits to be near the
- * screen unless `eager`; should it fail to load, the initials behind it show (an image with
- * empty alt text draws nothing when broken), and the browser script removes it
- * (src/client/photos.ts).
+ * screen unless `eager`. Should it fail to load, the stylesheet draws its initials over the
+ * broken image, and the browser script hides it so those behind show (src/client/photos.ts).
  */
 export function Avatar({
   photoUrl,
@@ -30,6 +29,7 @@ export function Avatar({
           src={resized(photoUrl, size)}
           srcSet={`${resized(photoUrl, size * 2)} 2x, ${resized(photoUrl, size * 3)} 3x`}
           alt=""
+          data-initials={initials}
           width={size}
           height={size}
           loading={eager ? undefined : 'lazy'}
