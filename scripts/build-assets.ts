@@ -12,6 +12,11 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, transform } from 'esbuild'
+import { SERVICES } from '../src/catalog/services'
+import { DEFAULT_QUERY, listingFilterFields } from '../src/queries/listing-query'
+import { EMBEDDED_STATE_BUDGET } from '../src/views/listing/island-props'
+import { portrait } from './portraits'
+import { PORTRAIT_COUNT, portraitPath } from './seed/photos'
 
 /** What the build writes: source name and file body. */
 interface Asset {
@@ -98,6 +103,11 @@ for (const { name, body } of assets) {
   manifest[name] = `/assets/${file}`
 }
 
+// The seed's provider photos, at the fixed paths its catalog stores (scripts/seed/photos.ts).
+await mkdir('dist/client/photos', { recursive: true })
+for (let n = 0; n < PORTRAIT_COUNT; n++)
+  await writeIfChanged(`dist/client${portraitPath(n)}`, portrait(n))
+
 // Assets never reach the worker: the security headers it sets on responses are stated here.
 await writeIfChanged(
   'dist/client/_headers',
@@ -107,6 +117,10 @@ await writeIfChanged(
     '  X-Content-Type-Options: nosniff',
     '  Strict-Transport-Security: max-age=63072000; includeSubDomains; preload',
     '  Referrer-Policy: strict-origin-when-cross-origin',
+    "  Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
+    '/photos/*',
+    '  Cache-Control: public, max-age=86400',
+    '  X-Content-Type-Options: nosniff',
     "  Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
     '',
   ].join('\n'),
@@ -128,8 +142,19 @@ console.log(
     `(client.js ${kib(gzip('client.js'))}, react.js ${kib(gzip('react.js'))}), other pages 0`,
 )
 
+// What a listing page embeds for its islands besides their markup (docs/browser.md, "Budget"):
+// the filter fields weigh the most, and the cards are never among it.
+const filterJson = SERVICES.map((service) => ({
+  service: service.slug,
+  bytes: Buffer.byteLength(JSON.stringify(listingFilterFields(service, DEFAULT_QUERY))),
+})).reduce((a, b) => (b.bytes > a.bytes ? b : a))
+console.log(
+  `Listing state JSON: budget ${kib(EMBEDDED_STATE_BUDGET)} a page, no cards; the largest ` +
+    `filter set ${kib(filterJson.bytes)} (${filterJson.service})`,
+)
+
 /** Writes `body` to `path` unless it already holds exactly that. */
-async function writeIfChanged(path: string, body: string): Promise<void> {
-  const old = await readFile(path, 'utf8').catch(() => null)
-  if (old !== body) await writeFile(path, body)
+async function writeIfChanged(path: string, body: string | Buffer): Promise<void> {
+  const old = await readFile(path).catch(() => null)
+  if (!old?.equals(Buffer.from(body))) await writeFile(path, body)
 }

@@ -1,10 +1,13 @@
 import { fetch, memory } from './app'
 import { refreshDerived } from './cron/refresh-derived'
 import { reportBackground } from './observability/reporter'
+import { isResizedImage, unresizedImage } from './request/unresized-image'
 import { consume } from './sync/consume'
 
 export default {
-  fetch,
+  fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    return isResizedImage(request) ? unresizedImage(request, env) : fetch(request, env, ctx)
+  },
   scheduled(controller, env, ctx) {
     const waitUntil = (promise: Promise<unknown>) => ctx.waitUntil(promise)
     // Each step that fails is reported on its own, tagged with its name.

@@ -1,5 +1,6 @@
 // A provider: who they are, what they offer at what rate, and what families said of them.
 import { faker } from '@faker-js/faker'
+import { photoOf } from './photos'
 import type { RatingCategory } from '../../src/catalog/enums'
 import { BADGES, CERTIFICATIONS, LANGUAGES, TRAITS } from '../../src/catalog/enums'
 import { slugOf } from '../../src/catalog/options'
@@ -314,7 +315,7 @@ export function generateProvider(
     lng,
     headline,
     bio,
-    photo_url: null,
+    photo_url: photoOf(id, smb),
     years_experience: years,
     badges,
     availability,

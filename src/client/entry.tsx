@@ -7,7 +7,10 @@ import { hydrateRoot } from 'react-dom/client'
 import type { IslandName } from '../views/listing/islands'
 import { ISLANDS, STATE_ID } from '../views/listing/islands'
 import type { ListingState } from '../views/listing/listing-state'
+import { Markup } from '../views/markup'
 import { fail, IslandBoundary, isOurs } from './app-error'
+import { watchPhotos } from './photos'
+import { withPlacedCards } from './placed-cards'
 import { tracePageLoad } from './report'
 import { startRouter } from './router'
 import { suggestPlaces } from './search'
@@ -30,6 +33,8 @@ window.addEventListener('unhandledrejection', (event) => {
   if (isOurs(undefined, reason?.stack)) fail(reason)
 })
 
+watchPhotos()
+
 // Beside the results (wide screens) the filter form shows whether its panel is open or not
 // (styles.css): opening the panel says so to assistive technology too.
 if (matchMedia('(min-width: 60rem)').matches)
@@ -38,7 +43,11 @@ if (matchMedia('(min-width: 60rem)').matches)
 
 const json = document.getElementById(STATE_ID)?.textContent
 if (json) {
-  initView(JSON.parse(json) as ListingState)
+  const { state, markup } = withPlacedCards(
+    JSON.parse(json) as ListingState,
+    document.querySelector('[data-island="results"]') ?? document,
+  )
+  initView(state)
   // As a transition, hydration yields to the browser every few milliseconds instead of holding
   // the main thread for a whole island: a tap or a scroll is never kept waiting by it.
   startTransition(() => {
@@ -47,9 +56,11 @@ if (json) {
       if (name && name in ISLANDS) {
         hydrateRoot(
           root,
-          <IslandBoundary>
-            <LiveIsland name={name as IslandName} />
-          </IslandBoundary>,
+          <Markup value={markup}>
+            <IslandBoundary>
+              <LiveIsland name={name as IslandName} />
+            </IslandBoundary>
+          </Markup>,
         )
       }
     }

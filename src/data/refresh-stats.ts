@@ -1,4 +1,8 @@
 import { EXPERIENCE_BANDS } from '../catalog/cost-guides'
+import { BADGES } from '../catalog/enums'
+
+// The background check's bit in a provider's badges.
+const BACKGROUND_CHECK = 2 ** BADGES.findIndex((b) => b.code === 'BACKGROUND_CHECK')
 
 // The band of a provider's years of experience, as SQL: 0 for the first of EXPERIENCE_BANDS…
 const BAND = `CASE ${EXPERIENCE_BANDS.map((b, i) => `WHEN years_experience <= ${b.max} THEN ${i}`).join(' ')} END`
@@ -54,10 +58,13 @@ export function statsStatements(
     d1.prepare(`DELETE FROM service_city_stats ${s.where('listing')}`),
     d1.prepare(
       `INSERT INTO service_city_stats
-           (service, city_id, state_code, providers, rate_avg, rate_min, rate_max, pay_unit, updated_at)
+           (service, city_id, state_code, providers, rate_avg, rate_min, rate_max, pay_unit, updated_at,
+            checked, reviewed, reviews, rating_avg)
          SELECT ps.service, ps.city_id, c.state_code, COUNT(*),
                 AVG((ps.rate_min + ps.rate_max) / 2.0), MIN(ps.rate_min), MAX(ps.rate_max),
-                MIN(ps.pay_unit), MAX(p.updated_at)
+                MIN(ps.pay_unit), MAX(p.updated_at),
+                SUM(ps.badges & ${BACKGROUND_CHECK} != 0), SUM(p.rating IS NOT NULL),
+                SUM(p.review_count), AVG(p.rating)
            FROM ${s.listings('ps')} JOIN cities c ON c.id = ps.city_id
            JOIN providers p ON p.id = ps.provider_id
           GROUP BY ps.service, ps.city_id`,

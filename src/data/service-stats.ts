@@ -4,7 +4,7 @@ import type { CityOf } from './cities'
 import { cityIdOf } from './cities'
 import type { Db } from './db'
 
-/** Aggregates of service_city_stats (migrations/0001_catalog.sql). */
+/** Aggregates of service_city_stats (migrations/0001_catalog.sql, 0015_answer_stats.sql). */
 export interface RateStats {
   providers: number
   rateAvg: number
@@ -12,30 +12,52 @@ export interface RateStats {
   rateMax: number
   payUnit: PayUnit
   updatedAt: string
+  /** Providers with the background check badge. */
+  checked: number
+  /** Providers with at least one review, their reviews in all, and their mean rating. */
+  reviewed: number
+  reviews: number
+  ratingAvg: number | null
 }
 
 export function findCityStats(db: Db, service: string, cityId: number): Promise<RateStats | null> {
   return db.first<RateStats>(
     `SELECT providers, rate_avg AS rateAvg, rate_min AS rateMin, rate_max AS rateMax,
-            pay_unit AS payUnit, updated_at AS updatedAt
+            pay_unit AS payUnit, updated_at AS updatedAt, checked, reviewed, reviews,
+            rating_avg AS ratingAvg
        FROM service_city_stats WHERE service = ? AND city_id = ?`,
     service,
     cityId,
   )
 }
 
+// The cities' rows summed: rates weighted by providers, ratings by the providers reviewed.
+const AREA_STATS = `SELECT SUM(providers) AS providers, COUNT(*) AS cities,
+       SUM(rate_avg * providers) / SUM(providers) AS rateAvg,
+       MIN(rate_min) AS rateMin, MAX(rate_max) AS rateMax,
+       MIN(pay_unit) AS payUnit, MAX(updated_at) AS updatedAt,
+       SUM(checked) AS checked, SUM(reviewed) AS reviewed, SUM(reviews) AS reviews,
+       SUM(rating_avg * reviewed) / SUM(reviewed) AS ratingAvg
+  FROM service_city_stats`
+
+type AreaStats = RateStats & { cities: number }
+
 /** The service across the country: provider-weighted mean rate, range, counts. */
-export async function findNationalStats(
+export async function findNationalStats(db: Db, service: string): Promise<AreaStats | null> {
+  const row = await db.first<AreaStats>(`${AREA_STATS} WHERE service = ?`, service)
+  return row && row.providers ? row : null
+}
+
+/** The service across a state, as across the country. */
+export async function findStateStats(
   db: Db,
   service: string,
-): Promise<(RateStats & { cities: number }) | null> {
-  const row = await db.first<RateStats & { cities: number }>(
-    `SELECT SUM(providers) AS providers, COUNT(*) AS cities,
-            SUM(rate_avg * providers) / SUM(providers) AS rateAvg,
-            MIN(rate_min) AS rateMin, MAX(rate_max) AS rateMax,
-            MIN(pay_unit) AS payUnit, MAX(updated_at) AS updatedAt
-       FROM service_city_stats WHERE service = ?`,
+  stateCode: string,
+): Promise<AreaStats | null> {
+  const row = await db.first<AreaStats>(
+    `${AREA_STATS} INDEXED BY service_city_stats_state WHERE service = ? AND state_code = ?`,
     service,
+    stateCode,
   )
   return row && row.providers ? row : null
 }

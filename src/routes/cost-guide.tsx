@@ -24,6 +24,7 @@ import { CostGuidePage } from '../views/cost/cost-guide-page'
 import { count, rateAverage } from '../views/parts/format'
 import { cityPath, costPath } from '../urls/paths'
 import { renderPage } from './render-page'
+import { answersOf } from '../views/parts/answers'
 import { TAG } from '../cache/tags'
 
 /** `/cost/{service}` and `/cost/{service}/{city-state}`: what care costs, from the catalog's rates. */
@@ -73,6 +74,10 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
     ...(city && place ? [{ name: place, path }] : []),
   ]
   const year = stats.updatedAt.slice(0, 4)
+  const directory =
+    city && worthListing(local?.providers ?? 0)
+      ? { href: cityPath(service.slug, city.slug), text: `See ${service.nouns} in ${city.name}` }
+      : null
 
   return renderPage(
     c,
@@ -96,16 +101,17 @@ export async function costGuidePage(c: Context<AppEnv>): Promise<Response> {
         national: nationalExperience.find((e) => e.band === i)?.rateAvg ?? null,
       }))}
       thin={!decision.index}
-      directory={
-        city && worthListing(local?.providers ?? 0)
-          ? {
-              href: cityPath(service.slug, city.slug),
-              text: `See ${service.nouns} in ${city.name}`,
-            }
-          : null
-      }
+      directory={directory}
       cities={cities}
       others={others}
+      answers={answersOf({
+        service,
+        place: place ?? 'the US',
+        stats,
+        national: city ? national : null,
+        cost: false,
+        next: { kind: 'guide', directory: directory?.href ?? null },
+      })}
     />,
     {
       decision,

@@ -2,7 +2,12 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { stateName } from '../catalog/states'
 import { findTopProviders } from '../data/provider-listing'
-import { findStateCities, findStateLeaders, MAX_STATE_CITIES } from '../data/service-stats'
+import {
+  findStateCities,
+  findStateLeaders,
+  findStateStats,
+  MAX_STATE_CITIES,
+} from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
 import { pageHead } from '../seo/head'
@@ -16,6 +21,7 @@ import { StatePage, stateSummary } from '../views/directory/state-page'
 import { cityPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
+import { answersOf } from '../views/parts/answers'
 import { number } from '../views/parts/format'
 import { TAG } from '../cache/tags'
 
@@ -29,11 +35,12 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
 
   const { db } = c.var
   // Every read at once: one round trip (docs/data.md).
-  const [cities, leaders, top] = await Promise.all([
+  const [cities, leaders, top, stats] = await Promise.all([
     findStateCities(db, service.slug, code),
     findStateLeaders(db, code),
     // The providers of the five largest cities the page links to.
     findTopProviders(db, service.slug, code, { minProviders: MIN_INDEXABLE_PROVIDERS }),
+    findStateStats(db, service.slug, code),
   ])
   // Largest first, as a visitor looks for their own city or the big one near it.
   const linked = cities
@@ -71,6 +78,23 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
         count: number(city.providers),
       }))}
       top={top}
+      answers={
+        stats
+          ? answersOf({
+              service,
+              place: name,
+              stats,
+              national: null,
+              cost: true,
+              next: {
+                kind: 'state',
+                cities: [...linked]
+                  .sort((a, b) => b.providers - a.providers)
+                  .map((city) => ({ name: city.name, providers: city.providers })),
+              },
+            })
+          : []
+      }
       others={shownServices(c.var.flags.on)
         .filter((s) => {
           const largest = leaders.find((r) => r.service === s.slug)?.providers ?? 0

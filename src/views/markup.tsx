@@ -3,9 +3,9 @@ import { createContext, createElement, useContext } from 'react'
 
 /**
  * Markup of fragments rendered before the page (src/views/fragments.ts), by what they show (a
- * card's model, a component): a view places it instead of rendering it again. Beside them, by
- * a listing's cards, the cards' JSON serialised with their keys (src/views/listing/card.tsx).
- * Empty in the browser, where React renders everything, and hydrates the same markup.
+ * card's model, a component): a view places it instead of rendering it again. In the browser it
+ * holds the cards a listing page was served with, read from the page (src/client/placed-cards.ts):
+ * React hydrates their markup as it is, and renders every other card itself.
  */
 export const Markup = createContext<ReadonlyMap<unknown, string>>(new Map())
 

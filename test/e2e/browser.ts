@@ -44,11 +44,7 @@ export async function open(
   const { before, ...contextOptions } = options
   const context = await browser.newContext({ ...PHONE, ...contextOptions })
   const page = await context.newPage()
-  const errors: string[] = []
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text())
-  })
-  page.on('pageerror', (e) => errors.push(e.message))
+  const errors = errorsOf(page)
   await before?.(page)
   await page.goto(base + path)
   await markDocument(page)
@@ -69,4 +65,36 @@ export function sameDocument(page: Page): Promise<boolean> {
 /** Waits until the islands have hydrated: the browser script has run and taken the page over. */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(() => history.state !== null)
+}
+
+/**
+ * A visitor's phone on `path`, with or without JavaScript, `before` run first (routes, init
+ * scripts): the page, console errors and uncaught errors seen, and a way to close it.
+ */
+export async function visit(
+  browser: Browser,
+  path: string,
+  javaScript: boolean,
+  before?: (page: Page) => Promise<unknown>,
+) {
+  const context = await browser.newContext({
+    ...PHONE,
+    userAgent: VISITOR_UA,
+    javaScriptEnabled: javaScript,
+  })
+  const page = await context.newPage()
+  const errors = errorsOf(page)
+  await before?.(page)
+  await page.goto(base + path)
+  return { page, errors, close: () => context.close() }
+}
+
+/** Console errors and uncaught page errors of `page`, as they come. */
+function errorsOf(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  page.on('pageerror', (e) => errors.push(e.message))
+  return errors
 }

@@ -25,6 +25,39 @@ const dataRequests = (page: Page) => {
 }
 
 describe('listing navigation', () => {
+  it('hydrates the cards from their markup, keeping every node, then renders new ones', async () => {
+    const { page, errors } = await open(browser, LISTING, {
+      // Records each card the document loses from its first parse on: a hydration that did not
+      // match would render the results again, and remove them.
+      before: (p) =>
+        p.addInitScript(() => {
+          const w = window as { __removedCards?: number }
+          w.__removedCards = 0
+          new MutationObserver((records) => {
+            for (const r of records)
+              for (const node of r.removedNodes)
+                if (node instanceof HTMLElement && node.matches('li.card'))
+                  w.__removedCards = (w.__removedCards ?? 0) + 1
+          }).observe(document, { childList: true, subtree: true })
+        }),
+    })
+    await hydrated(page)
+    const removed = () =>
+      page.evaluate(() => (window as { __removedCards?: number }).__removedCards)
+    const cards = await page.locator('.cards > li.card').count()
+    expect(cards).toBeGreaterThan(0)
+    expect(await page.locator('#listing-state').textContent()).toContain('"cards":[]')
+    const first = await page.locator('.cards > li.card h3').allTextContents()
+    expect(await removed()).toBe(0)
+    await page.locator('.pagination a[rel="next"]').click()
+    await expect.poll(() => heading(page)).toBe('Babysitters in Atlanta, GA (page 2)')
+    expect(await removed()).toBe(cards)
+    await page.goBack()
+    await expect.poll(() => page.locator('.cards > li.card h3').allTextContents()).toEqual(first)
+    expect(await sameDocument(page)).toBe(true)
+    expect(errors).toEqual([])
+  })
+
   it('applies a filter change to the results and the URL without a full reload', async () => {
     const { page, errors } = await open(browser, LISTING)
     await hydrated(page)

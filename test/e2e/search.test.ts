@@ -1,32 +1,18 @@
 // The search form in Debian's Chromium against `wrangler dev`: without JavaScript a plain GET
 // form that lands on a directory; with it, a combobox that suggests the catalog's cities and is
 // used with the keyboard alone.
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { base, launch, PHONE, VISITOR_UA } from './browser'
+import { base, launch, visit as visitIn } from './browser'
 
 let browser: Browser
+const visit = (path: string, javaScript: boolean, before?: (page: Page) => Promise<unknown>) =>
+  visitIn(browser, path, javaScript, before)
 
 beforeAll(async () => {
   browser = await launch()
 })
 afterAll(() => browser.close())
-
-async function visit(path: string, javaScript: boolean) {
-  const context = await browser.newContext({
-    ...PHONE,
-    userAgent: VISITOR_UA,
-    javaScriptEnabled: javaScript,
-  })
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text())
-  })
-  page.on('pageerror', (e) => errors.push(e.message))
-  await page.goto(base + path)
-  return { page, errors, close: () => context.close() }
-}
 
 describe('the search form', () => {
   it('without JavaScript, takes a ZIP code from the home page to the nearest directory', async () => {

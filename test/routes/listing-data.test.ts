@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import { EMBEDDED_STATE_BUDGET } from '../../src/views/listing/island-props'
 import type { ListingState } from '../../src/views/listing/listing-state'
 import { aProvider, purge } from '../support/builders'
 import { cardLinks, statementsOnceWarm, fetchPage, page } from '../support/fetch-page'
@@ -33,9 +34,25 @@ describe('listing islands', () => {
       // The browser script, and React's runtime it imports, preloaded beside it.
       expect(html).toMatch(/<script type="module" src="\/assets\/client\.[0-9a-f]{10}\.js"/)
       expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/react\.[0-9a-f]{10}\.js"/)
-      expect(embeddedState(html).results.cards.length).toBeGreaterThan(0)
+      // The cards are sent once, as markup: the state beside them carries none.
+      expect(html.match(/<li class="card"/g)?.length).toBeGreaterThan(0)
+      expect(embeddedState(html).results.cards).toEqual([])
     },
   )
+
+  it.each([
+    '/babysitters/atlanta-ga',
+    '/day-care/atlanta-ga',
+    '/babysitting-jobs/atlanta-ga?schedule=part-time',
+    '/explore/d/robotics',
+    '/senior-care/atlanta-ga',
+  ])('%s embeds a state within the budget', async (path) => {
+    const { html } = await page(path)
+    const json = /<script type="application\/json" id="listing-state">(.*?)<\/script>/.exec(html)
+    expect(new TextEncoder().encode(json?.[1]).byteLength).toBeLessThanOrEqual(
+      EMBEDDED_STATE_BUDGET,
+    )
+  })
 
   it.each(['/', '/babysitters', '/babysitters/ga', '/local/atlanta-ga'])(
     '%s has no listing island, and loads the script only for its search form',
@@ -80,20 +97,24 @@ describe('listing islands', () => {
     await purge({ tags: ['city:denver-co'] })
     const { html } = await page('/tutors/denver-co')
     expect(html).not.toContain('<script>alert(1)')
-    const card = embeddedState(html).results.cards.find((c) => c.key === `p${p.id}`)
+    expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;')
+    const { json } = await data('/tutors/denver-co')
+    const card = (json as unknown as ListingState).results.cards.find((c) => c.key === `p${p.id}`)
     expect(card?.lines[0]).toEqual({ kind: 'text', className: null, text: hostile })
   })
 })
 
 describe('/_data', () => {
-  it('answers a listing state as JSON: the same state the page carries', async () => {
+  it('answers a listing state as JSON: the state the page carries, with its cards', async () => {
     const path = '/babysitters/atlanta-ga?sort=newest&page=2'
     const { html } = await page(path)
     const { res, json } = await data(path)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^application\/json/)
     expect(res.headers.get('x-robots-tag')).toBe('noindex')
-    expect(json).toEqual(embeddedState(html))
+    const state = json as unknown as ListingState
+    expect({ ...state, results: { ...state.results, cards: [] } }).toEqual(embeddedState(html))
+    expect(state.results.cards.map((c) => c.href)).toEqual(cardLinks(html))
     expect(json).toMatchObject({ heading: 'Babysitters in Atlanta, GA (page 2)' })
   })
 

@@ -5,7 +5,7 @@ import { listingState } from '../../src/views/listing/listing-state'
 
 const sitters = { noun: 'babysitter', nouns: 'babysitters' }
 
-function ledeOf(total: number, filtered: boolean): string | null {
+function stateOf(total: number, filtered: boolean, cards: ListingInput['cards'] = []) {
   const input: ListingInput = {
     head: { title: 'Babysitters in Atlanta, GA', canonical: undefined, robots: 'index,follow' },
     listing: { path: '/babysitters/atlanta-ga', page: 1, filtered },
@@ -16,13 +16,15 @@ function ledeOf(total: number, filtered: boolean): string | null {
     filters: [],
     total,
     sortLabel: 'Sorted by: Recommended',
-    cards: [],
+    cards,
     pageHref: (page) => `/babysitters/atlanta-ga?page=${page}`,
     empty: 'None',
     intent: null,
   }
-  return listingState(input).lede
+  return listingState(input)
 }
+
+const ledeOf = (total: number, filtered: boolean) => stateOf(total, filtered).lede
 
 describe('ledes', () => {
   it('agree in number with the results', () => {
@@ -53,5 +55,23 @@ describe('ledes', () => {
     expect(stateSummary(sitters, 'Wyoming', [])).toBe(
       'No babysitters in Wyoming have profiles yet.',
     )
+  })
+
+  it('of the first two cards only, load their photos at once: they may be on the first screen', () => {
+    const card = (key: string) => ({
+      key,
+      anchor: null,
+      avatar: {
+        photoUrl: 'https://www.care.example/photos/portrait-1.png',
+        initials: 'AB',
+        tone: 1,
+        eager: false,
+      },
+      title: key,
+      href: null,
+      lines: [],
+    })
+    const cards = stateOf(4, false, ['a', 'b', 'c', 'd'].map(card)).results.cards
+    expect(cards.map((c) => c.avatar?.eager)).toEqual([true, true, false, false])
   })
 })

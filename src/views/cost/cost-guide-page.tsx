@@ -8,6 +8,8 @@ import { CallToAction } from '../parts/call-to-action'
 import { count, monthYear, rateAverage, rateRange } from '../parts/format'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
+import type { Answer } from '../parts/answers'
+import { Answers } from '../parts/answers'
 import type { Bar } from './bar-chart'
 import { BarChart } from './bar-chart'
 import { experienceTrend } from './experience-trend'
@@ -47,6 +49,7 @@ export interface CostGuidePageProps {
   directory: LinkItem | null
   cities: readonly LinkItem[]
   others: readonly LinkItem[]
+  answers: readonly Answer[]
 }
 
 /** A cost guide (costGuide): what a service costs in a city, or across the country. */
@@ -155,6 +158,7 @@ export function CostGuidePage(props: CostGuidePageProps) {
           </tbody>
         </table>
       ) : null}
+      <Answers title={`${service.title} in ${where}: questions`} answers={props.answers} />
       {props.directory ? (
         <p>
           <a href={props.directory.href}>{props.directory.text}</a>

@@ -8,6 +8,7 @@ import type { ListingState } from '../listing/listing-state'
 import { CallToAction } from '../parts/call-to-action'
 import type { LinkItem } from '../parts/link-list'
 import { AsyncLinkList } from '../parts/link-list'
+import { Answers, answersOf } from '../parts/answers'
 import { RateSummary } from './rate-summary'
 
 export interface DirectoryPageProps {
@@ -55,6 +56,20 @@ export function DirectoryPage(props: DirectoryPageProps) {
           guide={props.guide}
         />
       ) : null}
+      {props.local ? (
+        <Answers
+          title={`${service.title} in ${place}: questions`}
+          answers={answersOf({
+            service,
+            place,
+            stats: props.local,
+            national: props.national,
+            // The rate summary above answers what they cost.
+            cost: false,
+            next: { kind: 'directory', filters: filterNames(props.state) },
+          })}
+        />
+      ) : null}
       <Suspense fallback={<p className="loading">Loading nearby cities…</p>}>
         <AsyncLinkList title={`${service.title} in nearby cities`} items={props.nearby} />
       </Suspense>
@@ -66,4 +81,13 @@ export function DirectoryPage(props: DirectoryPageProps) {
       </Suspense>
     </ListingLayout>
   )
+}
+
+/** The directory's filters as a sentence names them: "distance", "days available". */
+function filterNames(state: ListingState): string[] {
+  return state.filters.flatMap((f) => {
+    if (f.name === 'sort') return []
+    const label = f.kind === 'checks' ? f.legend : f.label
+    return [label === 'Available on' ? 'days available' : label.toLowerCase()]
+  })
 }

@@ -18,7 +18,7 @@ export function avatarOf(
   name: string,
   photoUrl: string | null,
 ): NonNullable<CardModel['avatar']> {
-  return { photoUrl, initials: initials(name), tone: id % 6 }
+  return { photoUrl, initials: initials(name), tone: id % 6, eager: false }
 }
 
 /**

@@ -8,6 +8,8 @@ import { CallToAction } from '../parts/call-to-action'
 import { count, number } from '../parts/format'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
+import type { Answer } from '../parts/answers'
+import { Answers } from '../parts/answers'
 import { PageSearch } from '../search/page-search'
 import { ProviderCardView } from './provider-card'
 
@@ -21,6 +23,7 @@ export interface StatePageProps {
   cities: readonly LinkItem[]
   top: readonly ProviderCard[]
   others: readonly LinkItem[]
+  answers: readonly Answer[]
 }
 
 /**
@@ -62,6 +65,7 @@ export function StatePage(props: StatePageProps) {
         label={`Find ${service.title.toLowerCase()} now`}
       />
       <LinkList title={`${service.title} by city`} items={props.cities} />
+      <Answers title={`${service.title} in ${stateName}: questions`} answers={props.answers} />
       {props.top.length ? (
         <section aria-labelledby="top-title">
           <h2 id="top-title">{`Top ${service.nouns} in ${stateName}`}</h2>

@@ -44,17 +44,7 @@ function CardBody({ card }: { card: CardModel }) {
   )
 }
 
-/**
- * The inside of each card, rendered once per model (the model is all that shapes it), and the
- * cards' JSON for the page's state, from the same serialisation.
- */
+/** The inside of each card, rendered once per model: the model is all that shapes it. */
 export function cardMarkup(fragments: Fragments, cards: readonly CardModel[]): [unknown, string][] {
-  const json = cards.map((card) => JSON.stringify(card))
-  return [
-    ...cards.map((card, i): [unknown, string] => [
-      card,
-      fragments.html('card', CardBody, { card }, json[i]),
-    ]),
-    [cards, `[${json.join(',')}]`],
-  ]
+  return cards.map((card) => [card, fragments.html('card', CardBody, { card })])
 }

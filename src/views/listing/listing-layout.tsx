@@ -1,9 +1,7 @@
 import type { ReactNode } from 'react'
-import { useContext } from 'react'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { scriptJson, scriptSafe } from '../../seo/json-ld'
-import { Markup } from '../markup'
+import { scriptJson } from '../../seo/json-ld'
 import { Document } from '../document'
 import type { Service } from '../../catalog/services'
 import { Breadcrumbs } from '../parts/breadcrumbs'
@@ -25,7 +23,8 @@ export interface ListingLayoutProps {
 
 /**
  * The frame of every listing page: heading, call to action, filters, results and pages, each an
- * island hydrated from the state embedded below them; then the modules. On wide screens the
+ * island hydrated from the state embedded below them (the cards from their own markup); then
+ * the modules. On wide screens the
  * filters stand beside the results (styles.css).
  */
 export function ListingLayout({
@@ -36,7 +35,6 @@ export function ListingLayout({
   children,
   searchService = null,
 }: ListingLayoutProps) {
-  const markup = useContext(Markup)
   return (
     <Document head={head} client>
       <Breadcrumbs crumbs={crumbs} />
@@ -52,19 +50,16 @@ export function ListingLayout({
       <script
         type="application/json"
         id={STATE_ID}
-        dangerouslySetInnerHTML={{ __html: stateJson(state, markup.get(state.results.cards)) }}
+        dangerouslySetInnerHTML={{ __html: scriptJson(embeddedState(state)) }}
       />
     </Document>
   )
 }
 
 /**
- * The state as the page embeds it: `scriptJson(state)`, with the cards' JSON taken from
- * `cardsJson` when the cards were serialised already (src/views/listing/card.tsx).
+ * What a page embeds of its state: all but the cards, which the browser takes from their markup
+ * (src/client/placed-cards.ts), so no card is sent twice. Kept under `EMBEDDED_STATE_BUDGET`.
  */
-export function stateJson(state: ListingState, cardsJson?: string): string {
-  if (cardsJson === undefined) return scriptJson(state)
-  const rest = scriptJson({ ...state, results: { ...state.results, cards: [] } })
-  // A quote inside a JSON string is escaped, so this is the one key named cards.
-  return rest.replace('"cards":[]', () => `"cards":${scriptSafe(cardsJson)}`)
+export function embeddedState(state: ListingState): ListingState {
+  return { ...state, results: { ...state.results, cards: [] } }
 }

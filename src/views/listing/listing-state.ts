@@ -11,7 +11,8 @@ export interface CardModel {
   key: string
   /** The element id, for links to the card (Event JSON-LD names activities by it). */
   anchor: string | null
-  avatar: { photoUrl: string | null; initials: string; tone: number } | null
+  /** `eager`: on the first screen, so its photo loads at once (src/views/parts/avatar.tsx). */
+  avatar: { photoUrl: string | null; initials: string; tone: number; eager: boolean } | null
   title: string
   href: string | null
   lines: readonly CardLine[]
@@ -22,6 +23,9 @@ export type CardLine =
   | { kind: 'badges'; items: readonly string[] }
   /** A next step beside the card's own link (an activity's care nearby). */
   | { kind: 'link'; className: string | null; href: string; text: string }
+
+/** The cards whose photos may show on the first screen, at the top of a listing. */
+const EAGER_CARDS = 2
 
 /** The buying-intent question: a GET form into the visitor flow (docs/pages.md, "Visitor flow"). */
 export interface IntentQuestion {
@@ -108,7 +112,11 @@ export function listingState(input: ListingInput): ListingState {
       page,
       last,
       sortLabel: input.sortLabel,
-      cards: input.cards,
+      cards: input.cards.map((card, i) =>
+        card.avatar && i < EAGER_CARDS
+          ? { ...card, avatar: { ...card.avatar, eager: true } }
+          : card,
+      ),
       hrefs,
       empty: input.empty,
     },

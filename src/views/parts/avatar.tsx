@@ -1,24 +1,41 @@
-/** A photo, or the initials on one of six tones when there is none. */
+import { resized } from '../../urls/resized-image'
+
+/**
+ * A provider's initials on one of six tones, and their photo over them when there is one. The
+ * photo has its size stated, comes resized for the screen's density, and waits to be near the
+ * screen unless `eager`. Should it fail to load, the stylesheet draws its initials over the
+ * broken image, and the browser script hides it so those behind show (src/client/photos.ts).
+ */
 export function Avatar({
   photoUrl,
   initials,
   tone,
+  eager = false,
   large = false,
 }: {
   photoUrl: string | null
   initials: string
   tone: number
+  /** On the first screen: loaded at once. */
+  eager?: boolean
   large?: boolean
 }) {
   const size = large ? 96 : 56
-  const className = large ? 'avatar large' : 'avatar'
-  if (photoUrl)
-    return (
-      <img className={className} src={photoUrl} alt="" width={size} height={size} loading="lazy" />
-    )
   return (
-    <span className={`${className} c${tone}`} aria-hidden="true">
+    <span className={`${large ? 'avatar large' : 'avatar'} c${tone}`} aria-hidden="true">
       {initials}
+      {photoUrl ? (
+        <img
+          src={resized(photoUrl, size)}
+          srcSet={`${resized(photoUrl, size * 2)} 2x, ${resized(photoUrl, size * 3)} 3x`}
+          alt=""
+          data-initials={initials}
+          width={size}
+          height={size}
+          loading={eager ? undefined : 'lazy'}
+          decoding="async"
+        />
+      ) : null}
     </span>
   )
 }

@@ -65,7 +65,7 @@ export function ProfilePage(props: ProfilePageProps) {
     <Document head={props.head} layout="detail">
       <Breadcrumbs crumbs={props.crumbs} />
       <section className="profile-head">
-        <Avatar {...avatarOf(p.id, name, p.photoUrl)} large />
+        <Avatar {...avatarOf(p.id, name, p.photoUrl)} eager large />
         <div>
           <h1>{name}</h1>
           <p className="headline">{p.headline}</p>

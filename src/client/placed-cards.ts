@@ -1,0 +1,28 @@
+import type { CardModel, ListingState } from '../views/listing/listing-state'
+
+/**
+ * The state a listing page embeds, with its cards taken from the page itself: the page sends
+ * each card once, as markup (src/views/listing/listing-layout.tsx). Each card here stands for
+ * one `li.card` of the results, and `markup` maps it to that element's inner HTML, which the
+ * results island places as it is (`Placed`, src/views/markup.tsx): React hydrates the same
+ * document, and renders the cards of every later state from their models.
+ */
+export function withPlacedCards(
+  state: ListingState,
+  results: ParentNode,
+): { state: ListingState; markup: Map<unknown, string> } {
+  const markup = new Map<unknown, string>()
+  const cards = [...results.querySelectorAll(':scope .cards > li.card')].map((li, i) => {
+    const card: CardModel = {
+      key: `placed-${i}`,
+      anchor: li.id || null,
+      avatar: null,
+      title: '',
+      href: null,
+      lines: [],
+    }
+    markup.set(card, li.innerHTML)
+    return card
+  })
+  return { state: { ...state, results: { ...state.results, cards } }, markup }
+}
