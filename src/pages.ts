@@ -17,7 +17,7 @@ import type { PageQuery } from './queries/page-query'
 import { activitiesQuery, directoryQuery, jobListingQuery, noQuery } from './queries/page-query'
 import { activitiesPage } from './routes/activities'
 import { cityHubPage } from './routes/city-hub'
-import { costGuidePage } from './routes/cost-guide'
+import { cityCostGuidePage, nationalCostGuidePage } from './routes/cost-guide'
 import { directoryPage } from './routes/directory'
 import { homePage } from './routes/home'
 import { jobDetailPage } from './routes/job-detail'
@@ -202,7 +202,7 @@ export const PAGES = {
     pageType: 'costGuide',
     policy: POLICIES.cost,
     flags: [...CALL_TO_ACTION_FLAGS, 'costGuideLocalPage'],
-    handler: costGuidePage,
+    handler: nationalCostGuidePage,
   }),
   costCity: page({
     pattern: PATTERNS.costCity,
@@ -211,7 +211,7 @@ export const PAGES = {
     gate: CITY_GATE,
     policy: POLICIES.cost,
     flags: [...CALL_TO_ACTION_FLAGS, 'costGuideLocalPage'],
-    handler: costGuidePage,
+    handler: cityCostGuidePage,
   }),
   activities: page({
     pattern: PATTERNS.activities,
