@@ -44,7 +44,11 @@ export interface PageRow {
   /** A Hono pattern from src/urls/paths.ts. */
   pattern: string
   method: 'GET' | 'POST'
-  /** The kind of page, finer than the page type: `directory`, `serviceState`, … */
+  /**
+   * The row's kind of page, finer than the analytics page type: `directory`, `serviceState`, …;
+   * rows of one kind share it (`flow`, `sitemap`). It tells pages for people from sitemaps
+   * (`isReturnPage`); no flag reads it.
+   */
   surface: string
   /** The analytics page type, and what flag rules target (src/flags/page-target.ts). */
   pageType: PageType | null
@@ -338,7 +342,7 @@ export function routedPage(path: string): RoutedPage | null {
 }
 
 /** What the flags and analytics know of the page a request asks for. */
-export function pageOf(method: string, path: string): PageContext {
+export function pageContextOf(method: string, path: string): PageContext {
   const match = matchPage(method, path)
   if (!match) return NO_PAGE
   return contextOf(match.row, match.params)
