@@ -10,6 +10,7 @@ import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
 import { contentTag, ifNoneMatchHits } from './etag'
 import { cutAtNonce, includesText } from '../lib/nonce'
+import { PENDING_BOUNDARY } from '../views/render-html'
 import { hashedScripts } from '../lib/script-hashes'
 import { policy as securityPolicy } from '../lib/content-security-policy'
 import type { Policy } from './policies'
@@ -171,7 +172,7 @@ async function store(
     }
     if (!(await fromCurrentData(c, meta.tags))) return
     const rendered = new Uint8Array(body)
-    const complete = !includesText(rendered, '<template id="B:')
+    const complete = !includesText(rendered, PENDING_BOUNDARY)
     const copy = new Headers(headers)
     copy.delete('server-timing')
     if (etag) copy.set('etag', etag)

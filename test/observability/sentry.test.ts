@@ -223,7 +223,7 @@ describe('error reporting', () => {
     expect(await received(4, '/explore/d/voice')).toEqual([])
   })
 
-  it("waits the 60 s fallback (RATE_LIMIT_FALLBACK_MS) after a 429 without Retry-After, then sends again", async () => {
+  it('waits the 60 s fallback (RATE_LIMIT_FALLBACK_MS) after a 429 without Retry-After, then sends again', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       const start = Date.now()
