@@ -14,7 +14,7 @@ CREATE TABLE activities (
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
   organizer TEXT NOT NULL,
-  source TEXT NOT NULL,                -- the seed's provider source: the partner that listed it
+  source TEXT NOT NULL,                -- the partner that listed it (ACTIVITY_SOURCE)
   category TEXT NOT NULL,              -- category keyword: music, outdoor-and-adventure, …
   subcategory TEXT,                    -- subcategory keyword: hip-hop, 3d-printing, …; NULL for cooking, activities
   participation TEXT NOT NULL,         -- IN_PERSON | ONLINE

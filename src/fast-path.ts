@@ -18,6 +18,7 @@ import { Trail } from './observability/trail'
 import { isDataPath } from './urls/data-prefix'
 import { isCrawler } from './request/crawler'
 import type { Memory } from './memory'
+import type { RenderedErrors } from './views/rendered-errors'
 import type { PageQuery } from './queries/page-query'
 import { newNonce } from './lib/nonce'
 import { checkUrl } from './request/normalise-request'
@@ -39,7 +40,12 @@ export interface RoutedPage {
 export interface FastPathParts {
   route: (path: string) => RoutedPage | null
   /** The gate's 404 page of `page`, as first rendered, with `nonce`; null until it has been. */
-  notFound: (page: PageContext, nonce: string, timing: Timing) => Response | null
+  notFound: (
+    rendered: RenderedErrors,
+    page: PageContext,
+    nonce: string,
+    timing: Timing,
+  ) => Response | null
 }
 
 /** A request's answer from the fast path, or null: then the whole pipeline answers it. */
@@ -103,7 +109,7 @@ function answer(
 
   if (!gate.known) {
     const nonce = newNonce()
-    const res = parts.notFound(routed.page, nonce, new Timing())
+    const res = parts.notFound(memory.renderedErrors, routed.page, nonce, new Timing())
     if (!res) return null
     res.headers.set('x-cache', 'BYPASS')
     // Nothing traced: the gate answers before the flags set a sample rate. Rendered before

@@ -1,15 +1,19 @@
 import { KnownPurges } from './cache/generations'
 import { HotPages } from './cache/hot-pages'
 import { RefusalTally } from './cache/purge-audit'
+import { Refreshes } from './cache/refreshes'
 import { DerivedReads } from './data/derived-reads'
 import { keptCities } from './data/kept-cities'
 import { keptFlags } from './flags/read-flags'
 import { keptGate } from './gate/gate-store'
 import { keptNewCities } from './gate/new-cities'
 import { Fragments } from './views/fragments'
+import { RenderedErrors } from './views/rendered-errors'
 
 /**
- * What an isolate keeps in memory from one request to the next. It belongs to the app:
+ * What an isolate keeps in memory from one request to the next, but three module-level maps
+ * that only their own function reads (crawler verdicts, SQL one-liners, Sentry's back-off:
+ * docs/request-flow.md, "What an isolate keeps"). It belongs to the app:
  * `createApp()` makes one, so a fresh app starts as a fresh isolate does, with nothing kept. The
  * pipeline puts it on the context (`c.var.memory`), and each step hands on only the part it reads.
  */
@@ -33,6 +37,10 @@ export class Memory {
   readonly cities = keptCities()
   /** The most recently used stored pages, in front of the Cache API (docs/caching.md). */
   readonly hotPages = new HotPages()
+  /** Background refreshes of stale pages under way: one per page at a time. */
+  readonly refreshes = new Refreshes()
   /** Markup of repeated fragments (cards), rendered once per content (docs/performance.md). */
   readonly fragments = new Fragments()
+  /** Error pages, rendered once per status, page target and flag variant. */
+  readonly renderedErrors = new RenderedErrors()
 }

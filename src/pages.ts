@@ -17,7 +17,7 @@ import type { PageQuery } from './queries/page-query'
 import { activitiesQuery, directoryQuery, jobListingQuery, noQuery } from './queries/page-query'
 import { activitiesPage } from './routes/activities'
 import { cityHubPage } from './routes/city-hub'
-import { costGuidePage } from './routes/cost-guide'
+import { cityCostGuidePage, nationalCostGuidePage } from './routes/cost-guide'
 import { directoryPage } from './routes/directory'
 import { homePage } from './routes/home'
 import { jobDetailPage } from './routes/job-detail'
@@ -44,7 +44,11 @@ export interface PageRow {
   /** A Hono pattern from src/urls/paths.ts. */
   pattern: string
   method: 'GET' | 'POST'
-  /** The kind of page, finer than the page type: `directory`, `serviceState`, … */
+  /**
+   * The row's kind of page, finer than the analytics page type: `directory`, `serviceState`, …;
+   * rows of one kind share it (`flow`, `sitemap`). It tells pages for people from sitemaps
+   * (`isReturnPage`); no flag reads it.
+   */
   surface: string
   /** The analytics page type, and what flag rules target (src/flags/page-target.ts). */
   pageType: PageType | null
@@ -202,7 +206,7 @@ export const PAGES = {
     pageType: 'costGuide',
     policy: POLICIES.cost,
     flags: [...CALL_TO_ACTION_FLAGS, 'costGuideLocalPage'],
-    handler: costGuidePage,
+    handler: nationalCostGuidePage,
   }),
   costCity: page({
     pattern: PATTERNS.costCity,
@@ -211,7 +215,7 @@ export const PAGES = {
     gate: CITY_GATE,
     policy: POLICIES.cost,
     flags: [...CALL_TO_ACTION_FLAGS, 'costGuideLocalPage'],
-    handler: costGuidePage,
+    handler: cityCostGuidePage,
   }),
   activities: page({
     pattern: PATTERNS.activities,
@@ -338,7 +342,7 @@ export function routedPage(path: string): RoutedPage | null {
 }
 
 /** What the flags and analytics know of the page a request asks for. */
-export function pageOf(method: string, path: string): PageContext {
+export function pageContextOf(method: string, path: string): PageContext {
   const match = matchPage(method, path)
   if (!match) return NO_PAGE
   return contextOf(match.row, match.params)

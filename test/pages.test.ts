@@ -3,7 +3,7 @@ import { ROW_SAMPLES } from '../scripts/sample-pages'
 import { pageKey } from '../src/cache/cache-key'
 import { FLAGS } from '../src/flags/definitions'
 import { DATA_PREFIX } from '../src/urls/data-prefix'
-import { pageOf, PAGES, routedPage } from '../src/pages'
+import { pageContextOf, PAGES, routedPage } from '../src/pages'
 import { fetchPage, ORIGIN } from './support/fetch-page'
 
 /** A row's sample as a path: fixed, or the first link of its kind on the page it names. */
@@ -74,7 +74,7 @@ describe('the page table', () => {
     ['/robots.txt', 'sitemap'],
     ['/no/such/page', 'other'],
   ])('%s is a %s page', (path, surface) => {
-    expect(pageOf('GET', path).surface).toBe(surface)
+    expect(pageContextOf('GET', path).surface).toBe(surface)
   })
 
   it.each([
@@ -131,6 +131,6 @@ describe('the page table', () => {
     ['/adult-care', {}],
     ['/nowhere', {}],
   ])('targets flags on %s by what its route names', (path, target) => {
-    expect(pageOf('GET', path).target).toEqual(target)
+    expect(pageContextOf('GET', path).target).toEqual(target)
   })
 })

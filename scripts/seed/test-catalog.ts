@@ -1,4 +1,4 @@
-// The small catalog route tests run against: the seed's twenty cities and a ring of real
+// The small catalog route tests run against: the twenty SEED_CITIES and a ring of real
 // places around Atlanta (for nearby-city links and thin pages), as the NDJSON lines of change
 // messages `npm run import` reads: test/setup.ts loads them through the import's own code. The
 // ZIP codes around them, for the search form, are INSERT statements: not catalog data.

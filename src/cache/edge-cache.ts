@@ -10,6 +10,7 @@ import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
 import { contentTag, ifNoneMatchHits } from './etag'
 import { cutAtNonce, includesText } from '../lib/nonce'
+import { PENDING_BOUNDARY } from '../views/render-html'
 import { hashedScripts } from '../lib/script-hashes'
 import { policy as securityPolicy } from '../lib/content-security-policy'
 import type { Policy } from './policies'
@@ -24,10 +25,6 @@ export type Rerender = (
 ) => Promise<Response>
 
 const META = 'x-edge-meta'
-// Background refreshes, known by their Request object so no client header can ask for one.
-const refreshes = new WeakSet<Request>()
-// Keys being refreshed by this isolate: one refresh at a time.
-const refreshing = new Set<string>()
 
 /**
  * The edge cache in front of a page (the Workers Cache API, `caches.default`). The key is the
@@ -44,7 +41,7 @@ export function edgeCache(
   return async (c, next) => {
     const trail = c.get('trail')
     const reporter = c.get('reporter')
-    const { hotPages, purges } = c.get('memory')
+    const { hotPages, purges, refreshes } = c.get('memory')
     const flags = c.get('flags')
     const { searchParams } = new URL(c.req.url)
     const key = pageKey(
@@ -63,7 +60,7 @@ export function edgeCache(
       await store(c, policy, null, '', now)
       return
     }
-    const isRefresh = refreshes.has(c.req.raw)
+    const isRefresh = refreshes.isRefresh(c.req.raw)
     let cache: Cache | null
     let stored: HotPage | undefined
     try {
@@ -92,17 +89,15 @@ export function edgeCache(
 
     if (stored && meta && freshness === 'fresh') return serve(c, stored, 'HIT', now)
     if (stored && meta && freshness === 'stale') {
-      if (!refreshing.has(key)) {
-        refreshing.add(key)
-        const request = new Request(c.req.raw)
-        refreshes.add(request)
+      const request = refreshes.start(key, c.req.raw)
+      if (request) {
         c.executionCtx.waitUntil(
           rerender(request, c.env, c.executionCtx)
             .then((res) => res.body?.cancel())
             .catch((error: unknown) =>
               reporter.problem('cache: refresh failed', { error: String(error) }),
             )
-            .finally(() => refreshing.delete(key)),
+            .finally(() => refreshes.done(key)),
         )
       }
       return serve(c, stored, 'STALE', now)
@@ -177,7 +172,7 @@ async function store(
     }
     if (!(await fromCurrentData(c, meta.tags))) return
     const rendered = new Uint8Array(body)
-    const complete = !includesText(rendered, '<template id="B:')
+    const complete = !includesText(rendered, PENDING_BOUNDARY)
     const copy = new Headers(headers)
     copy.delete('server-timing')
     if (etag) copy.set('etag', etag)

@@ -251,3 +251,8 @@ const bySlug = new Map(SERVICES.map((s) => [s.slug, s]))
 export function findService(slug: string): Service | undefined {
   return bySlug.get(slug)
 }
+
+/** Whether families looking for this service look after children: they are shown camps too. */
+export function caresForChildren(service: Service): boolean {
+  return service.careType === 'CHILD_CARE' || service.careType === 'AU_PAIR'
+}

@@ -1,3 +1,4 @@
+import { box, milesBetween } from '../lib/geo'
 import type { Db } from './db'
 
 export interface City {
@@ -42,13 +43,6 @@ interface Nearby {
   radiusMiles?: number
   limit?: number
   minProviders?: number
-}
-
-/** The latitude band and longitude range around `city` that hold every place within `miles`. */
-export function box(city: Pick<City, 'lat' | 'lng'>, miles: number): number[] {
-  const dLat = miles / MILES_PER_DEGREE
-  const dLng = dLat / Math.max(Math.cos((city.lat * Math.PI) / 180), 0.01)
-  return [city.lat - dLat, city.lat + dLat, city.lng - dLng, city.lng + dLng]
 }
 
 function nearest<T extends City>(city: City, rows: T[], radiusMiles: number, limit: number) {
@@ -120,20 +114,4 @@ export async function findNearbyHubs(
     minProviders,
   )
   return nearest(city, rows, radiusMiles, limit)
-}
-
-export const MILES_PER_DEGREE = 69.0
-
-/** Great-circle distance in miles (haversine). */
-export function milesBetween(
-  a: { lat: number; lng: number },
-  b: { lat: number; lng: number },
-): number {
-  const rad = Math.PI / 180
-  const dLat = (b.lat - a.lat) * rad
-  const dLng = (b.lng - a.lng) * rad
-  const h =
-    Math.sin(dLat / 2) ** 2 +
-    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2
-  return 2 * 3958.8 * Math.asin(Math.min(1, Math.sqrt(h)))
 }

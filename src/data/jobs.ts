@@ -3,7 +3,8 @@ import { PAGE_SIZE } from '../catalog/filters'
 import type { JobSchedule, JobType } from '../catalog/jobs'
 import type { JobQuery } from '../queries/job-query'
 import type { City, CityOf } from './cities'
-import { box, cityIdOf, MILES_PER_DEGREE } from './cities'
+import { box, MILES_PER_DEGREE, milesPerLngDegree } from '../lib/geo'
+import { cityIdOf } from './cities'
 import type { Db, Param } from './db'
 
 /** What a job card shows. */
@@ -167,7 +168,7 @@ export function findNearbyOpenJobs(
   { radiusMiles = 60, limit = 4 } = {},
 ): Promise<JobCard[]> {
   if (!services.length) return Promise.resolve([])
-  const milesPerLng = MILES_PER_DEGREE * Math.cos((city.lat * Math.PI) / 180)
+  const milesPerLng = milesPerLngDegree(city.lat)
   return db.all<JobCard>(
     `SELECT ${CARD_COLUMNS} FROM (
        SELECT id, name, state_code,

@@ -1,5 +1,5 @@
 import type { Place } from '../queries/search-query'
-import { box, milesBetween } from './cities'
+import { box, milesBetween } from '../lib/geo'
 import type { Db } from './db'
 
 // Reads behind the search form (docs/pages.md, "Search"): the catalog's cities a typed place may

@@ -2,7 +2,7 @@ import type { PayUnit } from '../catalog/enums'
 import { PAGE_SIZE } from '../catalog/filters'
 import type { ListingQuery } from '../queries/listing-query'
 import type { City } from './cities'
-import { MILES_PER_DEGREE } from './cities'
+import { box, MILES_PER_DEGREE, milesPerLngDegree } from '../lib/geo'
 import type { Db, Param } from './db'
 
 /** What a directory card shows. */
@@ -66,14 +66,14 @@ export function listingWhere(service: string, city: City, q: ListingQuery): [str
     params.push(q.experience)
   }
   if (q.distance !== null) {
+    // Degrees of latitude, and longitudes scaled to them: an equirectangular distance.
     const dLat = q.distance / MILES_PER_DEGREE
-    const k = Math.cos((city.lat * Math.PI) / 180)
-    const dLng = dLat / Math.max(k, 0.01)
+    const k = milesPerLngDegree(city.lat) / MILES_PER_DEGREE
     where.push(
       'ps.lat BETWEEN ? AND ? AND ps.lng BETWEEN ? AND ?',
       '((ps.lat - ?) * (ps.lat - ?) + (ps.lng - ?) * (ps.lng - ?) * ?) <= ?',
     )
-    params.push(city.lat - dLat, city.lat + dLat, city.lng - dLng, city.lng + dLng)
+    params.push(...box(city, q.distance))
     params.push(city.lat, city.lat, city.lng, city.lng, k * k, dLat * dLat)
   }
   return [where.join(' AND '), params]

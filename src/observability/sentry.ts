@@ -64,7 +64,7 @@ export function scrub<T extends Event>(event: T): T {
       for (const name of Object.keys(headers)) {
         if (/cookie|authorization|ip|forwarded/i.test(name)) delete headers[name]
         else if (/^referer$/i.test(name)) {
-          const page = pageOf(headers[name] ?? '')
+          const page = refererPage(headers[name] ?? '')
           if (page === null) delete headers[name]
           else headers[name] = page
         }
@@ -85,7 +85,7 @@ export function scrub<T extends Event>(event: T): T {
  * The origin and path of a Referer: which page linked here, without the query or fragment
  * (a search engine's `q=`, another site's tokens) or any credentials. Null when it is no URL.
  */
-export function pageOf(referer: string): string | null {
+export function refererPage(referer: string): string | null {
   try {
     const url = new URL(referer)
     return url.origin === 'null' ? null : url.origin + url.pathname

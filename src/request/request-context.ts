@@ -2,12 +2,10 @@ import type { MiddlewareHandler } from 'hono'
 import { openDb } from '../data/db'
 import { citiesOf } from '../data/kept-cities'
 import type { AppEnv } from '../env'
-import { isCrawler } from './crawler'
 import { readConstraint } from './read-session'
 
 /**
- * Variables every later step reads: the isolate's memory, this request's D1 access and cities,
- * crawler or person.
+ * Variables every later step reads: the isolate's memory, this request's D1 access and cities.
  */
 export function requestContext(memory: AppEnv['Variables']['memory']): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -23,7 +21,6 @@ export function requestContext(memory: AppEnv['Variables']['memory']): Middlewar
       'cities',
       citiesOf(memory.cities, { d1, db, trail, waitUntil: (p) => c.executionCtx.waitUntil(p) }),
     )
-    c.set('bot', isCrawler(c.req.header('user-agent')))
     await next()
   }
 }

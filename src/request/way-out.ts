@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import type { Config } from '../flags/definitions'
-import { CONFIG_DEFAULTS } from '../flags/definitions'
+import { DEFAULT_FLAGS } from '../flags/request-flags'
 import { newNonce } from '../lib/nonce'
 import { requestIdOf } from '../observability/log'
 import { logRequest, tagsOf } from '../observability/observe'
@@ -9,6 +9,7 @@ import { Reporter } from '../observability/reporter'
 import { Timing } from '../observability/timing'
 import { Trail } from '../observability/trail'
 import { OPS_PREFIX } from '../urls/paths'
+import { isCrawler } from './crawler'
 import { isPrefetch } from './prefetch'
 import { secure } from './security-headers'
 import type { Visitor } from './visitor-cookies'
@@ -107,19 +108,22 @@ export const wayOut: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('trail', trail)
   c.set('reporter', reporter)
   c.set('deviceId', visitor.deviceId)
+  c.set('bot', isCrawler(c.req.header('user-agent')))
+  // Until the flags step reads the flag set: what an early error page is rendered with.
+  c.set('flags', DEFAULT_FLAGS)
   await next()
   const res = finishResponse(c.res, {
     request: c.req.raw,
     path: c.req.path,
     env: c.env,
     nonce,
-    config: c.get('flags')?.config ?? CONFIG_DEFAULTS,
+    config: c.var.flags.config,
     // Ops calls are not visits.
     visitor: c.req.path.startsWith(`${OPS_PREFIX}/`) ? null : visitor,
     reporter,
     tags: tagsOf(c),
     started,
-    bot: c.get('bot') ?? false,
+    bot: c.var.bot,
   })
   c.res = undefined
   c.res = res

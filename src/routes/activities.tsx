@@ -24,7 +24,7 @@ import {
 import { activitiesPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
 import { renderListing } from './render-page'
-import { intentQuestion } from './visitor-flow'
+import { intentQuestion } from '../views/listing/intent-question'
 import { TAG } from '../cache/tags'
 
 /** `/explore/d/{keyword}`: camps and classes of an activity category or subcategory. */

@@ -3,25 +3,16 @@ import { HTTPException } from 'hono/http-exception'
 import { JOB_SERVICES } from '../catalog/jobs'
 import { findActivityCounts } from '../data/activities'
 import { findNearbyHubs } from '../data/cities'
-import type { JobCount } from '../data/jobs'
 import { findCityJobCounts } from '../data/jobs'
 import { countCityProviders } from '../data/providers'
-import type { ServiceCount } from '../data/service-stats'
 import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
-import type { On } from '../flags/visibility'
 import { shownServices } from '../flags/visibility'
 import { pageHead } from '../seo/head'
-import type { IndexDecision } from '../seo/indexability'
-import {
-  decideIndexing,
-  hubInventory,
-  MIN_INDEXABLE_PROVIDERS,
-  worthListing,
-} from '../seo/indexability'
+import { hubDecision, MIN_INDEXABLE_PROVIDERS, worthListing } from '../seo/indexability'
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
-import { CAMP_KEYWORDS, campLinksOf } from './camp-links'
+import { CAMP_KEYWORDS, campLinksOf } from '../seo/camp-links'
 import { renderPage } from './render-page'
 import { count, listOf, number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
@@ -106,15 +97,4 @@ function hubCare(titles: readonly string[]): string {
   if (titles.length === 0) return 'Care'
   const named = titles.slice(0, 4).map((t, i) => (i === 0 ? t : t.toLowerCase()))
   return titles.length > 4 ? `${named.join(', ')} and more` : listOf(named)
-}
-
-/** Whether a city's hub is indexable: on the pages of shown services and jobs it links to. */
-export function hubDecision(services: ServiceCount[], jobs: JobCount[], on: On): IndexDecision {
-  const shown = shownServices(on).map((s) => s.slug)
-  return decideIndexing({
-    inventory: hubInventory(
-      services.filter((r) => shown.includes(r.service)).map((r) => r.providers),
-      jobs.map((r) => r.jobs),
-    ),
-  })
 }

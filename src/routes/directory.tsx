@@ -2,9 +2,12 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
 import type { Service } from '../catalog/services'
+import { caresForChildren } from '../catalog/services'
+import { findActivityCounts } from '../data/activities'
 import { JOB_SERVICES } from '../catalog/jobs'
 import type { City } from '../data/cities'
-import { findNearestCities, milesBetween } from '../data/cities'
+import { findNearestCities } from '../data/cities'
+import { milesBetween } from '../lib/geo'
 import type { Db } from '../data/db'
 import { findProviderListing } from '../data/provider-listing'
 import { findCityJobCounts } from '../data/jobs'
@@ -33,12 +36,12 @@ import {
   parseListingQuery,
   sortedBy,
 } from '../queries/listing-query'
-import { campLinks, caresForChildren } from './camp-links'
-import { hubDecision } from './city-hub'
+import { CAMP_KEYWORDS, campLinksOf } from '../seo/camp-links'
+import { hubDecision } from '../seo/indexability'
 import { cityHubPath, cityPath, costPath, jobListingPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
 import { renderListing, streamed } from './render-page'
-import { intentQuestion } from './visitor-flow'
+import { intentQuestion } from '../views/listing/intent-question'
 import { serviceParam } from './service-param'
 import { TAG } from '../cache/tags'
 
@@ -116,7 +119,11 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
         guide={localGuide(service, city, local, c.var.flags.config.costGuideLocalPage)}
         nearby={streamed(nearbyLinks(db, service, city))}
         related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
-        resources={streamed(caresForChildren(service) ? campLinks(db) : Promise.resolve([]))}
+        resources={streamed(
+          caresForChildren(service)
+            ? findActivityCounts(db, CAMP_KEYWORDS).then(campLinksOf)
+            : Promise.resolve([]),
+        )}
       />
     ),
     {

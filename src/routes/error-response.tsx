@@ -14,8 +14,11 @@ import { allowHeader } from '../request/normalise-request'
 import { cutAtNonce, joinWithNonce } from '../lib/nonce'
 import { hashedScripts } from '../lib/script-hashes'
 import { policy } from '../lib/content-security-policy'
-import type { DataLayer, Site } from '../views/site-context'
+import type { Site } from '../views/site-context'
 import { SiteContext } from '../views/site-context'
+import type { RenderedError } from '../views/rendered-errors'
+import { RenderedErrors } from '../views/rendered-errors'
+import { DEFAULT_FLAGS } from '../flags/request-flags'
 import { dataLayerOf, siteOf } from './render-page'
 
 /**
@@ -44,13 +47,15 @@ export const notFound: NotFoundHandler<AppEnv> = (c) => errorPage(c, 404)
  * the first such request rendered it, with `nonce`; null until one has.
  */
 export function renderedNotFound(
+  rendered: RenderedErrors,
   page: PageContext,
   nonce: string,
   timing: Timing,
 ): Response | null {
-  const rendered = renderedErrors.get(errorKey(404, { ...dataLayerOf(page), city: null }))
-  if (rendered === undefined) return null
-  return again(rendered, nonce, 404, errorHeaders(404, '', timing))
+  const key = RenderedErrors.key(404, { ...dataLayerOf(page), city: null }, DEFAULT_FLAGS.variant)
+  const found = rendered.get(key)
+  if (found === undefined) return null
+  return again(found, nonce, 404, errorHeaders(404, '', timing))
 }
 
 function errorHeaders(
@@ -63,11 +68,6 @@ function errorHeaders(
   if (status === 405) headers.allow = allowHeader(path)
   if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS)
   return headers
-}
-
-/** What an error page is rendered once for: its status, data layer and flag variant. */
-function errorKey(status: number, dataLayer: DataLayer, variant?: string): string {
-  return JSON.stringify([status, dataLayer, variant])
 }
 
 async function errorPage(c: Context<AppEnv>, status: number, detail?: string): Promise<Response> {
@@ -84,8 +84,8 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     // A URL that names nothing has no city: its slug is not data, and left out, every unknown
     // URL of a page type shares one rendered page.
     if (status === 404) site.dataLayer = { ...site.dataLayer, city: null }
-    const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
-    const key = detail ? null : errorKey(status, site.dataLayer, flags?.variant)
+    const renderedErrors = c.var.memory.renderedErrors
+    const key = detail ? null : RenderedErrors.key(status, site.dataLayer, c.var.flags.variant)
     const rendered = key === null ? undefined : renderedErrors.get(key)
     if (rendered !== undefined) return again(rendered, site.nonce, status, headers)
     const res = await renderHtml(
@@ -105,7 +105,6 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     )
     if (key === null) return res
     const page = new Uint8Array(await res.arrayBuffer())
-    if (renderedErrors.size >= MAX_RENDERED_ERRORS) renderedErrors.clear()
     renderedErrors.set(key, await kept(page, site, c.env.SENTRY_BROWSER_DSN))
     return html(page, status, headers)
   } catch {
@@ -115,19 +114,6 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     })
   }
 }
-
-/**
- * Error pages rendered once per status, page target and flag variant: a flood of unknown URLs
- * renders nothing. Each response still gets a nonce of its own, put where the first one was.
- */
-const renderedErrors = new Map<string, RenderedError>()
-const MAX_RENDERED_ERRORS = 256
-
-/**
- * An error page as rendered once: sent again as it is with the policy naming its scripts'
- * hashes, or (when the tag manager, which passes the nonce on, is on) cut where its nonce was.
- */
-type RenderedError = { body: Uint8Array; policy: string } | { parts: Uint8Array[] }
 
 async function kept(page: Uint8Array, site: Site, browserDsn: string): Promise<RenderedError> {
   if (site.config.tagManagerEnabled) return { parts: cutAtNonce(page, site.nonce) }

@@ -13,7 +13,7 @@ import { decideIndexing, worthListing } from '../seo/indexability'
 import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
-import { hubDecision } from './city-hub'
+import { hubDecision } from '../seo/indexability'
 import { entityRedirect, renderPage, streamed } from './render-page'
 import { TAG } from '../cache/tags'
 

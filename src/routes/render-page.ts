@@ -3,7 +3,6 @@ import type { ReactNode } from 'react'
 import { createElement } from 'react'
 import type { AppEnv } from '../env'
 import type { PageContext } from '../flags/page-context'
-import { NO_PAGE } from '../flags/page-context'
 import { isDataPath } from '../urls/data-prefix'
 import type { IndexDecision } from '../seo/indexability'
 import { robotsOf, seoGateHeader } from '../seo/indexability'
@@ -14,7 +13,7 @@ import type { ListingState } from '../views/listing/listing-state'
 import { Markup } from '../views/markup'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
-import { DEFAULT_SITE, SiteContext } from '../views/site-context'
+import { SiteContext } from '../views/site-context'
 import type { CacheTag } from '../cache/tags'
 import { TAG } from '../cache/tags'
 
@@ -116,11 +115,10 @@ function pageHeaders(
 
 /** The request's flags and configuration for views, and its nonce for inline scripts. */
 export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): Site {
-  const flags = c.get('flags') as AppEnv['Variables']['flags'] | undefined
-  const page = (c.get('page') as PageContext | undefined) ?? NO_PAGE
+  const { flags, page } = c.var
   return {
-    on: flags ? flags.on : DEFAULT_SITE.on,
-    config: flags?.config ?? DEFAULT_SITE.config,
+    on: flags.on,
+    config: flags.config,
     nonce: c.get('nonce'),
     browser: { dsn: c.env.SENTRY_BROWSER_DSN || null, environment: c.env.ENVIRONMENT },
     dataLayer: dataLayerOf(page, analytics),

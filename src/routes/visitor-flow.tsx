@@ -12,9 +12,6 @@ import {
 } from '../catalog/segments'
 import { findService } from '../catalog/services'
 import type { AppEnv } from '../env'
-import type { On } from '../flags/visibility'
-import { startsAtEnrollment } from '../flags/visibility'
-import type { IntentQuestion } from '../views/listing/listing-state'
 import { COOKIE_OPTIONS } from '../request/visitor-cookies'
 import { pageHead } from '../seo/head'
 import { decideIndexing } from '../seo/indexability'
@@ -99,25 +96,6 @@ function answer(c: Context, name: string, choices: readonly { value: string }[])
 /** The page the visitor came from, when the query names one the site serves; else null. */
 function cameFrom(c: Context, servesPage: ServesPage): string | null {
   return returnPathOf(c.req.query(FROM), servesPage)
-}
-
-/**
- * The buying-intent question a listing at `from` asks, into the flow of its segment; none where
- * adult care goes straight to the new enrollment step (flag adultCareEnrollmentRollout).
- */
-export function intentQuestion(
-  segment: string,
-  question: string,
-  on: On,
-  from: string,
-): IntentQuestion | null {
-  if (startsAtEnrollment(segment, on)) return null
-  return {
-    action: flowPath(segment),
-    question,
-    choices: BUYING_INTENTS.map((b) => ({ value: b.value, label: b.label })),
-    from,
-  }
 }
 
 // A flow step is about one visitor: never stored by a shared cache, never indexed.

@@ -1,4 +1,6 @@
 import { MIN_COST_SAMPLE } from '../catalog/cost-guides'
+import type { On } from '../flags/visibility'
+import { shownServices } from '../flags/visibility'
 
 /**
  * Below this many results a page is thin: `noindex,follow`, out of sitemaps, unlinked. SQL that
@@ -75,4 +77,22 @@ export function robotsOf(decision: IndexDecision): string {
 /** The `x-seo-gate` header: the decision and its reason. */
 export function seoGateHeader(decision: IndexDecision): string {
   return decision.index ? 'index' : `noindex; reason=${decision.reason}`
+}
+
+/**
+ * Whether a city's hub is indexable: on the providers of the shown services and the jobs it links
+ * to. The hub's own rule, which every page linking a hub asks too.
+ */
+export function hubDecision(
+  services: readonly { service: string; providers: number }[],
+  jobs: readonly { jobs: number }[],
+  on: On,
+): IndexDecision {
+  const shown = shownServices(on).map((s) => s.slug)
+  return decideIndexing({
+    inventory: hubInventory(
+      services.filter((r) => shown.includes(r.service)).map((r) => r.providers),
+      jobs.map((r) => r.jobs),
+    ),
+  })
 }

@@ -7,7 +7,7 @@ import { metaDescription, SITE_NAME } from '../seo/head'
 import { scriptJson } from '../seo/json-ld'
 import type { ClientConfig } from './client-config'
 import type { Fragments } from './fragments'
-import { Placed } from './markup'
+import { MARKUP_KEY, Placed } from './markup'
 import { CLIENT_CONFIG_ID } from './client-config'
 import type { Site } from './site-context'
 import { useSite } from './site-context'
@@ -73,13 +73,13 @@ export function Document({
         <a className="skip" href="#main">
           Skip to content
         </a>
-        <Placed tag="header" className="site-header" of={SiteHeader}>
+        <Placed tag="header" className="site-header" markupKey={MARKUP_KEY.header}>
           <SiteHeader {...frame} />
         </Placed>
         <main id="main" className={layout ? `wrap ${layout}` : 'wrap'}>
           {children}
         </main>
-        <Placed tag="footer" className="site-footer" of={SiteFooter}>
+        <Placed tag="footer" className="site-footer" markupKey={MARKUP_KEY.footer}>
           <SiteFooter {...frame} />
         </Placed>
       </body>
@@ -144,8 +144,8 @@ function SiteFooter({ services }: Frame) {
 export function frameMarkup(fragments: Fragments, site: Site): [unknown, string][] {
   const frame = frameOf(site)
   return [
-    [SiteHeader, fragments.html('header', SiteHeader, frame)],
-    [SiteFooter, fragments.html('footer', SiteFooter, frame)],
+    [MARKUP_KEY.header, fragments.html('header', SiteHeader, frame)],
+    [MARKUP_KEY.footer, fragments.html('footer', SiteFooter, frame)],
   ]
 }
 

@@ -16,6 +16,14 @@ export interface RenderOptions {
   nonce?: string
 }
 
+/**
+ * What React writes where a Suspense boundary had not resolved when the document was written:
+ * its fallback, after `<template id="B:n">`, for a later chunk's script to swap. A document
+ * without it has every section in place: what a crawler may be served. This is React's output
+ * format, not an API: test/views/render-html.test.tsx renders a suspended boundary and pins it.
+ */
+export const PENDING_BOUNDARY = '<template id="B:'
+
 /** A document some section of which failed, for a caller that waits for the whole document. */
 export class IncompleteDocument extends Error {}
 

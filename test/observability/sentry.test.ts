@@ -223,7 +223,7 @@ describe('error reporting', () => {
     expect(await received(4, '/explore/d/voice')).toEqual([])
   })
 
-  it("waits the seed's 60 s after a 429 without Retry-After, then sends again", async () => {
+  it('waits the 60 s fallback (RATE_LIMIT_FALLBACK_MS) after a 429 without Retry-After, then sends again', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       const start = Date.now()
@@ -281,7 +281,7 @@ describe('error reporting', () => {
   })
 
   it('sends nothing for an ignored error thrown through a route, not even as a bare 500', async () => {
-    // An aborted read surfacing in the page's code: one of the seed's ignored messages.
+    // An aborted read surfacing in the page's code: one of the messages IGNORED_ERRORS lists.
     const aborted = d1Answering('FROM provider_services', () => [
       new Proxy(
         {},

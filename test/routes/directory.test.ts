@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { SERVICES } from '../../src/catalog/services'
-import { milesBetween } from '../../src/data/cities'
+import { milesBetween } from '../../src/lib/geo'
 import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
 import {
   anIsolate,

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { milesBetween } from '../../src/data/cities'
+import { milesBetween } from '../../src/lib/geo'
 import { page } from '../support/fetch-page'
 
 interface Row {
@@ -56,7 +56,7 @@ describe('nearby places', () => {
   })
 
   it('a state page lists its cities largest first', async () => {
-    // Texas has four of the seed's cities.
+    // Texas has four of SEED_CITIES.
     const cities = (await citiesWith('babysitters', "s.state_code = 'TX' AND s.providers >= 5"))
       .sort((a, b) => b.population - a.population)
       .map((c) => `/babysitters/${c.slug}`)

@@ -15,7 +15,7 @@ import type { ProviderCard } from '../../src/data/provider-listing'
 import { providerCard } from '../../src/views/directory/provider-card'
 import { Fragments } from '../../src/views/fragments'
 import { Card, cardMarkup } from '../../src/views/listing/card'
-import { Markup } from '../../src/views/markup'
+import { Markup, MARKUP_KEY } from '../../src/views/markup'
 
 // Text as stored data may hold it: markup, quotes, entities, line separators, emoji.
 const text = fc.oneof(
@@ -173,5 +173,15 @@ describe('fragments rendered once', () => {
         compared++
       }
     expect(compared).toBeGreaterThanOrEqual(SERVICES.length * 2)
+  })
+})
+
+describe('markup rendered before the page', () => {
+  it('is found by content: a copy of a card gets its markup, a changed card does not', () => {
+    const [model] = fc.sample(card, { numRuns: 1, seed: 2 })
+    if (!model) throw new Error('no card')
+    const markup: [unknown, string][] = [[MARKUP_KEY.card(JSON.stringify(model)), '<b>kept</b>']]
+    expect(list([structuredClone(model)], markup)).toContain('<b>kept</b>')
+    expect(list([{ ...model, title: `${model.title}!` }], markup)).not.toContain('<b>kept</b>')
   })
 })

@@ -1,5 +1,6 @@
 import type { Fragments } from '../fragments'
-import { Placed } from '../markup'
+import { useContext } from 'react'
+import { Markup, MARKUP_KEY, Placed } from '../markup'
 import { Avatar } from '../parts/avatar'
 import type { CardModel } from './listing-state'
 
@@ -9,8 +10,15 @@ import type { CardModel } from './listing-state'
  * renders it, and hydrates the same markup.
  */
 export function Card({ card }: { card: CardModel }) {
+  // Serialised only where markup was rendered before (on the server), to find it by content.
+  const placing = useContext(Markup).size > 0
   return (
-    <Placed tag="li" className="card" id={card.anchor ?? undefined} of={card}>
+    <Placed
+      tag="li"
+      className="card"
+      id={card.anchor ?? undefined}
+      markupKey={placing ? MARKUP_KEY.card(JSON.stringify(card)) : null}
+    >
       <CardBody card={card} />
     </Placed>
   )
@@ -45,6 +53,9 @@ function CardBody({ card }: { card: CardModel }) {
 }
 
 /** The inside of each card, rendered once per model: the model is all that shapes it. */
-export function cardMarkup(fragments: Fragments, cards: readonly CardModel[]): [unknown, string][] {
-  return cards.map((card) => [card, fragments.html('card', CardBody, { card })])
+export function cardMarkup(fragments: Fragments, cards: readonly CardModel[]): [string, string][] {
+  return cards.map((card) => {
+    const content = JSON.stringify(card)
+    return [MARKUP_KEY.card(content), fragments.html('card', CardBody, { card }, content)]
+  })
 }

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 import type { Fragments } from '../fragments'
-import { Placed } from '../markup'
+import { MARKUP_KEY, Placed } from '../markup'
 import { FilterForm, FilterPanel } from './filter-panel'
 import type { IslandProps } from './island-props'
 import { IntentChoice } from './intent-choice'
@@ -37,7 +37,7 @@ export function Island({ name, state }: { name: IslandName; state: ListingState 
       tag="div"
       data-island={name}
       className="island"
-      of={name === 'filters' ? state.filters : null}
+      markupKey={name === 'filters' ? MARKUP_KEY.filters : null}
     >
       <View state={state} live={IDLE} />
     </Placed>
@@ -51,7 +51,7 @@ export function Island({ name, state }: { name: IslandName; state: ListingState 
 export function filterMarkup(fragments: Fragments, state: ListingState): [unknown, string] {
   const { path, filters } = state
   return [
-    state.filters,
+    MARKUP_KEY.filters,
     fragments.html('filters', FilterForm, { path, filters, formKey: IDLE.formKey }),
   ]
 }

@@ -1,0 +1,48 @@
+// React's output format the edge cache relies on, named so an upgrade that changes it fails
+// here: a pending Suspense boundary is marked with PENDING_BOUNDARY, a resolved one is not.
+import { Suspense, use } from 'react'
+import { describe, expect, it } from 'vitest'
+import { PENDING_BOUNDARY, renderHtml } from '../../src/views/render-html'
+
+function Later({ value }: { value: Promise<string> }) {
+  return <p>{use(value)}</p>
+}
+
+function page(value: Promise<string>) {
+  return (
+    <html>
+      <body>
+        <Suspense fallback={<p>loading</p>}>
+          <Later value={value} />
+        </Suspense>
+      </body>
+    </html>
+  )
+}
+
+const options = { status: 200, headers: {}, onStreamError: () => undefined }
+
+describe("React's streamed boundary (PENDING_BOUNDARY)", () => {
+  it('marks a section still loading when the shell is written, before its content streams', async () => {
+    let resolve: (text: string) => void = () => undefined
+    const value = new Promise<string>((r) => (resolve = r))
+    const res = await renderHtml(page(value), { ...options, waitForAll: false })
+    const reading = res.text()
+    resolve('the section')
+    const html = await reading
+    // The fallback is written behind the mark, and the content after it, to be swapped in.
+    expect(html).toContain(PENDING_BOUNDARY)
+    expect(html.indexOf(PENDING_BOUNDARY)).toBeLessThan(html.indexOf('loading'))
+    expect(html.indexOf('loading')).toBeLessThan(html.indexOf('the section'))
+  })
+
+  it('leaves no mark in a document written once every section resolved', async () => {
+    const res = await renderHtml(page(Promise.resolve('the section')), {
+      ...options,
+      waitForAll: true,
+    })
+    const html = await res.text()
+    expect(html).toContain('the section')
+    expect(html).not.toContain(PENDING_BOUNDARY)
+  })
+})
