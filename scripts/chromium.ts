@@ -8,10 +8,11 @@ export const NO_CHROMIUM =
   'No Chromium found for the browser tests: install it with `apt-get install -y chromium`, or set CHROMIUM_PATH to a Chromium binary'
 
 /** The Chromium to launch: CHROMIUM_PATH when set, else `chromium` on PATH; null when neither runs. */
-export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = env.CHROMIUM_PATH
-    ? [env.CHROMIUM_PATH]
-    : (env.PATH ?? '')
+export function chromiumPath(): string | null {
+  const { CHROMIUM_PATH, PATH } = process.env
+  const candidates = CHROMIUM_PATH
+    ? [CHROMIUM_PATH]
+    : (PATH ?? '')
         .split(delimiter)
         .filter(Boolean)
         .map((dir) => join(dir, 'chromium'))

@@ -10,15 +10,12 @@ import { NO_CHROMIUM } from '../../scripts/chromium'
 const empty = await mkdtemp(join(tmpdir(), 'no-chromium-'))
 afterAll(() => rm(empty, { recursive: true, force: true }))
 
-/** The check as `npm test` runs it (tsx on this Node), with `env` alone. */
-function check(env: Record<string, string>) {
+/** The check as `npm test` runs it (tsx on this Node), with PATH and CHROMIUM_PATH as given. */
+function check(env: { PATH: string; CHROMIUM_PATH?: string }) {
   return spawnSync(
     process.execPath,
     ['node_modules/tsx/dist/cli.mjs', 'scripts/check-chromium.ts'],
-    {
-      env,
-      encoding: 'utf8',
-    },
+    { env: { ...process.env, CHROMIUM_PATH: undefined, ...env }, encoding: 'utf8' },
   )
 }
 
