@@ -54,8 +54,8 @@ export interface PageRow {
   gate: Record<string, GateKind> | null
   /**
    * An entity's own page, at a path ending in its slug (`:slug`): a request under another name
-   * part of an entity the isolate has read is redirected before the edge cache
-   * (src/cache/entity-paths.ts).
+   * part of an entity the isolate has answered for is redirected before the edge cache
+   * (src/cache/entity-redirect.ts).
    */
   entity: EntityKind | null
   /** How long the edge cache keeps it (src/cache/policies.ts); null: never stored. */
