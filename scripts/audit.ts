@@ -16,10 +16,10 @@ import { launch } from 'chrome-launcher'
 import type { Result } from 'lighthouse'
 import lighthouse from 'lighthouse'
 import type { SamplePage } from './sample-pages'
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium'
+import { CHROMIUM_FLAGS, requireChromium } from './chromium'
 import { samplePages } from './sample-pages'
 
-const CHROME = CHROMIUM_PATH
+const CHROME = requireChromium()
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS]
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }

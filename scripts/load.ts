@@ -18,12 +18,18 @@
 // KV takes `--kv-delay` ms (3,000 by default), long enough to meet two refreshes of the flags: no page may wait longer than the deadlines allow
 // (docs/request-flow.md#deadlines). It also times the fresh isolate's first page, which meets
 // both reads cold.
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { SEED_CITIES } from '../src/catalog/cities'
 import { FLAGS_MAX_AGE_MS } from '../src/flags/read-flags'
 import { DATA_PREFIX, isDataPath } from '../src/urls/data-prefix'
 import { activitiesPath, costPath } from '../src/urls/paths'
+import { FLAGS_KEY } from '../src/flags/schema'
 import { buildHarness, CATALOGS, PHONE, serve } from './bench/harness'
+import type { FloodReport } from './bench/message-flood'
+import { flood, MESSAGING_ON } from './bench/message-flood'
 import { parseCommandLine, wholeNumber } from './cli'
 import { progress } from './progress'
 
@@ -39,10 +45,12 @@ const { values } = parseCommandLine(USAGE, {
   duration: { type: 'string', default: '20' },
   rate: { type: 'string', default: '30' },
   'kv-delay': { type: 'string', default: '3000' },
+  flood: { type: 'string', default: '1' },
 })
 const DURATION = wholeNumber('duration', values.duration, { min: 1, max: 3600 })
 const NOMINAL = wholeNumber('rate', values.rate, { min: 1, max: 10_000 })
 const KV_DELAY = wholeNumber('kv-delay', values['kv-delay'], { max: 60_000 })
+const FLOOD = wholeNumber('flood', values.flood, { max: 1 }) === 1
 // Long enough to span two refreshes of the flag set, each of which meets the slow KV.
 const SLOW_DURATION = Math.max(DURATION, (2 * FLAGS_MAX_AGE_MS) / 1000 + 5)
 
@@ -122,8 +130,14 @@ const streams: Stream[] = [
   },
 ]
 
-/** The warm-up, then the three streams at once on `base`. */
-async function measure(base: string, label: string, duration: number) {
+/** The warm-up, then `running` streams at once on `base`, and `alongside` with them. */
+async function measure(
+  base: string,
+  label: string,
+  duration: number,
+  running = streams,
+  alongside: () => Promise<unknown> = () => Promise.resolve(),
+) {
   // Each run sends the same mix.
   seed = 42
   console.error(`load: ${label}, warming ${everything.length} URLs`)
@@ -140,41 +154,44 @@ async function measure(base: string, label: string, duration: number) {
   console.error(`load: ${label}, ${duration} s, nominal ${NOMINAL} req/s`)
   // One line of progress across the three streams: requests answered, of the nominal total.
   const shown = progress(`load: ${label}`)
-  const nominalTotal = streams.reduce((sum, s) => sum + s.rate, 0) * duration
+  const nominalTotal = running.reduce((sum, s) => sum + s.rate, 0) * duration
   let answered = 0
   let wrong = 0
-  const results = await Promise.all(
-    streams.map(async (stream) => {
-      const counts = { wrong: 0, hit: 0, cached: 0 }
-      const result = await autocannon({
-        url: base,
-        connections: Math.max(4, Math.ceil(stream.rate / 50)),
-        overallRate: stream.rate,
-        duration,
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              path: stream.next(),
-              headers: { ...req.headers, 'user-agent': PHONE, ...stream.headers },
-            }),
-            onResponse: (status, _body, _context, headers) => {
-              shown.update(++answered, nominalTotal, `${wrong} unexpected statuses`)
-              if (!stream.ok(status)) {
-                counts.wrong++
-                wrong++
-              }
-              const cache = (headers as Record<string, string | undefined>)['x-cache']
-              if (cache) counts.cached++
-              if (cache === 'HIT' || cache === 'STALE') counts.hit++
+  const [results] = await Promise.all([
+    Promise.all(
+      running.map(async (stream) => {
+        const counts = { wrong: 0, hit: 0, cached: 0 }
+        const result = await autocannon({
+          url: base,
+          connections: Math.max(4, Math.ceil(stream.rate / 50)),
+          overallRate: stream.rate,
+          duration,
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: stream.next(),
+                headers: { ...req.headers, 'user-agent': PHONE, ...stream.headers },
+              }),
+              onResponse: (status, _body, _context, headers) => {
+                shown.update(++answered, nominalTotal, `${wrong} unexpected statuses`)
+                if (!stream.ok(status)) {
+                  counts.wrong++
+                  wrong++
+                }
+                const cache = (headers as Record<string, string | undefined>)['x-cache']
+                if (cache) counts.cached++
+                if (cache === 'HIT' || cache === 'STALE') counts.hit++
+              },
             },
-          },
-        ],
-      })
-      const errors = result.errors + result.timeouts + result['5xx']
-      return { stream, result, counts, errors }
-    }),
-  )
+          ],
+        })
+        const errors = result.errors + result.timeouts + result['5xx']
+        return { stream, result, counts, errors }
+      }),
+    ),
+    alongside(),
+  ])
   shown.end()
   return results
 }
@@ -195,6 +212,28 @@ if (KV_DELAY > 0) {
     results: await measure(server.base, `KV ${KV_DELAY} ms late`, SLOW_DURATION),
   })
   await server.mf.dispose()
+}
+
+// The message flood, beside the realistic mix, on a copy of the catalog (its rows and purges stay
+// out of `npm start`'s) with the form on, the purge token and the form's rate limit.
+let flooded: FloodReport | null = null
+if (FLOOD) {
+  const state = await mkdtemp(join(tmpdir(), 'care-load-'))
+  await cp(CATALOGS.default, state, { recursive: true })
+  server = await serve(state, 'cached', undefined, { production: true })
+  const kv = (await server.mf.getKVNamespace('FLAGS')) as unknown as Pick<KVNamespace, 'put'>
+  await kv.put(FLAGS_KEY, JSON.stringify(MESSAGING_ON))
+  const mix = streams.filter((s) => s.name === 'realistic mix')
+  const base = server.base
+  const mf = server.mf
+  runs.push({
+    label: 'message flood',
+    results: await measure(base, 'message flood', DURATION, mix, async () => {
+      flooded = await flood(base, mf, DURATION)
+    }),
+  })
+  await server.mf.dispose()
+  await rm(state, { recursive: true, force: true })
 }
 
 const pct = (n: number, of: number) => `${((100 * n) / Math.max(of, 1)).toFixed(2)} %`
@@ -219,3 +258,14 @@ if (coldFirstPage !== null)
   console.log(
     `\nA fresh isolate's first page with KV ${KV_DELAY} ms late: ${coldFirstPage.toFixed(0)} ms`,
   )
+if (flooded) {
+  const f: FloodReport = flooded
+  console.log(
+    `\nMessage flood, ${DURATION} s beside the realistic mix: ${f.spamPosts} posts with made-up ids ` +
+      `from 8 addresses (${JSON.stringify(f.spamStatuses)}), ${f.spamStored} stored ` +
+      `(the limits allow ${f.bound} an hour); guest_messages ${f.rowsBefore} → ${f.rowsAfter} rows, ` +
+      `${(f.bytesAfter / 1024).toFixed(0)} KiB of text; real visitors ${f.visitorsSent} of ` +
+      `${f.visitors} sent (${JSON.stringify(f.visitorStatuses)}); purges ${f.purges} answered 200, ` +
+      `${f.purgesRecorded} rows recorded`,
+  )
+}

@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium'
+import { CHROMIUM_FLAGS, requireChromium } from './chromium'
 import { samplePages } from './sample-pages'
 
 const USAGE = `usage: npm run screenshots [-- --origin URL] [--out DIR]
@@ -51,7 +51,7 @@ if (!reachable) {
 
 const pages = await samplePages(origin)
 await mkdir(out, { recursive: true })
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS })
+const browser = await chromium.launch({ executablePath: requireChromium(), args: CHROMIUM_FLAGS })
 try {
   for (const { name: size, ...device } of SIZES) {
     const context = await browser.newContext(device)

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { Rerender } from './cache/edge-cache'
 import { edgeCache } from './cache/edge-cache'
+import { knownEntityPath } from './cache/entity-redirect'
 import type { AppEnv } from './env'
 import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
@@ -16,7 +17,8 @@ import { DATA_PREFIX } from './urls/data-prefix'
 
 /**
  * The pipeline, top to bottom: the way out (src/request/way-out.ts) → the page table's row →
- * context → normalise → methods → data requests → gate → flags → edge cache → route → errors.
+ * context → normalise → methods → data requests → gate → flags → an entity's known path → edge
+ * cache → route → errors.
  * The app keeps `memory` between requests: a new app starts as a fresh isolate does.
  */
 export function createApp(memory = new Memory()): Hono<AppEnv> {
@@ -32,6 +34,7 @@ export function createApp(memory = new Memory()): Hono<AppEnv> {
   // A stale page is refreshed by rendering its request again, through this same pipeline.
   const rerender: Rerender = async (request, env, ctx) => app.fetch(request, env, ctx)
   for (const { row, path } of ROUTES) {
+    if (row.entity) app.use(path, knownEntityPath(row.entity))
     if (row.policy) app.use(path, edgeCache(row.policy, row.query, rerender))
     app.on(row.method, path, row.handler)
   }

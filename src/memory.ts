@@ -1,3 +1,4 @@
+import { EntityPaths } from './cache/entity-paths'
 import { KnownPurges } from './cache/generations'
 import { HotPages } from './cache/hot-pages'
 import { RefusalTally } from './cache/purge-audit'
@@ -26,6 +27,8 @@ export class Memory {
   readonly newCities = keptNewCities()
   /** Purge generations, read from D1 in the background every 5 s (docs/caching.md). */
   readonly purges = new KnownPurges()
+  /** The path of each profile and job answered for: another name part is redirected, no read. */
+  readonly entityPaths = new EntityPaths(this.purges)
   /** Refused purge requests not yet written to the audit log (one write a second at most). */
   readonly purgeRefusals = new RefusalTally()
   /**

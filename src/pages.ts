@@ -12,7 +12,7 @@ import type { PageContext } from './flags/page-context'
 import { NO_PAGE } from './flags/page-context'
 import { pageTarget } from './flags/page-target'
 import type { RoutedPage } from './fast-path'
-import type { GateKind } from './gate/gate-filter'
+import type { EntityKind, GateKind } from './gate/gate-filter'
 import type { PageQuery } from './queries/page-query'
 import { activitiesQuery, directoryQuery, jobListingQuery, noQuery } from './queries/page-query'
 import { activitiesPage } from './routes/activities'
@@ -56,6 +56,12 @@ export interface PageRow {
   pageKind: PageKind | null
   /** Route parameters the gate checks against the bloom filter before any read. */
   gate: Record<string, GateKind> | null
+  /**
+   * An entity's own page, at a path ending in its slug (`:slug`): a request under another name
+   * part of an entity the isolate has answered for is redirected before the edge cache
+   * (src/cache/entity-redirect.ts).
+   */
+  entity: EntityKind | null
   /** How long the edge cache keeps it (src/cache/policies.ts); null: never stored. */
   policy: Policy | null
   /**
@@ -77,6 +83,7 @@ const page = (
   pageType: null,
   pageKind: null,
   gate: null,
+  entity: null,
   policy: null,
   query: noQuery,
   data: false,
@@ -169,6 +176,7 @@ export const PAGES = {
     surface: 'profile',
     pageType: 'seoProviderProfile',
     gate: { slug: 'provider' },
+    entity: 'provider',
     policy: POLICIES.profile,
     flags: [...CALL_TO_ACTION_FLAGS, 'embeddedGuestMessaging', 'robustDaycareCards'],
     handler: providerProfilePage,
@@ -197,6 +205,7 @@ export const PAGES = {
     surface: 'job',
     pageType: 'seoJobDetail',
     gate: { slug: 'job' },
+    entity: 'job',
     policy: POLICIES.job,
     handler: jobDetailPage,
   }),

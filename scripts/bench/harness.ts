@@ -17,6 +17,11 @@ const HARNESS = 'dist/bench/harness'
 export const CATALOGS = { default: '.wrangler/state/v3', large: '.wrangler/bench-large/v3' }
 
 const run = promisify(execFile)
+
+/** The purge token of a `production` server. */
+export const BENCH_PURGE_TOKEN = 'load-purges'
+/** wrangler.toml's guest message rate limit: ten posts a minute per network. */
+const MESSAGE_SENDERS = { limit: 10, period: 60 as const }
 /**
  * Runs one preparation step. `progress`: its stderr (the seed's progress line, with an ETA) is
  * shown as it comes, so a long seed is never silent.
@@ -81,7 +86,14 @@ export async function serve(
     inspectorPort,
     d1DelayMs = 0,
     kvDelayMs = 0,
-  }: { inspectorPort?: number; d1DelayMs?: number; kvDelayMs?: number } = {},
+    production = false,
+  }: {
+    inspectorPort?: number
+    d1DelayMs?: number
+    kvDelayMs?: number
+    /** The purge token and the guest messages' rate limit, as wrangler.toml gives them. */
+    production?: boolean
+  } = {},
 ): Promise<Server> {
   return started({
     ...(inspectorPort ? { inspectorPort } : {}),
@@ -95,7 +107,11 @@ export async function serve(
       ...(caching === 'cached' ? {} : { BENCH_MISSES: [...caching.missing] }),
       BENCH_D1_DELAY_MS: d1DelayMs,
       BENCH_KV_DELAY_MS: kvDelayMs,
+      ...(production ? { PURGE_TOKEN: BENCH_PURGE_TOKEN } : {}),
     },
+    ...(production
+      ? { ratelimits: { MESSAGE_SENDERS: { namespace_id: '1002', simple: MESSAGE_SENDERS } } }
+      : {}),
     d1Databases: { DB: 'DB' },
     kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE' },
     // Miniflare 5 keeps every binding's state under one root, as wrangler's `.wrangler/state/v3`.

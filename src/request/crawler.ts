@@ -13,7 +13,10 @@ const MAX_KNOWN = 1000
 export const MAX_AGENT = 512
 
 export function isCrawler(userAgent: string | undefined): boolean {
-  const agent = (userAgent ?? '').slice(0, MAX_AGENT)
+  const whole = userAgent ?? ''
+  // A copy of its own: in V8 a slice keeps the whole string it was cut from alive, and the key
+  // is kept (900 agents of 60 KB held 53 MiB through their 512-character slices).
+  const agent = whole.length > MAX_AGENT ? Array.from(whole.slice(0, MAX_AGENT)).join('') : whole
   let answer = known.get(agent)
   if (answer === undefined) {
     answer = isbot(agent)

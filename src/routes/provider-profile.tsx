@@ -30,7 +30,8 @@ import { count, displayName, rateRange } from '../views/parts/format'
 import type { ProfileService } from '../views/profile/profile-page'
 import { ProfilePage } from '../views/profile/profile-page'
 import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
-import { entityRedirect, renderPage, streamed } from './render-page'
+import { renderPage, streamed } from './render-page'
+import { entityRedirect } from '../cache/entity-redirect'
 import { TAG } from '../cache/tags'
 
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */

@@ -83,21 +83,6 @@ export async function renderListing(
   return c.json(state, 200, headers)
 }
 
-/**
- * An entity asked for under another slug: a 301 to its canonical path, tagged as its page is, so
- * a purge of the entity (a rename) reaches the redirect the edge cache keeps briefly.
- */
-export function entityRedirect(
-  c: Context<AppEnv>,
-  path: string,
-  tags: readonly CacheTag[],
-): Response {
-  const res = c.redirect(path, 301)
-  const pageType = dataLayerOf(c.get('page')).pageType ?? 'other'
-  res.headers.set('cache-tag', [TAG.page(pageType), ...tags].join(','))
-  return res
-}
-
 /** Headers of every page and page state: caching tags, dates, server timing. */
 function pageHeaders(
   c: Context<AppEnv>,

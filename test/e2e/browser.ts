@@ -1,8 +1,9 @@
 // Debian's Chromium driven by Playwright (playwright-core: no browser download), as the e2e
-// tests use it. The flags keep Chromium off this machine's closed network.
+// tests use it, with the flags that keep it off this machine's closed network (scripts/chromium.ts).
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { chromium } from 'playwright-core'
 import { inject } from 'vitest'
+import { CHROMIUM_FLAGS, requireChromium } from '../../scripts/chromium'
 
 export const base = inject('baseUrl')
 
@@ -14,19 +15,7 @@ export const VISITOR_UA =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36'
 
 export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  })
+  return chromium.launch({ executablePath: requireChromium(), args: CHROMIUM_FLAGS })
 }
 
 export interface Opened {

@@ -5,6 +5,7 @@ import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { instant } from '../../src/data/jobs'
 import { purge, rebuildGate } from '../support/builders'
 import {
+  anIsolate,
   canonicalOf,
   statementsOnceWarm,
   fetchPage,
@@ -14,6 +15,7 @@ import {
   robotsOf,
   settled,
   textOf,
+  withClockStill,
 } from '../support/fetch-page'
 
 afterEach(() => {
@@ -392,6 +394,18 @@ describe('job details', () => {
     expect(res.headers.get('location')).toBe(`/job/${job.title_slug}-${job.id}`)
     const unknown = await statementsOnceWarm('/job/nothing-0')
     expect([unknown.res.status, unknown.statements]).toEqual([404, []])
+    // Once an isolate has read a job (one no test purged just now), any other name is
+    // redirected with no D1 statement.
+    const [newest] = await jobs('valid_through > ? ORDER BY id DESC LIMIT 1', instant(new Date()))
+    if (!newest) throw new Error('no open job')
+    const canonical = `/job/${newest.title_slug}-${newest.id}`
+    const isolate = anIsolate()
+    await withClockStill(async () => {
+      await isolate.settled(canonical)
+      const known = await isolate.statements(`/job/a-made-up-title-${newest.id}`)
+      expect([known.res.status, known.cache, known.statements]).toEqual([301, 'BYPASS', []])
+      expect(known.res.headers.get('location')).toBe(canonical)
+    })
   })
 
   it('answer a removed job with 404 from the gate alone once it is rebuilt', async () => {

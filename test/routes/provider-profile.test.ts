@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { BADGES, WEEKDAYS } from '../../src/catalog/enums'
 import {
   CERTIFICATION_LABELS,
@@ -17,7 +17,6 @@ import {
   jsonLd,
   ORIGIN,
   page,
-  settled,
   statementsOnceWarm,
   robotsOf,
   textOf,
@@ -221,22 +220,83 @@ describe('provider profiles', () => {
     const p = await provider('1 = 1')
     const path = `/p/a-former-name-${p.id}`
     const prefetch = { headers: { purpose: 'prefetch' } }
-    const first = await settled(path, prefetch)
+    // Isolates that have not read the provider ask the edge cache.
+    const first = await anIsolate().settled(path, prefetch)
     expect([first.res.status, first.cache]).toEqual([301, 'MISS'])
     expect(first.res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=300')
-    const again = await settled(path, prefetch)
+    const again = await anIsolate().settled(path, prefetch)
     expect([again.res.status, again.cache]).toEqual([301, 'HIT'])
     expect(again.res.headers.get('location')).toBe(`/p/${p.name_slug}-${p.id}`)
     expect(again.res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=300')
     expect(again.res.headers.get('cache-tag')).toBe(`page:seoProviderProfile,provider:${p.id}`)
     expect(again.res.headers.has('etag')).toBe(false)
-    // Once an isolate knows the purges, the stored redirect costs no D1 statement.
+    // Once an isolate knows the purges, the stored redirect costs no D1 statement; once it has
+    // served it, so does any other name part, from its memory.
     const isolate = anIsolate()
     await withClockStill(async () => {
-      await isolate.settled(path, prefetch)
+      await isolate.settled('/nannies/denver-co')
       const hit = await isolate.statements(path, prefetch)
       expect([hit.res.status, hit.cache, hit.statements]).toEqual([301, 'HIT', []])
+      const known = await isolate.statements(`/p/another-former-name-${p.id}`, prefetch)
+      expect([known.res.status, known.cache, known.statements]).toEqual([301, 'BYPASS', []])
+      expect(known.res.headers.get('location')).toBe(`/p/${p.name_slug}-${p.id}`)
+      expect(known.res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=300')
     })
+  })
+
+  it('redirect made-up name parts of an id the isolate has read with no D1 statement and no cache entry each', async () => {
+    const p = await provider('review_count > 1')
+    const canonical = `/p/${p.name_slug}-${p.id}`
+    const madeUp = ['made-up', 'another-name', 'x', 'yet-another-one-2'].map(
+      (n) => `/p/${n}-${p.id}`,
+    )
+    const stored = storedPaths()
+    // An isolate that has rendered the profile answers every other name part from memory.
+    const warm = anIsolate()
+    await withClockStill(async () => {
+      await warm.settled(canonical)
+      for (const path of madeUp) {
+        const { res, statements } = await warm.statements(path)
+        expect([res.status, res.headers.get('location'), statements]).toEqual([301, canonical, []])
+        expect(res.headers.get('cache-tag')).toBe(`page:seoProviderProfile,provider:${p.id}`)
+      }
+    })
+    expect(stored.filter((path) => madeUp.includes(path))).toEqual([])
+    // A fresh isolate asked for made-up names alone reads the provider once, for the first.
+    const cold = anIsolate()
+    const reads: number[] = []
+    for (const path of madeUp) {
+      const { res, statements } = await cold.statements(path)
+      expect([res.status, res.headers.get('location')]).toEqual([301, canonical])
+      reads.push(statements.filter((sql) => /\bproviders\b/.test(sql)).length)
+    }
+    expect(reads[0]).toBeGreaterThan(0)
+    expect(reads.slice(1)).toEqual([0, 0, 0])
+    expect(stored.filter((path) => madeUp.includes(path))).toEqual([madeUp[0]])
+  })
+
+  it('follow a rename once its purge is known: a name part kept from before is never redirected to', async () => {
+    const p = await provider('review_count > 2')
+    const isolate = anIsolate()
+    await isolate.settled(`/p/${p.name_slug}-${p.id}`)
+    const before = await isolate.settled(`/p/made-up-${p.id}`)
+    expect([before.res.headers.get('location'), before.cache]).toEqual([
+      `/p/${p.name_slug}-${p.id}`,
+      'BYPASS',
+    ])
+    await env.DB.prepare("UPDATE providers SET name_slug = 'renamed-r' WHERE id = ?")
+      .bind(p.id)
+      .run()
+    // As catalog sync does after a change: purge the provider's pages.
+    await purge({ tags: [`provider:${p.id}`] })
+    await isolate.memory.purges.refresh(env.DB)
+    const after = await isolate.settled(`/p/made-up-${p.id}`)
+    expect([after.res.headers.get('location'), after.cache]).toEqual([
+      `/p/renamed-r-${p.id}`,
+      'MISS',
+    ])
+    const renamed = await isolate.fetchPage(`/p/renamed-r-${p.id}`)
+    expect(renamed.status).toBe(200)
   })
 
   it('answer an unknown id with 404, through the gate when it can tell', async () => {
@@ -266,3 +326,15 @@ describe('provider profiles', () => {
     expect((await fetchPage(`/p/${next.name_slug}-${next.id}`)).status).toBe(200)
   })
 })
+
+/** The paths of the pages stored in the Cache API from now on, as they are put. */
+function storedPaths(): string[] {
+  const paths: string[] = []
+  const put = caches.default.put.bind(caches.default)
+  const spy = vi.spyOn(caches.default, 'put').mockImplementation((request, response) => {
+    paths.push(new URL(request instanceof Request ? request.url : request).pathname)
+    return put(request, response)
+  })
+  onTestFinished(() => spy.mockRestore())
+  return paths
+}
