@@ -143,7 +143,8 @@ const PASSED: GateAnswer = { known: true, crumbs: [] }
 
 /**
  * What the gate says of a routed URL's parameters (its own check, `checkSlugs`), or null when
- * its memory is due a load: the pipeline does the load.
+ * its memory is due a load, or would refuse a slug on additions that are not current: the
+ * pipeline does the load.
  */
 function gateOf(
   memory: Memory,
