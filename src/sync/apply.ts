@@ -447,30 +447,24 @@ function activityRemoved(s: Statements, m: MessageOf<'activity.removed'>): void 
   s.version(m, true)
 }
 
+/** Each kind's statements. */
+const STATEMENTS: { [K in MessageKind]: (s: Statements, m: MessageOf<K>) => void } = {
+  'city.added': cityAdded,
+  'provider.upserted': providerUpserted,
+  'provider.removed': providerRemoved,
+  'provider-service.offered': listingOffered,
+  'provider-service.withdrawn': listingWithdrawn,
+  'review.added': reviewAdded,
+  'review.removed': reviewRemoved,
+  'job.upserted': jobChanged,
+  'job.closed': jobChanged,
+  'activity.upserted': activityUpserted,
+  'activity.removed': activityRemoved,
+}
+
 function messageStatements(s: Statements, m: CatalogMessage): void {
-  switch (m.kind) {
-    case 'city.added':
-      return cityAdded(s, m)
-    case 'provider.upserted':
-      return providerUpserted(s, m)
-    case 'provider.removed':
-      return providerRemoved(s, m)
-    case 'provider-service.offered':
-      return listingOffered(s, m)
-    case 'provider-service.withdrawn':
-      return listingWithdrawn(s, m)
-    case 'review.added':
-      return reviewAdded(s, m)
-    case 'review.removed':
-      return reviewRemoved(s, m)
-    case 'job.upserted':
-    case 'job.closed':
-      return jobChanged(s, m)
-    case 'activity.upserted':
-      return activityUpserted(s, m)
-    case 'activity.removed':
-      return activityRemoved(s, m)
-  }
+  // The table pairs each kind with its handler; TypeScript cannot follow the pairing through m.kind.
+  ;(STATEMENTS[m.kind] as (s: Statements, m: CatalogMessage) => void)(s, m)
 }
 
 /** SQL: providers' ratings and review counts, from their reviews. */
