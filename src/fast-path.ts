@@ -83,7 +83,8 @@ function answer(
   if (!routed) return null
 
   const gate = routed.gate ? gateOf(memory, routed.gate, routed.params) : PASSED
-  if (!gate) return null
+  // A refusal waits for the purges' read when one is due: it may say the additions are behind.
+  if (!gate || (!gate.known && memory.purges.due)) return null
   const headers = request.headers
   const bot = isCrawler(headers.get('user-agent') ?? undefined)
   const visitor = visitorOf(headers.get('cookie'))

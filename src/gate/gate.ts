@@ -17,6 +17,9 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
     const report = c.get('reporter').problem
     const memory = c.get('memory')
     const filter = await loadGate(memory.gate, c.env.GATE, waitUntil, report)
+    // The purges tell when the additions are behind (src/gate/new-cities.ts): an isolate that
+    // answers nothing but refused slugs learns of them too.
+    memory.purges.refreshIfDue(c.env.DB, waitUntil, report)
     const valueOf = (name: string) => c.req.param(name) ?? ''
     let answer = checkSlugs(filter, params, valueOf, (built) =>
       citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
