@@ -66,7 +66,10 @@ function changes(base: number) {
   const activityName = (i: number) => `Bench drums ${base}-${i}`
   const drums = activitiesPath('drums')
   const newProvider = (i: number) => base + 1 + i
-  const city = (i: number) => ({ id: base + 300_000 + i, name: `Benchville ${base % 10_000} ${i}` })
+  const city = (i: number) => ({
+    id: base + 300_000 + i,
+    name: `Benchville ${Math.floor(base / 1_000_000) % 1_000_000} ${i}`,
+  })
 
   const upsert = (id: number, headline: string) =>
     parsed({ ...example, id, version: version(), entity: { ...example.entity, headline } })
@@ -348,7 +351,9 @@ async function importSpeed(): Promise<number> {
  * Changes applied per second by one consumer: batches of 100 (max_batch_size) applied one after
  * another as the queue consumer applies them, derivation and purges included, on the same D1.
  */
-async function consumerThroughput(base: number): Promise<{ changes: number; seconds: number }> {
+export async function consumerThroughput(
+  base: number,
+): Promise<{ changes: number; seconds: number }> {
   const host = await openHost({ local: true, persistTo: STATE })
   try {
     const run = changes(base)
