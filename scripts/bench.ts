@@ -12,6 +12,9 @@
 //   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
 //   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page
 //                                      (installed once outside the project: bench/peers.ts)
+//   npm run bench -- --sync            catalog sync instead: freshness of changes under the
+//                                      real wrangler dev with the page mix running, the
+//                                      consumer's changes/s, the import's rows/s (--waves 22)
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
 // benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
@@ -34,6 +37,7 @@ import { profileRoute } from './bench/profile'
 import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
 import { measureRoute } from './bench/measure-route'
 import { serveNext } from './bench/peers'
+import { benchSync, percentile } from './bench/sync'
 import type { Peer, Target } from './bench/targets'
 import { scaleTargets, targets } from './bench/targets'
 
@@ -50,6 +54,10 @@ const USAGE = `
   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page,
                                      installed once from the npm registry into the system's
                                      temporary directory (never into this project)
+  npm run bench -- --sync            catalog sync instead: freshness of changes (accepted → served
+                                     with the new data) under the real wrangler dev while the page
+                                     mix runs, the consumer's changes/s, the import's rows/s
+  npm run bench -- --sync --waves 40 waves of one change of every kind (default 22: 242 changes)
 
 Builds the benchmark worker, serves it in workerd and loads each page type; prints tables and
 the targets, met or not (docs/performance.md).
@@ -64,6 +72,8 @@ const { values } = parseCommandLine(USAGE, {
   distance: { type: 'string' },
   purges: { type: 'boolean', default: false },
   peers: { type: 'boolean', default: false },
+  sync: { type: 'boolean', default: false },
+  waves: { type: 'string', default: '22' },
 })
 const LOAD = {
   duration: wholeNumber('duration', values.duration, { min: 1, max: 600 }),
@@ -74,6 +84,63 @@ const distance =
 if (values.profile !== undefined && !values.profile.startsWith('/'))
   usageError(`--profile takes a path such as /babysitters/atlanta-ga: got "${values.profile}"`)
 
+if (values.sync) {
+  await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
+  await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'], {
+    progress: true,
+  })
+  const waves = wholeNumber('waves', values.waves, { min: 3, max: 10_000 })
+  const f = await benchSync({ waves, connections: LOAD.connections })
+  const all = Object.values(f.freshness).flat()
+  const shown = all.filter((t): t is number => t !== null)
+  const row = (kind: string, times: (number | null)[]) => {
+    const ok = times.filter((t): t is number => t !== null)
+    return [
+      kind,
+      String(times.length),
+      String(times.length - ok.length),
+      (percentile(ok, 50) / 1000).toFixed(2),
+      (percentile(ok, 99) / 1000).toFixed(2),
+    ]
+  }
+  console.log(
+    `\nnpm run bench -- --sync: ${new Date().toISOString().slice(0, 10)}, ${waves} waves, ` +
+      `${LOAD.connections} connections of page mix, Node ${process.version}\n`,
+  )
+  console.log(
+    markdownTable(
+      ['change', 'changes', 'never shown', 'p50 s', 'p99 s'],
+      [...Object.entries(f.freshness).map(([kind, times]) => row(kind, times)), row('all', all)],
+    ),
+  )
+  const perSecond = f.throughput.changes / f.throughput.seconds
+  console.log(
+    `\npage mix meanwhile: ${f.mix.requests} requests, ${f.mix.rps.toFixed(0)} req/s, ` +
+      `p99 ${f.mix.p99.toFixed(0)} ms, ${f.mix.errors} errors or non-2xx` +
+      `\nconsumer: ${f.throughput.changes} changes in batches of 100 in ` +
+      `${f.throughput.seconds.toFixed(1)} s = ${perSecond.toFixed(0)} changes/s` +
+      `\nimport: ${f.importRowsPerSecond.toFixed(0)} rows/s (the default catalog)\n`,
+  )
+  const p99 = percentile(shown, 99)
+  console.log(
+    markdownTable(
+      ['target', 'measured', 'met'],
+      [
+        [
+          'freshness p99 ≤ 10 s',
+          `${(p99 / 1000).toFixed(2)} s`,
+          p99 <= 10_000 && shown.length === all.length ? 'met' : 'not met',
+        ],
+        [
+          '≥ 2,000 changes/s applied',
+          `${perSecond.toFixed(0)}`,
+          perSecond >= 2000 ? 'met' : 'not met',
+        ],
+      ],
+    ),
+  )
+  process.exit(0)
+}
 await buildHarness()
 if (distance !== null) {
   const delay = distance

@@ -89,7 +89,8 @@ function answer(
   if (!routed) return null
 
   const gate = routed.gate ? gateOf(memory, routed.gate, routed.params) : PASSED
-  if (!gate) return null
+  // A refusal waits for the purges' read when one is due: it may say the additions are behind.
+  if (!gate || (!gate.known && memory.purges.due)) return null
   const headers = request.headers
   const bot = isCrawler(headers.get('user-agent') ?? undefined)
   const visitor = visitorOf(headers.get('cookie'))
@@ -149,7 +150,8 @@ const PASSED: GateAnswer = { known: true, crumbs: [] }
 
 /**
  * What the gate says of a routed URL's parameters (its own check, `checkSlugs`), or null when
- * its memory is due a load: the pipeline does the load.
+ * its memory is due a load, or would refuse a slug on additions that are not current: the
+ * pipeline does the load.
  */
 function gateOf(
   memory: Memory,

@@ -23,8 +23,11 @@ export class Memory {
   readonly flags = keptFlags()
   /** The gate's bloom filter, refreshed in the background after five minutes. */
   readonly gate = keptGate()
-  /** Cities added after the gate's build, asked for in the background once a minute. */
-  readonly newCities = keptNewCities()
+  /**
+   * Cities and entities added after the gate's build, asked for in the background once a minute
+   * and after each newer purge (docs/request-flow.md, "The gate").
+   */
+  readonly newCities = keptNewCities(() => this.purges.newest)
   /** Purge generations, read from D1 in the background every 5 s (docs/caching.md). */
   readonly purges = new KnownPurges()
   /** The path of each profile and job answered for: another name part is redirected, no read. */

@@ -12,6 +12,7 @@ import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { parse, stringify } from 'smol-toml'
 import { fail } from '../cli'
 import type { Environment } from '../wrangler-config'
+import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import type { Finished } from './finish'
 import type { ApplyTarget } from './import-lines'
@@ -32,6 +33,8 @@ export interface ImportHost extends ApplyTarget {
   /** The gate alone; `ifMissing`: only when KV has none (then null when it has). */
   gate(now: Date, options?: { ifMissing?: boolean }): Promise<Finished | null>
   query<T>(sql: string, ...params: unknown[]): Promise<T[]>
+  /** Applies `messages` as the queue consumer does: one D1 batch, derivation and purges included. */
+  changes(messages: CatalogMessage[]): Promise<void>
   dispose(): Promise<void>
 }
 
@@ -130,6 +133,9 @@ function client(origin: string, dispose: () => Promise<void>): ImportHost {
     async apply(messages, checkpoint) {
       await post('/batch', { messages, checkpoint } satisfies BatchRequest)
     },
+    changes: async (messages) => {
+      await post('/changes', { messages, checkpoint: null } satisfies BatchRequest)
+    },
     answers: async () => {
       try {
         return (await (await post('/answers', {})).json()) === true
@@ -146,7 +152,7 @@ function client(origin: string, dispose: () => Promise<void>): ImportHost {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()

@@ -6,6 +6,7 @@ import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import { readCheckpoint } from './checkpoint'
 import { readGate } from '../../src/gate/gate-store'
+import { applyChanges } from '../../src/sync/apply'
 import { finishImport, rebuildGate } from './finish'
 import { d1Target } from './import-lines'
 
@@ -29,6 +30,12 @@ export default {
         case '/batch': {
           const { messages, checkpoint } = await request.json<BatchRequest>()
           await d1Target(env.DB).apply(messages, checkpoint)
+          return new Response(null, { status: 204 })
+        }
+        case '/changes': {
+          // As the queue consumer applies a batch, derivation and purges included (the bench).
+          const { messages } = await request.json<BatchRequest>()
+          await applyChanges(env.DB, messages)
           return new Response(null, { status: 204 })
         }
         case '/answers':

@@ -51,6 +51,18 @@ export function findProvider(db: Db, id: number): Promise<Provider | null> {
   )
 }
 
+/**
+ * Whether catalog sync removed the provider (its tombstone in sync_versions, docs/sync.md): its
+ * profile is gone (410) rather than never there (404).
+ */
+export async function wasProviderRemoved(db: Db, id: number): Promise<boolean> {
+  const row = await db.first<{ removed: number }>(
+    'SELECT removed FROM sync_versions WHERE key = ?',
+    `provider:${id}`,
+  )
+  return row?.removed === 1
+}
+
 /** One service a provider offers, with its rates and coded options. */
 export interface ProviderService {
   service: string

@@ -18,7 +18,13 @@ export async function buildGate(d1: D1Database, now = new Date()): Promise<GateF
 
   // Read before the cities: a city added while the build runs is past it, and looked up later.
   const cityAdditions = await watermark('city_additions', 'seq')
-  let items = await count('cities')
+  // A provider catalog sync removed keeps its place: its profile answers 410, not 404 (docs/sync.md).
+  const removed = await d1
+    .prepare(
+      "SELECT substr(key, 10) AS id FROM sync_versions WHERE key > 'provider:' AND key < 'provider;' AND removed = 1",
+    )
+    .raw<[string]>()
+  let items = (await count('cities')) + removed.length
   const watermarks = {} as Record<EntityKind, number>
   for (const kind of ENTITY_KINDS) {
     items += await count(ENTITY_TABLES[kind])
@@ -40,6 +46,7 @@ export async function buildGate(d1: D1Database, now = new Date()): Promise<GateF
     if (results.length < PAGE) break
     after = results[results.length - 1]?.[0] ?? after
   }
+  for (const [id] of removed) gate.add('provider', Number(id))
   for (const kind of ENTITY_KINDS) {
     for (let after = 0; ;) {
       const results = await d1

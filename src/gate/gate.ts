@@ -3,8 +3,9 @@ import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
 import { entityId } from '../urls/paths'
 import type { GateFilter, GateKind } from './gate-filter'
-import { loadGate } from './gate-store'
-import { citiesAddedAfter } from './new-cities'
+import { GATE_DEADLINE_MS, loadGate } from './gate-store'
+import type { Additions } from './new-cities'
+import { citiesAddedAfter, currentNewCities } from './new-cities'
 
 /**
  * Rejects a URL whose catalog slugs are certainly unknown, before any storage read: a 404
@@ -16,12 +17,25 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
     const report = c.get('reporter').problem
     const memory = c.get('memory')
     const filter = await loadGate(memory.gate, c.env.GATE, waitUntil, report)
-    const answer = checkSlugs(
-      filter,
-      params,
-      (name) => c.req.param(name) ?? '',
-      (built) => citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
+    // The purges tell when the additions are behind (src/gate/new-cities.ts): an isolate that
+    // answers nothing but refused slugs learns of them too.
+    memory.purges.refreshIfDue(c.env.DB, waitUntil, report)
+    const valueOf = (name: string) => c.req.param(name) ?? ''
+    let answer = checkSlugs(filter, params, valueOf, (built) =>
+      citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
     )
+    // A slug the isolate would refuse on additions read before the newest purge it knows of
+    // (or none yet): they are read again first, for at most GATE_DEADLINE_MS; past it, D1 decides.
+    if (!answer && filter) {
+      const additions = await currentNewCities(
+        memory.newCities,
+        filter.meta,
+        c.env.DB,
+        { ms: GATE_DEADLINE_MS, waitUntil },
+        report,
+      )
+      answer = additions && checkSlugs(filter, params, valueOf, () => additions)
+    }
     for (const crumb of answer?.crumbs ?? []) c.get('trail').add('gate', crumb)
     if (answer?.known === false) throw new HTTPException(404)
     await next()
@@ -38,27 +52,27 @@ export interface GateAnswer {
  * The gate's one check of a routed URL, for the pipeline's step and the fast path alike: each of
  * `params` (the route parameters to check, and what they hold) in turn, up to the first certainly
  * unknown. A city, or an entity whose id the build could not foresee, added after the build is
- * known from `addedAfter` (what was logged after `filter`'s build, kept fresh in the background
- * once a minute); null when it cannot tell yet, and then so is the answer.
+ * known from `addedAfter` (what was logged after `filter`'s build, src/gate/new-cities.ts). Null
+ * when a slug would be refused on additions that are not current: then it cannot tell yet.
  */
 export function checkSlugs(
   filter: GateFilter | null,
   params: Readonly<Record<string, GateKind>>,
   valueOf: (name: string) => string,
-  addedAfter: (filter: GateFilter) => ReadonlySet<string> | null,
+  addedAfter: (filter: GateFilter) => Additions,
 ): GateAnswer | null {
   const crumbs: string[] = []
   for (const [name, kind] of Object.entries(params)) {
-    const added = filter ? addedAfter(filter) : NO_SLUGS
-    if (!added) return null
-    const known = slugKnown(filter, kind, valueOf(name), added)
+    const added = filter ? addedAfter(filter) : OPEN
+    const known = slugKnown(filter, kind, valueOf(name), added.slugs)
+    if (!known && !added.current) return null
     crumbs.push(gateCrumb(kind, known))
     if (!known) return { known, crumbs }
   }
   return { known: true, crumbs }
 }
 
-const NO_SLUGS: ReadonlySet<string> = new Set()
+const OPEN: Additions = { slugs: new Set(), current: true }
 
 /**
  * Whether a route parameter may name something in the catalog: the filter may hold it, or it is

@@ -60,6 +60,11 @@ export class Kept<T extends NonNullable<unknown> | null> {
     return !this.#kept || Date.now() >= this.#kept.until
   }
 
+  /** Counts what is kept as stale from now on (it is still served until a load replaces it). */
+  expire(): void {
+    if (this.#kept) this.#kept = { ...this.#kept, until: 0 }
+  }
+
   /** Whether a load is running. */
   get loading(): boolean {
     return this.#loading !== undefined

@@ -1,33 +1,21 @@
 import type { Context } from 'hono'
-import { FAILURE_WINDOW_S, overFailureLimit, tokenName } from '../cache/purge'
 import type { AppEnv } from '../env'
 import { readCapped } from '../request/form-post'
+import { opsCaller } from '../request/ops-caller'
 import { enqueueChanges, MAX_SYNC_BODY_BYTES } from '../sync/enqueue'
 import { validateMessages } from '../sync/messages'
 
 /**
- * `POST /__ops/catalog` with `Authorization: Bearer <token>` (SYNC_TOKEN) and a JSON array of
- * catalog messages (docs/sync.md). A missing or wrong token counts as a failure of its caller's
- * address in the SYNC_FAILURES rate limit: 401 while under it, 429 once over. The whole batch is
+ * `POST /__ops/catalog` with `Authorization: Bearer <token>` (SYNC_TOKEN, failures limited by
+ * SYNC_FAILURES: `opsCaller`) and a JSON array of catalog messages (docs/sync.md). The whole batch is
  * validated first: 422 with every refused message and its reasons, and nothing enqueued; else
  * every message is sent to CATALOG_CHANGES and the answer is 202 with the counts per kind.
  */
 export async function catalogEndpoint(c: Context<AppEnv>): Promise<Response> {
   const headers = { 'cache-control': 'no-store' }
-  const who = await tokenName(c.req.header('authorization'), c.env.SYNC_TOKEN)
-  if (!who) {
-    const locked = await overFailureLimit(
-      c.env.SYNC_FAILURES,
-      c.req.header('cf-connecting-ip'),
-      (error) => c.var.reporter.problem('sync: failure rate limit unavailable', { error }),
-    )
-    if (locked)
-      return c.json({ error: 'too many failed attempts' }, 429, {
-        ...headers,
-        'retry-after': String(FAILURE_WINDOW_S),
-      })
-    return c.json({ error: 'unauthorized' }, 401, { ...headers, 'www-authenticate': 'Bearer' })
-  }
+  const caller = await opsCaller(c, c.env.SYNC_TOKEN, c.env.SYNC_FAILURES, 'sync')
+  if (!('who' in caller)) return caller.refusal
+  const { who } = caller
 
   const body = await readCapped(c.req.raw, MAX_SYNC_BODY_BYTES)
   if (body === null)

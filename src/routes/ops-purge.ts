@@ -2,22 +2,15 @@ import type { Context } from 'hono'
 import { recordPurge } from '../cache/generations'
 import type { PurgeAudit, Refusal } from '../cache/purge-audit'
 import { writeAudit } from '../cache/purge-audit'
-import {
-  FAILURE_WINDOW_S,
-  MAX_BODY_BYTES,
-  overFailureLimit,
-  purgeRequestSchema,
-  purgeTags,
-  tokenName,
-} from '../cache/purge'
+import { MAX_BODY_BYTES, purgeRequestSchema, purgeTags } from '../cache/purge'
 import type { AppEnv } from '../env'
 import { readCapped } from '../request/form-post'
+import { opsCaller } from '../request/ops-caller'
 
 /**
  * `POST /__ops/purge` with `Authorization: Bearer <token>` and `{"urls": [...], "tags": [...]}`.
- * A valid token is checked first, so an operator is never limited. A missing or wrong one purges
- * nothing and counts as a failure of its caller's address (an IPv6 caller's /64) in the
- * PURGE_FAILURES rate limit: 401 while under it, 429 once over. Every request is written to the
+ * A missing or wrong token purges nothing and counts against PURGE_FAILURES (`opsCaller`: 401,
+ * then 429). Every request is written to the
  * audit log (`npm run purge -- --log`) with what it came to; refusals without a valid token are
  * counted per outcome and minute rather than written one by one.
  */
@@ -32,14 +25,11 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
   }
   const refused = { urls: [], tags: [], purged: 0 }
 
-  const who = await tokenName(c.req.header('authorization'), c.env.PURGE_TOKEN)
-  if (!who) {
-    const locked = await overFailureLimit(
-      c.env.PURGE_FAILURES,
-      c.req.header('cf-connecting-ip'),
-      (error) => c.var.reporter.problem('purge: failure rate limit unavailable', { error }),
-    )
-    const outcome: Refusal = locked ? 'refused: locked out (429)' : 'refused: unauthorized (401)'
+  const caller = await opsCaller(c, c.env.PURGE_TOKEN, c.env.PURGE_FAILURES, 'purge')
+  if (!('who' in caller)) {
+    const outcome: Refusal = caller.locked
+      ? 'refused: locked out (429)'
+      : 'refused: unauthorized (401)'
     c.var.memory.purgeRefusals.count(
       outcome,
       at,
@@ -47,13 +37,9 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
       (p) => c.executionCtx.waitUntil(p),
       c.var.reporter.problem,
     )
-    if (locked)
-      return c.json({ error: 'too many failed attempts' }, 429, {
-        ...headers,
-        'retry-after': String(FAILURE_WINDOW_S),
-      })
-    return c.json({ error: 'unauthorized' }, 401, { ...headers, 'www-authenticate': 'Bearer' })
+    return caller.refusal
   }
+  const { who } = caller
 
   const request = await readPurgeRequest(c.req.raw, c.env.PUBLIC_ORIGIN)
   if ('error' in request) {

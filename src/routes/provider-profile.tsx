@@ -17,6 +17,7 @@ import {
   findProviderServices,
   findRatingAverages,
   findReviews,
+  wasProviderRemoved,
 } from '../data/providers'
 import type { AppEnv } from '../env'
 import { isServiceShown } from '../flags/visibility'
@@ -49,7 +50,7 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
     findCityServices(db, { provider: id }),
     findStateLeaders(db, { provider: id }),
   ])
-  if (!provider) throw new HTTPException(404)
+  if (!provider) throw new HTTPException((await wasProviderRemoved(db, id)) ? 410 : 404)
   const path = providerPath(provider)
   if (slug !== providerSlug(provider)) return entityRedirect(c, path, [TAG.provider(id)])
 

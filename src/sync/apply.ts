@@ -74,17 +74,51 @@ function maskOf(codes: readonly string[], list: readonly Labelled[]): number {
   return codes.reduce((mask, code) => mask | (2 ** list.findIndex((item) => item.code === code)), 0)
 }
 
-/** A message's statements, each guarded by its version (`?1` the key, `?2` the version). */
+/** A D1 string or row is at most 2 MB: one statement's rows stay well under it. */
+const MAX_ROWS_BYTES = 1_000_000
+
+/**
+ * SQL run once per row of a JSON array (`json_each(?) AS p`, where a template says `{rows}`): its
+ * `?N` is the row's Nth value. Every message of a kind makes the same statements, so a batch
+ * runs each of them once for all its messages of that kind, whatever their number: a batch is
+ * a few statements per kind, not a few per message (D1 limits the statements of an invocation).
+ */
+const compiled = new Map<string, string>()
+function perRow(sql: string): string {
+  let out = compiled.get(sql)
+  if (out === undefined) {
+    out = sql
+      .replace(/\?(\d+)/g, (_, n: string) => `(p.value ->> ${Number(n) - 1})`)
+      .replace('{rows}', 'json_each(?) AS p')
+    compiled.set(sql, out)
+  }
+  return out
+}
+
+/**
+ * A batch's statements: each message adds its kind's statements, each with its values (`?1` the
+ * key, `?2` the version, then its own), guarded by its version; the statements of one kind are
+ * then run once over the values of all its messages, in the order the first message made them.
+ */
 class Statements {
-  readonly list: D1PreparedStatement[] = []
+  readonly #groups = new Map<string, { sql: string; rows: Param[][] }>()
+  #index = 0
   constructor(
     readonly db: D1Database,
     readonly derive: boolean,
   ) {}
 
+  /** The next message's statements start. */
+  begin(): void {
+    this.#index = 0
+  }
+
   /** Adds `sql`, its `?1` and `?2` bound to the message's key and version, then `params`. */
   add(message: CatalogMessage, sql: string, ...params: Param[]): void {
-    this.list.push(this.db.prepare(sql).bind(entityKey(message), message.version, ...params))
+    const key = `${message.kind}\u0000${this.#index++}\u0000${sql}`
+    let group = this.#groups.get(key)
+    if (!group) this.#groups.set(key, (group = { sql, rows: [] }))
+    group.rows.push([entityKey(message), message.version, ...params])
   }
 
   /** Adds `sql` only when the batch derives. */
@@ -97,7 +131,7 @@ class Statements {
     this.derived(
       message,
       `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
-       SELECT 'tag', value, 0 FROM json_each(?3) WHERE ${NEWER}`,
+       SELECT 'tag', t.value, 0 FROM {rows}, json_each(?3) AS t WHERE ${NEWER}`,
       JSON.stringify(tags),
     )
   }
@@ -106,11 +140,34 @@ class Statements {
   version(message: CatalogMessage, removed: boolean): void {
     this.add(
       message,
-      `INSERT INTO sync_versions (key, version, removed) VALUES (?1, ?2, ?3)
+      `INSERT INTO sync_versions (key, version, removed) SELECT ?1, ?2, ?3 FROM {rows} WHERE true
        ON CONFLICT (key) DO UPDATE SET version = excluded.version, removed = excluded.removed
        WHERE excluded.version > sync_versions.version`,
       removed ? 1 : 0,
     )
+  }
+
+  /** Each statement once over its rows (in parts of at most MAX_ROWS_BYTES). */
+  get list(): D1PreparedStatement[] {
+    const list: D1PreparedStatement[] = []
+    for (const { sql, rows } of this.#groups.values()) {
+      const statement = this.db.prepare(perRow(sql))
+      let part: string[] = []
+      let bytes = 0
+      const flush = () => {
+        if (part.length) list.push(statement.bind(`[${part.join(',')}]`))
+        part = []
+        bytes = 0
+      }
+      for (const row of rows) {
+        const json = JSON.stringify(row)
+        if (bytes + json.length > MAX_ROWS_BYTES) flush()
+        part.push(json)
+        bytes += json.length + 1
+      }
+      flush()
+    }
+    return list
   }
 }
 
@@ -120,9 +177,17 @@ const NEWER = 'COALESCE((SELECT version FROM sync_versions WHERE key = ?1), -1) 
 const removedProvider = (param: string) =>
   `EXISTS (SELECT 1 FROM sync_versions WHERE key = ${param} AND removed = 1)`
 
-/** SQL listing, when the message is newer, what `select` returns as touched rows of `kind`. */
-const touch = (kind: string, select: string) =>
-  `INSERT OR IGNORE INTO sync_touched (kind, value, city_id) SELECT '${kind}', ${select} AND ${NEWER}`
+/**
+ * SQL listing, when the message is newer, the touched rows of `kind`: `columns` (value, city)
+ * of `table` (as `x`, apart from the rows' own columns) where `where`.
+ */
+const touch = (kind: string, columns: string, table: string, where: string) =>
+  `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+   SELECT '${kind}', ${columns} FROM {rows} JOIN ${table} AS x ON ${where} WHERE ${NEWER}`
+
+/** SQL deleting the rows of `table` whose `column` is the message's `?3`, when it is newer. */
+const removeWhere = (table: string, column: string) =>
+  `DELETE FROM ${table} WHERE ${column} IN (SELECT ?3 FROM {rows} WHERE ${NEWER})`
 
 function cityAdded(s: Statements, m: MessageOf<'city.added'>): void {
   const c = m.entity
@@ -132,7 +197,7 @@ function cityAdded(s: Statements, m: MessageOf<'city.added'>): void {
   s.add(
     m,
     `INSERT INTO cities (id, slug, name, state_code, lat, lng, population)
-     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE ${NEWER}
+     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9 FROM {rows} WHERE ${NEWER}
      ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, name = excluded.name,
        state_code = excluded.state_code, lat = excluded.lat, lng = excluded.lng,
        population = excluded.population`,
@@ -149,8 +214,8 @@ function cityAdded(s: Statements, m: MessageOf<'city.added'>): void {
 
 /** SQL listing the provider's (`?3`) listings and rates as touched, before or after a change. */
 const TOUCH_LISTINGS = [
-  touch('listing', 'service, city_id FROM provider_services WHERE provider_id = ?3'),
-  touch('rate', 'service, city_id FROM provider_services WHERE provider_id = ?3'),
+  touch('listing', 'x.service, x.city_id', 'provider_services', 'x.provider_id = ?3'),
+  touch('rate', 'x.service, x.city_id', 'provider_services', 'x.provider_id = ?3'),
 ]
 
 function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): void {
@@ -161,7 +226,7 @@ function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): voi
   // An id the gate was built without: logged, so its profile is no false 404 (src/gate/gate.ts).
   s.derived(
     m,
-    `INSERT INTO city_additions (slug) SELECT ?4
+    `INSERT INTO city_additions (slug) SELECT ?4 FROM {rows}
       WHERE NOT EXISTS (SELECT 1 FROM providers WHERE id = ?3) AND ${NEWER}`,
     m.id,
     entityKey(m),
@@ -173,7 +238,7 @@ function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): voi
        languages, certifications, education, rating, review_count, capacity, opening_hours,
        address, created_at, updated_at)
      SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-       ?21, NULL, 0, ?22, ?23, ?24, ?25, ?26 WHERE ${NEWER}
+       ?21, NULL, 0, ?22, ?23, ?24, ?25, ?26 FROM {rows} WHERE ${NEWER}
      ON CONFLICT (id) DO UPDATE SET name_slug = excluded.name_slug,
        first_name = excluded.first_name, last_name = excluded.last_name,
        business_type = excluded.business_type, business_name = excluded.business_name,
@@ -215,7 +280,7 @@ function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): voi
     m,
     `UPDATE provider_services SET city_id = ?4, lat = ?5, lng = ?6, years_experience = ?7,
        badges = ?8, availability = ?9
-     WHERE provider_id = ?3 AND ${NEWER}`,
+     FROM {rows} WHERE provider_id = ?3 AND ${NEWER}`,
     m.id,
     p.cityId,
     p.lat,
@@ -232,9 +297,9 @@ function providerRemoved(s: Statements, m: MessageOf<'provider.removed'>): void 
   s.tags(m, [TAG.provider(m.id)])
   for (const sql of TOUCH_LISTINGS) s.derived(m, sql, m.id)
   for (const sql of [
-    `DELETE FROM reviews WHERE provider_id = ?3 AND ${NEWER}`,
-    `DELETE FROM provider_services WHERE provider_id = ?3 AND ${NEWER}`,
-    `DELETE FROM providers WHERE id = ?3 AND ${NEWER}`,
+    removeWhere('reviews', 'provider_id'),
+    removeWhere('provider_services', 'provider_id'),
+    removeWhere('providers', 'id'),
   ])
     s.add(m, sql, m.id)
   s.version(m, true)
@@ -242,8 +307,8 @@ function providerRemoved(s: Statements, m: MessageOf<'provider.removed'>): void 
 
 /** SQL listing the listing (`?3` provider, `?4` service) as touched. */
 const TOUCH_LISTING = [
-  touch('listing', '?4, city_id FROM providers WHERE id = ?3'),
-  touch('rate', '?4, city_id FROM providers WHERE id = ?3'),
+  touch('listing', '?4, x.city_id', 'providers', 'x.id = ?3'),
+  touch('rate', '?4, x.city_id', 'providers', 'x.id = ?3'),
 ]
 
 function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>): void {
@@ -264,7 +329,7 @@ function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>)
        ?5, ?6, ?7, ?8, ?9, (SELECT years_experience FROM providers WHERE id = ?3),
        (SELECT badges FROM providers WHERE id = ?3),
        (SELECT availability FROM providers WHERE id = ?3), ?10, ?11, ?12
-     WHERE ${NEWER} AND NOT ${removedProvider('?13')}
+     FROM {rows} WHERE ${NEWER} AND NOT ${removedProvider('?13')}
      ON CONFLICT (provider_id, service) DO UPDATE SET rank_score = excluded.rank_score,
        created_at = excluded.created_at, rate_min = excluded.rate_min,
        rate_max = excluded.rate_max, ages = excluded.ages, options = excluded.options,
@@ -290,7 +355,8 @@ function listingWithdrawn(s: Statements, m: MessageOf<'provider-service.withdraw
   for (const sql of TOUCH_LISTING) s.derived(m, sql, m.id, m.service)
   s.add(
     m,
-    `DELETE FROM provider_services WHERE provider_id = ?3 AND service = ?4 AND ${NEWER}`,
+    `DELETE FROM provider_services WHERE (provider_id, service) IN
+       (SELECT ?3, ?4 FROM {rows} WHERE ${NEWER})`,
     m.id,
     m.service,
   )
@@ -298,7 +364,7 @@ function listingWithdrawn(s: Statements, m: MessageOf<'provider-service.withdraw
 }
 
 /** SQL listing the rating of the review's (`?3`) provider as touched. */
-const TOUCH_RATING = touch('rating', 'provider_id, 0 FROM reviews WHERE id = ?3')
+const TOUCH_RATING = touch('rating', 'x.provider_id, 0', 'reviews', 'x.id = ?3')
 
 function reviewAdded(s: Statements, m: MessageOf<'review.added'>): void {
   const r = m.entity
@@ -306,7 +372,8 @@ function reviewAdded(s: Statements, m: MessageOf<'review.added'>): void {
   s.add(
     m,
     `INSERT INTO reviews (id, provider_id, service, author, rating, ratings, body, created_at)
-     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE ${NEWER} AND NOT ${removedProvider('?11')}
+     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 FROM {rows}
+     WHERE ${NEWER} AND NOT ${removedProvider('?11')}
      ON CONFLICT (id) DO UPDATE SET provider_id = excluded.provider_id,
        service = excluded.service, author = excluded.author, rating = excluded.rating,
        ratings = excluded.ratings, body = excluded.body, created_at = excluded.created_at`,
@@ -326,12 +393,12 @@ function reviewAdded(s: Statements, m: MessageOf<'review.added'>): void {
 
 function reviewRemoved(s: Statements, m: MessageOf<'review.removed'>): void {
   s.derived(m, TOUCH_RATING, m.id)
-  s.add(m, `DELETE FROM reviews WHERE id = ?3 AND ${NEWER}`, m.id)
+  s.add(m, removeWhere('reviews', 'id'), m.id)
   s.version(m, true)
 }
 
 /** SQL listing the job's (`?3`) listing as touched. */
-const TOUCH_JOBS = touch('jobs', 'service, city_id FROM jobs WHERE id = ?3')
+const TOUCH_JOBS = touch('jobs', 'x.service, x.city_id', 'jobs', 'x.id = ?3')
 
 function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>): void {
   const j: Job = m.entity
@@ -345,7 +412,7 @@ function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>):
   s.derived(m, TOUCH_JOBS, m.id)
   s.derived(
     m,
-    `INSERT INTO city_additions (slug) SELECT ?4
+    `INSERT INTO city_additions (slug) SELECT ?4 FROM {rows}
       WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE id = ?3) AND ${NEWER}`,
     m.id,
     entityKey(m),
@@ -356,7 +423,7 @@ function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>):
        description, pay_min, pay_max, pay_unit, schedule, hours_per_week, start_date, children,
        ages, requirements, rank_score, posted_at, valid_through)
      SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-       ?21, ?22, ?23, ?24 WHERE ${NEWER}
+       ?21, ?22, ?23, ?24 FROM {rows} WHERE ${NEWER}
      ON CONFLICT (id) DO UPDATE SET title_slug = excluded.title_slug, title = excluded.title,
        service = excluded.service, job_type = excluded.job_type, employer = excluded.employer,
        city_id = excluded.city_id, lat = excluded.lat, lng = excluded.lng,
@@ -395,8 +462,8 @@ function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>):
 
 /** SQL listing the activity's (`?3`) keywords as touched. */
 const TOUCH_KEYWORDS = [
-  touch('keyword', 'category, 0 FROM activities WHERE id = ?3'),
-  touch('keyword', 'subcategory, 0 FROM activities WHERE id = ?3 AND subcategory IS NOT NULL'),
+  touch('keyword', 'x.category, 0', 'activities', 'x.id = ?3'),
+  touch('keyword', 'x.subcategory, 0', 'activities', 'x.id = ?3 AND x.subcategory IS NOT NULL'),
 ]
 
 function activityUpserted(s: Statements, m: MessageOf<'activity.upserted'>): void {
@@ -408,7 +475,7 @@ function activityUpserted(s: Statements, m: MessageOf<'activity.upserted'>): voi
        ages, days, start_date, end_date, is_camp, price, price_unit, description, city_id, venue,
        address, rank_score)
      SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-       ?21 WHERE ${NEWER}
+       ?21 FROM {rows} WHERE ${NEWER}
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, organizer = excluded.organizer,
        source = excluded.source, category = excluded.category,
        subcategory = excluded.subcategory, participation = excluded.participation,
@@ -443,34 +510,29 @@ function activityUpserted(s: Statements, m: MessageOf<'activity.upserted'>): voi
 
 function activityRemoved(s: Statements, m: MessageOf<'activity.removed'>): void {
   for (const sql of TOUCH_KEYWORDS) s.derived(m, sql, m.id)
-  s.add(m, `DELETE FROM activities WHERE id = ?3 AND ${NEWER}`, m.id)
+  s.add(m, removeWhere('activities', 'id'), m.id)
   s.version(m, true)
 }
 
+/** Each kind's statements. */
+const STATEMENTS: { [K in MessageKind]: (s: Statements, m: MessageOf<K>) => void } = {
+  'city.added': cityAdded,
+  'provider.upserted': providerUpserted,
+  'provider.removed': providerRemoved,
+  'provider-service.offered': listingOffered,
+  'provider-service.withdrawn': listingWithdrawn,
+  'review.added': reviewAdded,
+  'review.removed': reviewRemoved,
+  'job.upserted': jobChanged,
+  'job.closed': jobChanged,
+  'activity.upserted': activityUpserted,
+  'activity.removed': activityRemoved,
+}
+
 function messageStatements(s: Statements, m: CatalogMessage): void {
-  switch (m.kind) {
-    case 'city.added':
-      return cityAdded(s, m)
-    case 'provider.upserted':
-      return providerUpserted(s, m)
-    case 'provider.removed':
-      return providerRemoved(s, m)
-    case 'provider-service.offered':
-      return listingOffered(s, m)
-    case 'provider-service.withdrawn':
-      return listingWithdrawn(s, m)
-    case 'review.added':
-      return reviewAdded(s, m)
-    case 'review.removed':
-      return reviewRemoved(s, m)
-    case 'job.upserted':
-    case 'job.closed':
-      return jobChanged(s, m)
-    case 'activity.upserted':
-      return activityUpserted(s, m)
-    case 'activity.removed':
-      return activityRemoved(s, m)
-  }
+  s.begin()
+  // The table pairs each kind with its handler; TypeScript cannot follow the pairing through m.kind.
+  ;(STATEMENTS[m.kind] as (s: Statements, m: CatalogMessage) => void)(s, m)
 }
 
 /** SQL: providers' ratings and review counts, from their reviews. */

@@ -412,25 +412,23 @@ function field<T extends 'kind' | 'id'>(
   return ok ? (value as T extends 'id' ? number : string) : null
 }
 
+/** The entity each kind of message changes. */
+const ENTITY_OF: Record<MessageKind, string> = {
+  'city.added': 'city',
+  'provider.upserted': 'provider',
+  'provider.removed': 'provider',
+  'provider-service.offered': 'listing',
+  'provider-service.withdrawn': 'listing',
+  'review.added': 'review',
+  'review.removed': 'review',
+  'job.upserted': 'job',
+  'job.closed': 'job',
+  'activity.upserted': 'activity',
+  'activity.removed': 'activity',
+}
+
 /** The key of the entity a message changes: the same for every version of it. */
 export function entityKey(message: CatalogMessage): string {
-  switch (message.kind) {
-    case 'city.added':
-      return `city:${message.id}`
-    case 'provider.upserted':
-    case 'provider.removed':
-      return `provider:${message.id}`
-    case 'provider-service.offered':
-    case 'provider-service.withdrawn':
-      return `listing:${message.id}:${message.service}`
-    case 'review.added':
-    case 'review.removed':
-      return `review:${message.id}`
-    case 'job.upserted':
-    case 'job.closed':
-      return `job:${message.id}`
-    case 'activity.upserted':
-    case 'activity.removed':
-      return `activity:${message.id}`
-  }
+  const key = `${ENTITY_OF[message.kind]}:${message.id}`
+  return 'service' in message ? `${key}:${message.service}` : key
 }

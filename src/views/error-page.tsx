@@ -7,6 +7,7 @@ export const ERROR_TITLES: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'This page could not be found',
   405: 'Method Not Allowed',
+  410: 'This page has been removed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',

@@ -137,12 +137,12 @@ describe('pages after a catalog change', () => {
     expect((await isolate.settled('/local/pine-mountain-ga')).res.status).toBe(200)
   })
 
-  it('answers 404 for a removed provider’s profile, and drops it from its listings', async () => {
+  it('answers 410 for a removed provider’s profile', async () => {
     await warm([PROFILE, ...UNTOUCHED])
     const pages = await afterChange(
       [aMessage('provider.removed', (m) => ((m.id = ID), (m.version = 3e12)))],
       [PROFILE],
     )
-    expect(pages[PROFILE]?.status).toBe(404)
+    expect(pages[PROFILE]?.status).toBe(410)
   })
 })
