@@ -15,6 +15,7 @@ import {
   robotsOf,
   settled,
   textOf,
+  warm,
   withClockStill,
 } from '../support/fetch-page'
 
@@ -401,6 +402,7 @@ describe('job details', () => {
     const canonical = `/job/${newest.title_slug}-${newest.id}`
     const isolate = anIsolate()
     await withClockStill(async () => {
+      await warm(isolate)
       await isolate.settled(canonical)
       const known = await isolate.statements(`/job/a-made-up-title-${newest.id}`)
       expect([known.res.status, known.cache, known.statements]).toEqual([301, 'BYPASS', []])

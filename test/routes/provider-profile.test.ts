@@ -20,6 +20,7 @@ import {
   statementsOnceWarm,
   robotsOf,
   textOf,
+  warm,
   withClockStill,
 } from '../support/fetch-page'
 import { purge, rebuildGate } from '../support/builders'
@@ -234,7 +235,7 @@ describe('provider profiles', () => {
     // served it, so does any other name part, from its memory.
     const isolate = anIsolate()
     await withClockStill(async () => {
-      await isolate.settled('/nannies/denver-co')
+      await warm(isolate)
       const hit = await isolate.statements(path, prefetch)
       expect([hit.res.status, hit.cache, hit.statements]).toEqual([301, 'HIT', []])
       const known = await isolate.statements(`/p/another-former-name-${p.id}`, prefetch)
@@ -252,11 +253,12 @@ describe('provider profiles', () => {
     )
     const stored = storedPaths()
     // An isolate that has rendered the profile answers every other name part from memory.
-    const warm = anIsolate()
+    const isolate = anIsolate()
     await withClockStill(async () => {
-      await warm.settled(canonical)
+      await warm(isolate)
+      await isolate.settled(canonical)
       for (const path of madeUp) {
-        const { res, statements } = await warm.statements(path)
+        const { res, statements } = await isolate.statements(path)
         expect([res.status, res.headers.get('location'), statements]).toEqual([301, canonical, []])
         expect(res.headers.get('cache-tag')).toBe(`page:seoProviderProfile,provider:${p.id}`)
       }

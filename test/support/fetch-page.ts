@@ -106,12 +106,17 @@ export async function page(path: string, init: RequestInit = {}) {
 export async function statementsOnceWarm(path: string, init: RequestInit = {}) {
   const isolate = anIsolate()
   return withClockStill(async () => {
-    await isolate.settled('/nannies/denver-co')
-    // A refused slug: new cities first read before a purge recorded within the last 30 s are
-    // read again (src/gate/new-cities.ts), as once in any isolate.
-    await isolate.settled('/local/nowhere-zz')
+    await warm(isolate)
     return isolate.statements(path, init)
   })
+}
+
+/** Makes `isolate` read what it reads once and keeps (run with the clock still). */
+export async function warm(isolate: ReturnType<typeof anIsolate>): Promise<void> {
+  await isolate.settled('/nannies/denver-co')
+  // A refused slug: new cities first read before a purge recorded within the last 30 s are
+  // read again (src/gate/new-cities.ts), as once in any isolate.
+  await isolate.settled('/local/nowhere-zz')
 }
 
 /** `run` with Date.now() held still (timers run as ever): nothing an isolate keeps falls due. */
