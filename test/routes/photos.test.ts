@@ -5,7 +5,9 @@ import { fetchPage, page } from '../support/fetch-page'
 /** The avatars of a page in order: initials, and the photo's attributes when there is one. */
 function avatars(html: string) {
   return [
-    ...html.matchAll(/<span class="avatar( large)? c\d" aria-hidden="true">([^<]*)(<img [^>]*>)?/g),
+    ...html.matchAll(
+      /<span class="avatar( large)? c\d" aria-hidden="true">([^<]*)(?:<picture>(<img [^>]*>))?/g,
+    ),
   ].map((m) => ({ large: Boolean(m[1]), initials: m[2], img: m[3] ?? null }))
 }
 

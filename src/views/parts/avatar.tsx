@@ -24,17 +24,22 @@ export function Avatar({
   return (
     <span className={`${large ? 'avatar large' : 'avatar'} c${tone}`} aria-hidden="true">
       {initials}
+      {/* In a <picture>, React does not hoist a preload of an eager image to the document's
+          start: a card's markup rendered once alone (src/views/fragments.ts) is then exactly
+          what the whole page would have rendered in its place. */}
       {photoUrl ? (
-        <img
-          src={resized(photoUrl, size)}
-          srcSet={`${resized(photoUrl, size * 2)} 2x, ${resized(photoUrl, size * 3)} 3x`}
-          alt=""
-          data-initials={initials}
-          width={size}
-          height={size}
-          loading={eager ? undefined : 'lazy'}
-          decoding="async"
-        />
+        <picture>
+          <img
+            src={resized(photoUrl, size)}
+            srcSet={`${resized(photoUrl, size * 2)} 2x, ${resized(photoUrl, size * 3)} 3x`}
+            alt=""
+            data-initials={initials}
+            width={size}
+            height={size}
+            loading={eager ? undefined : 'lazy'}
+            decoding="async"
+          />
+        </picture>
       ) : null}
     </span>
   )
