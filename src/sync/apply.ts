@@ -541,14 +541,17 @@ const RATINGS = `UPDATE providers SET
   review_count = (SELECT COUNT(*) FROM reviews WHERE provider_id = providers.id)`
 
 /**
- * What the touched rows need: ratings of the providers whose reviews changed, the stats of the
- * listings, jobs and keywords touched, the purge of every page showing them; then the list is
- * emptied for the next batch.
+ * What the touched rows need: ratings of the providers whose reviews changed (and so the review
+ * counts of their listings' stats), the stats of the listings, jobs and keywords touched, the
+ * purge of every page showing them; then the list is emptied for the next batch.
  */
 function derivationStatements(db: D1Database, now: Date): D1PreparedStatement[] {
+  const rated = `SELECT CAST(value AS INTEGER) FROM sync_touched WHERE kind = 'rating'`
   return [
+    db.prepare(`${RATINGS} WHERE id IN (${rated})`),
     db.prepare(
-      `${RATINGS} WHERE id IN (SELECT CAST(value AS INTEGER) FROM sync_touched WHERE kind = 'rating')`,
+      `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+       SELECT 'listing', service, city_id FROM provider_services WHERE provider_id IN (${rated})`,
     ),
     ...statsStatements(db, now, 'touched'),
     db.prepare(PURGE_TOUCHED_SQL).bind(now.getTime()),
