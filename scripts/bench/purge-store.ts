@@ -7,10 +7,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runInNewContext } from 'node:vm'
-import { setFlagsFromString } from 'node:v8'
 import { KnownPurges, PURGE_KEEP_MS } from '../../src/cache/generations'
 import { serve } from './harness'
+import { heapAfterGc } from './heap'
 
 export const PURGES_PER_DAY = 10_000
 export const DAYS_KEPT = 9
@@ -77,14 +76,7 @@ export async function benchPurgeStore(): Promise<PurgeStoreFigures> {
 
 /** The heap an isolate's KnownPurges holds for `purges` purges, measured after a full GC. */
 function heapOfTags(purges: number, now: number): number {
-  setFlagsFromString('--expose-gc')
-  const gc = runInNewContext('gc') as () => void
-  const heap = () => {
-    gc()
-    gc()
-    return process.memoryUsage().heapUsed
-  }
-  const before = heap()
+  const before = heapAfterGc()
   const known = new KnownPurges()
   for (let i = 0; i < purges; i++) {
     const { at, tags } = purgeAt(i, now)
@@ -94,7 +86,7 @@ function heapOfTags(purges: number, now: number): number {
       at,
     )
   }
-  const used = heap() - before
+  const used = heapAfterGc() - before
   if (known.size !== purges * TAGS_PER_PURGE) throw new Error('bench: tags lost')
   return used
 }
