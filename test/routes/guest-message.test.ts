@@ -47,7 +47,11 @@ afterEach(async () => {
 
 /** A form post as the profile's form sends it, from this site's page by default. */
 function post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return isolate.fetchPage(path, {
+  return isolate.fetchPage(path, postInit(fields, headers))
+}
+
+function postInit(fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return {
     method: 'POST',
     headers: {
       origin: ORIGIN,
@@ -57,7 +61,7 @@ function post(path: string, fields: Record<string, string>, headers: Record<stri
       ...headers,
     },
     body: new URLSearchParams(fields).toString(),
-  })
+  }
 }
 
 const GOOD = {
@@ -384,20 +388,7 @@ describe('a message D1 cannot store', () => {
         : undefined,
     )
     try {
-      const { res, body } = await isolate.settled(
-        `${profile}/message`,
-        {
-          method: 'POST',
-          headers: {
-            origin: ORIGIN,
-            cookie: `care_did=${DEVICE}`,
-            'cf-connecting-ip': address,
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          body: new URLSearchParams(GOOD).toString(),
-        },
-        { DB: db },
-      )
+      const { res, body } = await isolate.settled(`${profile}/message`, postInit(GOOD), { DB: db })
       expect(res.status).toBe(503)
       expect(res.headers.get('retry-after')).toBe('60')
       expect(textOf(body)).toContain('Your message was not sent')
