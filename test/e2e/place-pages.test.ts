@@ -1,9 +1,10 @@
 // What a visitor from a search result finds on a place's pages, in Debian's Chromium against
-// `wrangler dev`, with and without JavaScript: the answers to what they searched for, and
-// providers' photos over their initials, which stay when a photo fails.
+// `wrangler dev`, with and without JavaScript: the answers to what they searched for, the nearby
+// places to go on to, text composed by number, and providers' photos over their initials, which
+// stay when a photo fails.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, visit as visitIn } from './browser'
+import { base, launch, visit as visitIn } from './browser'
 
 let browser: Browser
 const visit = (path: string, javaScript: boolean, before?: (page: Page) => Promise<unknown>) =>
@@ -13,6 +14,9 @@ beforeAll(async () => {
   browser = await launch()
 })
 afterAll(() => browser.close())
+
+// Counts composed with the wrong number ("1 years"), as machine-made text reads.
+const WRONG_NUMBER = /\b1 (?:years|reviews|babysitters|providers|families|jobs|months|hours)\b/
 
 // The cards whose provider has a photo.
 const photoCards = (page: Page) =>
@@ -31,6 +35,51 @@ for (const javaScript of [false, true]) {
       const answers = await section.locator('p').allTextContents()
       expect(answers.length).toBeGreaterThanOrEqual(3)
       for (const answer of answers) expect(answer).toMatch(/\d/)
+      expect(errors).toEqual([])
+      await close()
+    })
+
+    // Without JavaScript a visitor's directory shows "Loading nearby cities…" for good: its link
+    // modules stream after the shell behind React's reveal script (docs/pages.md, "Nearby
+    // places"), a known defect, expected to fail until mended; then `it.fails` must become `it`.
+    const nearbyTest = javaScript ? it : it.fails
+    nearbyTest(
+      'leads from a directory to the same service in a nearby city, and from a state to its cities largest first',
+      async () => {
+        const { page, errors, close } = await visit('/babysitters/atlanta-ga', javaScript)
+        const nearby = page.getByRole('region', { name: 'Babysitters in nearby cities' })
+        const first = nearby.getByRole('link').first()
+        const href = await first.getAttribute('href')
+        expect(href).toMatch(/^\/babysitters\/[a-z-]+-ga$/)
+        const city = (await first.textContent()) ?? ''
+        await first.click()
+        await page.waitForURL(base + href)
+        await expect
+          .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+          .toBe(`Babysitters in ${city}`)
+        await page.goto(base + '/babysitters/ga')
+        const cities = page.getByRole('region', { name: 'Babysitters by city' })
+        // By population: the state's largest city first.
+        const links = await cities.getByRole('link').allTextContents()
+        expect(links.length).toBeGreaterThan(2)
+        expect(links[0]).toBe('Atlanta')
+        expect(errors).toEqual([])
+        await close()
+      },
+    )
+
+    it('composes its text by number, and a profile says no sentence twice', async () => {
+      const { page, errors, close } = await visit('/babysitters/atlanta-ga', javaScript)
+      expect(await page.locator('main').innerText()).not.toMatch(WRONG_NUMBER)
+      await page.locator('li.card h3 a').first().click()
+      await page.waitForURL(/\/p\//)
+      expect(await page.locator('main').innerText()).not.toMatch(WRONG_NUMBER)
+      const reviews = await page.locator('ul.reviews li p:not(.meta)').allInnerTexts()
+      const sentences = reviews.flatMap((text) =>
+        (text.match(/[^.!?]+[.!?]/g) ?? []).map((x) => x.trim()),
+      )
+      expect(sentences.length).toBeGreaterThan(1)
+      expect(sentences.filter((x, i) => sentences.indexOf(x) !== i)).toEqual([])
       expect(errors).toEqual([])
       await close()
     })
