@@ -37,7 +37,7 @@ import { profileRoute } from './bench/profile'
 import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
 import { measureRoute } from './bench/measure-route'
 import { serveNext } from './bench/peers'
-import { benchSync, percentile } from './bench/sync'
+import { benchSync, MIX_RATE, percentile } from './bench/sync'
 import type { Peer, Target } from './bench/targets'
 import { scaleTargets, targets } from './bench/targets'
 
@@ -106,7 +106,7 @@ if (values.sync) {
   }
   console.log(
     `\nnpm run bench -- --sync: ${new Date().toISOString().slice(0, 10)}, ${waves} waves of 10 changes of every kind, ` +
-      `${LOAD.connections} connections of page mix, Node ${process.version}\n`,
+      `page mix at ${MIX_RATE} req/s on ${LOAD.connections} connections, Node ${process.version}\n`,
   )
   console.log(
     markdownTable(
