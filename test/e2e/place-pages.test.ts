@@ -39,34 +39,27 @@ for (const javaScript of [false, true]) {
       await close()
     })
 
-    // Without JavaScript a visitor's directory shows "Loading nearby cities…" for good: its link
-    // modules stream after the shell behind React's reveal script (docs/pages.md, "Nearby
-    // places"), a known defect, expected to fail until mended; then `it.fails` must become `it`.
-    const nearbyTest = javaScript ? it : it.fails
-    nearbyTest(
-      'leads from a directory to the same service in a nearby city, and from a state to its cities largest first',
-      async () => {
-        const { page, errors, close } = await visit('/babysitters/atlanta-ga', javaScript)
-        const nearby = page.getByRole('region', { name: 'Babysitters in nearby cities' })
-        const first = nearby.getByRole('link').first()
-        const href = await first.getAttribute('href')
-        expect(href).toMatch(/^\/babysitters\/[a-z-]+-ga$/)
-        const city = (await first.textContent()) ?? ''
-        await first.click()
-        await page.waitForURL(base + href)
-        await expect
-          .poll(() => page.getByRole('heading', { level: 1 }).textContent())
-          .toBe(`Babysitters in ${city}`)
-        await page.goto(base + '/babysitters/ga')
-        const cities = page.getByRole('region', { name: 'Babysitters by city' })
-        // By population: the state's largest city first.
-        const links = await cities.getByRole('link').allTextContents()
-        expect(links.length).toBeGreaterThan(2)
-        expect(links[0]).toBe('Atlanta')
-        expect(errors).toEqual([])
-        await close()
-      },
-    )
+    it('leads from a directory to the same service in a nearby city, and from a state to its cities largest first', async () => {
+      const { page, errors, close } = await visit('/babysitters/atlanta-ga', javaScript)
+      const nearby = page.getByRole('region', { name: 'Babysitters in nearby cities' })
+      const first = nearby.getByRole('link').first()
+      const href = await first.getAttribute('href')
+      expect(href).toMatch(/^\/babysitters\/[a-z-]+-ga$/)
+      const city = (await first.textContent()) ?? ''
+      await first.click()
+      await page.waitForURL(base + href)
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+        .toBe(`Babysitters in ${city}`)
+      await page.goto(base + '/babysitters/ga')
+      const cities = page.getByRole('region', { name: 'Babysitters by city' })
+      // By population: the state's largest city first.
+      const links = await cities.getByRole('link').allTextContents()
+      expect(links.length).toBeGreaterThan(2)
+      expect(links[0]).toBe('Atlanta')
+      expect(errors).toEqual([])
+      await close()
+    })
 
     it('composes its text by number, and a profile says no sentence twice', async () => {
       const { page, errors, close } = await visit('/babysitters/atlanta-ga', javaScript)
