@@ -26,7 +26,6 @@ import { PAGE_IDS } from '../catalog/enums'
 import { caregiverProfile, childCareBusiness } from '../seo/entity-json-ld'
 import { directoryTrail } from '../seo/directory-trail'
 import { absoluteUrl, MAX_TITLE, pageHead } from '../seo/head'
-import type { IndexDecision } from '../seo/indexability'
 import { decideIndexing, worthListing } from '../seo/indexability'
 import type { Crumb } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/parts/format'
@@ -37,6 +36,9 @@ import type { PageOptions } from './render-page'
 import { renderPage, streamed } from './render-page'
 import { entityRedirect } from '../cache/entity-redirect'
 import { TAG } from '../cache/tags'
+
+// A profile is about one provider who exists: always indexable.
+const INDEXABLE = decideIndexing({})
 
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
 export async function providerProfilePage(c: Context<AppEnv>): Promise<Response> {
@@ -79,7 +81,6 @@ function describeProfile(
   path: string,
 ): { props: ProfilePageProps; options: PageOptions } {
   const primary = services[0]
-  const smb = provider.businessType === 'SMB'
   const name = provider.businessName ?? displayName(provider)
   const place = `${provider.cityName}, ${provider.stateCode}`
   const origin = c.env.PUBLIC_ORIGIN
@@ -94,26 +95,16 @@ function describeProfile(
   const price = primary
     ? rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)
     : ''
-  const entity = profileEntity(provider, {
-    url: absoluteUrl(origin, path),
-    name,
-    price,
-    languages,
-    credentials,
-  })
-  const noun = primary?.service.noun ?? 'caregiver'
-  const title = `${name}, ${noun} in ${place}`
-  // A profile is about one provider who exists: always indexable.
-  const decision = decideIndexing({})
   const props: ProfilePageProps = {
-    head: pageHead(origin, {
-      title: title.length <= MAX_TITLE ? title : `${name} in ${place}`,
-      description: `${provider.headline}. ${price ? `${price}. ` : ''}${count(provider.yearsExperience, 'year', 'years')} ${smb ? 'in business' : 'of experience'} in ${place}.`,
+    head: profileHead(origin, provider, {
+      name,
+      place,
       path,
-      decision,
-      jsonLd: [entity],
+      price,
       crumbs,
-      ogType: smb ? 'website' : 'profile',
+      languages,
+      credentials,
+      noun: primary?.service.noun ?? 'caregiver',
     }),
     crumbs,
     provider,
@@ -134,18 +125,43 @@ function describeProfile(
     ctaSegment: primary?.service.slug ?? 'caregivers',
     messaging: c.var.flags.on('embeddedGuestMessaging'),
   }
-  return { props, options: profileOptions(provider, services, decision) }
+  return { props, options: profileOptions(provider, services) }
+}
+
+/** The profile's title, description and structured data. */
+function profileHead(
+  origin: string,
+  provider: Provider,
+  about: {
+    name: string
+    place: string
+    path: string
+    price: string
+    crumbs: Crumb[]
+    languages: string[]
+    credentials: string[]
+    noun: string
+  },
+): ProfilePageProps['head'] {
+  const { name, place, price } = about
+  const smb = provider.businessType === 'SMB'
+  const title = `${name}, ${about.noun} in ${place}`
+  return pageHead(origin, {
+    title: title.length <= MAX_TITLE ? title : `${name} in ${place}`,
+    description: `${provider.headline}. ${price ? `${price}. ` : ''}${count(provider.yearsExperience, 'year', 'years')} ${smb ? 'in business' : 'of experience'} in ${place}.`,
+    path: about.path,
+    decision: INDEXABLE,
+    jsonLd: [profileEntity(provider, { ...about, url: absoluteUrl(origin, about.path) })],
+    crumbs: about.crumbs,
+    ogType: smb ? 'website' : 'profile',
+  })
 }
 
 /** The profile's headers and analytics: a purge of the provider, its city or a service reaches it. */
-function profileOptions(
-  provider: Provider,
-  services: readonly ProfileService[],
-  decision: IndexDecision,
-): PageOptions {
+function profileOptions(provider: Provider, services: readonly ProfileService[]): PageOptions {
   const primary = services[0]
   return {
-    decision,
+    decision: INDEXABLE,
     tags: [
       TAG.provider(provider.id),
       TAG.city(provider.citySlug),
