@@ -8,7 +8,11 @@ import {
   findStateStats,
   MAX_STATE_CITIES,
 } from '../data/service-stats'
+import type { Service } from '../catalog/services'
+import type { ServiceCount } from '../data/service-stats'
+import type { LinkItem } from '../views/parts/link-list'
 import type { AppEnv } from '../env'
+import type { On } from '../flags/visibility'
 import { shownServices } from '../flags/visibility'
 import { pageHead } from '../seo/head'
 import type { IndexDecision } from '../seo/indexability'
@@ -117,14 +121,21 @@ function describeState(
           },
         })
       : [],
-    others: shownServices(c.var.flags.on)
-      .filter((s) => {
-        const largest = leaders.find((r) => r.service === s.slug)?.providers ?? 0
-        return s.slug !== service.slug && worthListing(stateInventory([largest]))
-      })
-      .map((s) => ({
-        href: statePath(s.slug, code),
-        text: `${s.title} in ${name}`,
-      })),
+    others: otherServices(c.var.flags.on, service, { code, name }, leaders),
   }
+}
+
+/** The other services' pages of the state, where worth a link (by the state's largest city). */
+function otherServices(
+  on: On,
+  service: Service,
+  state: { code: string; name: string },
+  leaders: readonly ServiceCount[],
+): LinkItem[] {
+  return shownServices(on)
+    .filter((s) => {
+      const largest = leaders.find((r) => r.service === s.slug)?.providers ?? 0
+      return s.slug !== service.slug && worthListing(stateInventory([largest]))
+    })
+    .map((s) => ({ href: statePath(s.slug, state.code), text: `${s.title} in ${state.name}` }))
 }
