@@ -1,4 +1,4 @@
-// Lighthouse scores of one page of each page type, with Debian's Chromium:
+// Lighthouse scores of one sample of each page of the page table (src/pages.ts), with Debian's Chromium:
 //
 //   npm run audit                                      seeds, starts its own `wrangler dev`
 //   npm run audit -- --origin http://localhost:8787    audits a server that is already running
@@ -138,9 +138,9 @@ function place(item: unknown): string {
 }
 
 function print(origin: string, rows: Row[]): void {
-  const head = ['page type', 'path', 'performance', 'accessibility', 'best practices', 'SEO']
+  const head = ['page', 'path', 'performance', 'accessibility', 'best practices', 'SEO']
   const body = rows.map((r) => [
-    r.type,
+    r.name,
     r.path,
     ...CATEGORIES.map((id) => (r.error ? 'error' : String(r.scores?.[id] ?? '–'))),
   ])

@@ -5,7 +5,7 @@
 //   npm run bench -- --large           and the 1M-provider catalog (seeded once, ~15 min)
 //   npm run bench -- --duration 10     seconds of load per route (default 5)
 //   npm run bench -- --connections 16  concurrent connections (default 8)
-//   npm run bench -- --only directory  one page type's rows (repeat for more; 'gate 404')
+//   npm run bench -- --only directory  one page's rows, by its name in src/pages.ts (repeat for more; 'gate 404')
 //   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
 //                                      trip 50 ms away, and the round trips that implies
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
@@ -46,7 +46,7 @@ const USAGE = `
   npm run bench -- --large           and the 1M-provider catalog (seeded once, ~15 min)
   npm run bench -- --duration 10     seconds of load per route (default 5)
   npm run bench -- --connections 16  concurrent connections (default 8)
-  npm run bench -- --only directory  one page type's rows (repeat for more; 'gate 404')
+  npm run bench -- --only directory  one page's rows, by its name in src/pages.ts (repeat for more; 'gate 404')
   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
                                      trip 50 ms away, and the round trips that implies
   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)

@@ -1,6 +1,8 @@
-// One page of each page type on a running server, for `npm run audit` and `npm run screenshots`:
+// One page of each page of the page table on a running server, for `npm run audit` and `npm run screenshots`:
 // fixed paths where the generated catalog guarantees them, else the first link of the kind on a listing.
 import { findJobService } from '../src/catalog/jobs'
+import type { PageName } from '../src/pages'
+import { CRAWLER_FILES } from '../src/pages'
 import { FLOW_SEGMENTS, SEGMENTS } from '../src/catalog/segments'
 import {
   activitiesPath,
@@ -24,7 +26,8 @@ const JOB_SERVICE = 'babysitting-jobs'
 const KEYWORD = 'robotics'
 
 export interface SamplePage {
-  type: string
+  /** The page's name in the page table, numbered from its second sample (`directory 2`). */
+  name: string
   path: string
 }
 
@@ -38,7 +41,7 @@ const segment = SEGMENTS[0]?.slug
  * `npm run audit` and `npm run screenshots` load, and what test/pages.test.ts checks every row
  * with a cache policy has, each with a cache key (so no row is silently never stored).
  */
-export const ROW_SAMPLES: Readonly<Record<string, readonly RowSample[]>> = {
+export const ROW_SAMPLES: Readonly<Partial<Record<PageName, readonly RowSample[]>>> = {
   home: [HOME],
   serviceNational: [servicePath(SERVICE), servicePath('errands')],
   serviceState: [statePath(SERVICE, STATE), statePath('au-pairs', STATE)],
@@ -57,33 +60,31 @@ export const ROW_SAMPLES: Readonly<Record<string, readonly RowSample[]>> = {
   robots: [ROBOTS],
 }
 
-/** Rows that are no page for a person: left out of the audit and the screenshots. */
-const NOT_PAGES = new Set(['sitemapIndex', 'sitemapFile', 'robots'])
-
 /** The pages, each checked to answer 200; a page that does not is skipped, with a note. */
 export async function samplePages(origin: string): Promise<SamplePage[]> {
   if (!findJobService(JOB_SERVICE)) throw new Error(`no job service ${JOB_SERVICE}`)
-  const candidates = Object.entries(ROW_SAMPLES)
-    .filter(([row]) => !NOT_PAGES.has(row))
-    .flatMap(([row, samples]) =>
-      samples.map((sample, i) => ({ type: i === 0 ? row : `${row} ${i + 1}`, sample })),
+  // Files for crawlers are no page for a person: left out of the audit and the screenshots.
+  const candidates = (Object.entries(ROW_SAMPLES) as [PageName, readonly RowSample[]][])
+    .filter(([page]) => !CRAWLER_FILES.has(page))
+    .flatMap(([page, samples]) =>
+      samples.map((sample, i) => ({ name: i === 0 ? page : `${page} ${i + 1}`, sample })),
     )
   const found: SamplePage[] = []
-  for (const { type, sample: c } of candidates) {
+  for (const { name, sample: c } of candidates) {
     let path: string
     if (typeof c === 'string') path = c
     else {
       const res = await get(origin, c.from)
       const m = res.status === 200 ? c.link.exec(res.text) : null
       if (!m?.[1]) {
-        console.log(`skip ${type}: no ${c.link.source} link on ${c.from} (${res.status})`)
+        console.log(`skip ${name}: no ${c.link.source} link on ${c.from} (${res.status})`)
         continue
       }
       path = m[1]
     }
     const { status } = await get(origin, path)
-    if (status === 200) found.push({ type, path })
-    else console.log(`skip ${type}: ${path} answers ${status}`)
+    if (status === 200) found.push({ name, path })
+    else console.log(`skip ${name}: ${path} answers ${status}`)
   }
   return found
 }

@@ -1,4 +1,4 @@
-// Screenshots of one page of each page type, on a phone and on a desktop, so a change can be
+// Screenshots of one sample of each page of the page table (src/pages.ts), on a phone and on a desktop, so a change can be
 // looked at in review:
 //
 //   npm start                                       in another terminal: the local server
@@ -18,7 +18,7 @@ import { samplePages } from './sample-pages'
 const USAGE = `usage: npm run screenshots [-- --origin URL] [--out DIR]
 
   --origin URL   the server to photograph (default http://localhost:8787, as \`npm start\` serves)
-  --out DIR      where the PNGs go (default screenshots/), one per page type and size`
+  --out DIR      where the PNGs go (default screenshots/), one per page and size`
 
 const SIZES = [
   { name: 'phone', viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true },
@@ -55,10 +55,10 @@ const browser = await chromium.launch({ executablePath: requireChromium(), args:
 try {
   for (const { name: size, ...device } of SIZES) {
     const context = await browser.newContext(device)
-    for (const { type, path } of pages) {
+    for (const { name, path } of pages) {
       const page = await context.newPage()
       await page.goto(new URL(path, origin).href, { waitUntil: 'networkidle' })
-      const file = join(out, `${type.replaceAll(' ', '-')}-${size}.png`)
+      const file = join(out, `${name.replaceAll(' ', '-')}-${size}.png`)
       await page.screenshot({ path: file, fullPage: true })
       console.log(`${file}  ${path}`)
       await page.close()

@@ -45,12 +45,9 @@ export interface PageRow {
   pattern: string
   method: 'GET' | 'POST'
   /**
-   * The row's kind of page, finer than the analytics page type: `directory`, `serviceState`, …;
-   * rows of one kind share it (`flow`, `sitemap`). It tells pages for people from sitemaps
-   * (`isReturnPage`); no flag reads it.
+   * The analytics page type (`seoSearchListing`, …), coarser than the row: what flag rules
+   * target (src/flags/page-target.ts), the log line's `pageType` and the `page:` cache tag.
    */
-  surface: string
-  /** The analytics page type, and what flag rules target (src/flags/page-target.ts). */
   pageType: PageType | null
   /** The analytics page kind of listings. */
   pageKind: PageKind | null
@@ -76,9 +73,7 @@ export interface PageRow {
   handler: Handler<AppEnv>
 }
 
-const page = (
-  row: Partial<PageRow> & Pick<PageRow, 'pattern' | 'surface' | 'handler'>,
-): PageRow => ({
+const page = (row: Partial<PageRow> & Pick<PageRow, 'pattern' | 'handler'>): PageRow => ({
   method: 'GET',
   pageType: null,
   pageKind: null,
@@ -100,11 +95,13 @@ const SITEMAP_FLAGS: readonly Shaping[] = [
 ]
 const LISTING = 'seoSearchListing'
 
-/** Every route of the site, and what shapes each. */
+/**
+ * Every route of the site, and what shapes each, by the page's name (`PageName`): what the
+ * sample pages, the bench, the audit and the screenshots call it (docs/request-flow.md).
+ */
 export const PAGES = {
   home: page({
     pattern: PATTERNS.home,
-    surface: 'home',
     policy: POLICIES.hub,
     handler: homePage,
   }),
@@ -112,14 +109,12 @@ export const PAGES = {
   // is the typeahead's suggestions.
   search: page({
     pattern: PATTERNS.search,
-    surface: 'search',
     data: true,
     flags: DOCUMENT_FLAGS,
     handler: searchPage,
   }),
   serviceNational: page({
     pattern: PATTERNS.serviceNational,
-    surface: 'serviceNational',
     pageType: LISTING,
     policy: POLICIES.hub,
     flags: [...CALL_TO_ACTION_FLAGS, 'pillarPageRouting'],
@@ -127,7 +122,6 @@ export const PAGES = {
   }),
   serviceState: page({
     pattern: PATTERNS.serviceState,
-    surface: 'serviceState',
     pageType: LISTING,
     pageKind: 'SEGMENTATION_STATE',
     policy: POLICIES.hub,
@@ -136,7 +130,6 @@ export const PAGES = {
   }),
   directory: page({
     pattern: PATTERNS.serviceCity,
-    surface: 'directory',
     pageType: LISTING,
     pageKind: 'PROVIDERS',
     gate: CITY_GATE,
@@ -153,7 +146,6 @@ export const PAGES = {
   }),
   jobListing: page({
     pattern: PATTERNS.jobListing,
-    surface: 'jobListing',
     pageType: LISTING,
     pageKind: 'JOBS',
     gate: CITY_GATE,
@@ -164,7 +156,6 @@ export const PAGES = {
   }),
   cityHub: page({
     pattern: PATTERNS.cityHub,
-    surface: 'cityHub',
     pageType: LISTING,
     pageKind: 'ALL_SERVICES_CITY',
     gate: CITY_GATE,
@@ -173,7 +164,6 @@ export const PAGES = {
   }),
   profile: page({
     pattern: PATTERNS.provider,
-    surface: 'profile',
     pageType: 'seoProviderProfile',
     gate: { slug: 'provider' },
     entity: 'provider',
@@ -186,7 +176,6 @@ export const PAGES = {
   profileMessage: page({
     pattern: PATTERNS.providerMessage,
     method: 'POST',
-    surface: 'profileMessage',
     pageType: 'seoProviderProfile',
     gate: { slug: 'provider' },
     flags: [...DOCUMENT_FLAGS, 'embeddedGuestMessaging'],
@@ -194,7 +183,6 @@ export const PAGES = {
   }),
   profileMessageSent: page({
     pattern: PATTERNS.providerMessageSent,
-    surface: 'profileMessage',
     pageType: 'seoProviderProfile',
     gate: { slug: 'provider' },
     flags: [...DOCUMENT_FLAGS, 'embeddedGuestMessaging'],
@@ -202,7 +190,6 @@ export const PAGES = {
   }),
   job: page({
     pattern: PATTERNS.job,
-    surface: 'job',
     pageType: 'seoJobDetail',
     gate: { slug: 'job' },
     entity: 'job',
@@ -211,7 +198,6 @@ export const PAGES = {
   }),
   costNational: page({
     pattern: PATTERNS.costNational,
-    surface: 'costNational',
     pageType: 'costGuide',
     policy: POLICIES.cost,
     flags: [...CALL_TO_ACTION_FLAGS, 'costGuideLocalPage'],
@@ -219,7 +205,6 @@ export const PAGES = {
   }),
   costCity: page({
     pattern: PATTERNS.costCity,
-    surface: 'costCity',
     pageType: 'costGuide',
     gate: CITY_GATE,
     policy: POLICIES.cost,
@@ -228,7 +213,6 @@ export const PAGES = {
   }),
   activities: page({
     pattern: PATTERNS.activities,
-    surface: 'activities',
     pageType: 'campsAndActivities',
     policy: POLICIES.activities,
     query: activitiesQuery,
@@ -238,43 +222,36 @@ export const PAGES = {
   }),
   segment: page({
     pattern: PATTERNS.segment,
-    surface: 'segment',
     policy: POLICIES.segment,
     handler: segmentPage,
   }),
   flowIntent: page({
     pattern: PATTERNS.flowIntent,
-    surface: 'flow',
     data: true,
     handler: intentStep(isReturnPage),
   }),
   flowWhoNeedsCare: page({
     pattern: PATTERNS.flowWhoNeedsCare,
-    surface: 'flow',
     handler: whoNeedsCareStep(isReturnPage),
   }),
   flowProvider: page({
     pattern: PATTERNS.flowProvider,
-    surface: 'flow',
     handler: providerEntry(isReturnPage),
   }),
   sitemapIndex: page({
     pattern: SITEMAP_INDEX,
-    surface: 'sitemap',
     policy: POLICIES.sitemap,
     flags: SITEMAP_FLAGS,
     handler: sitemapIndex,
   }),
   sitemapFile: page({
     pattern: SITEMAP_FILE,
-    surface: 'sitemap',
     policy: POLICIES.sitemap,
     flags: SITEMAP_FLAGS,
     handler: sitemapFile,
   }),
   robots: page({
     pattern: ROBOTS,
-    surface: 'sitemap',
     policy: POLICIES.sitemap,
     flags: SITEMAP_FLAGS,
     handler: robotsTxt,
@@ -282,48 +259,59 @@ export const PAGES = {
   opsPurge: page({
     pattern: OPS_PURGE,
     method: 'POST',
-    surface: 'other',
     flags: DOCUMENT_FLAGS,
     handler: purgeEndpoint,
   }),
   opsCatalog: page({
     pattern: OPS_CATALOG,
     method: 'POST',
-    surface: 'other',
     flags: DOCUMENT_FLAGS,
     handler: catalogEndpoint,
   }),
 } satisfies Record<string, PageRow>
 
+/** A page's name: its row's key in the page table. */
+export type PageName = keyof typeof PAGES
+
 /** Each row's paths: its pattern, and its JSON twin under `/_data` when it has one. */
-export const ROUTES: readonly { row: PageRow; path: string }[] = Object.values(PAGES).flatMap(
-  (row): { row: PageRow; path: string }[] =>
-    row.data
-      ? [
-          { row, path: row.pattern },
-          { row, path: DATA_PREFIX + row.pattern },
-        ]
-      : [{ row, path: row.pattern }],
+export const ROUTES: readonly { name: PageName; row: PageRow; path: string }[] = (
+  Object.entries(PAGES) as [PageName, PageRow][]
+).flatMap(([name, row]) =>
+  row.data
+    ? [
+        { name, row, path: row.pattern },
+        { name, row, path: DATA_PREFIX + row.pattern },
+      ]
+    : [{ name, row, path: row.pattern }],
 )
 
 // The routers Hono itself chooses from: the first that can hold every pattern.
-const router = new SmartRouter<PageRow>({ routers: [new RegExpRouter(), new TrieRouter()] })
-for (const { row, path } of ROUTES) router.add(row.method, path, row)
+const router = new SmartRouter<{ name: PageName; row: PageRow }>({
+  routers: [new RegExpRouter(), new TrieRouter()],
+})
+for (const { name, row, path } of ROUTES) router.add(row.method, path, { name, row })
 
-/** The row a request's method and path route to, with the route's parameters. */
+/** The page a request's method and path route to: its name, its row, the route's parameters. */
 export function matchPage(
   method: string,
   path: string,
-): { row: PageRow; params: Record<string, string> } | null {
+): { name: PageName; row: PageRow; params: Record<string, string> } | null {
   const [matches, stash] = router.match(method === 'HEAD' ? 'GET' : method, path)
   const first = matches[0]
   if (!first) return null
-  const [row, found] = first
+  const [{ name, row }, found] = first
   const params: Record<string, string> = {}
-  for (const [name, at] of Object.entries(found))
-    params[name] = stash ? (stash[at as number] ?? '') : String(at)
-  return { row, params }
+  for (const [param, at] of Object.entries(found))
+    params[param] = stash ? (stash[at as number] ?? '') : String(at)
+  return { name, row, params }
 }
+
+/** The rows that are files for crawlers, no page for a person. */
+export const CRAWLER_FILES: ReadonlySet<PageName> = new Set([
+  'sitemapIndex',
+  'sitemapFile',
+  'robots',
+])
 
 /**
  * Whether the visitor flow may send a visitor back to `path` (src/urls/return-path.ts): a page
@@ -331,8 +319,8 @@ export function matchPage(
  * endpoint are no place to return to.
  */
 export function isReturnPage(path: string): boolean {
-  const row = matchPage('GET', path)?.row
-  return row !== undefined && row.policy !== null && row.surface !== 'sitemap'
+  const match = matchPage('GET', path)
+  return match !== null && match.row.policy !== null && !CRAWLER_FILES.has(match.name)
 }
 
 /** What the fast path needs of the row a GET path routes to, or null for none. */
@@ -363,7 +351,6 @@ function contextOf(
   params: Readonly<Record<string, string | undefined>>,
 ): PageContext {
   return {
-    surface: row.surface,
     target: pageTarget(row.pageType, params),
     shapedBy: row.flags,
     pageKind: row.pageKind,

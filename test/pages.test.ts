@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest'
+import type { RowSample } from '../scripts/sample-pages'
 import { ROW_SAMPLES } from '../scripts/sample-pages'
 import { pageKey } from '../src/cache/cache-key'
 import { FLAGS } from '../src/flags/definitions'
 import { DATA_PREFIX } from '../src/urls/data-prefix'
-import { pageContextOf, PAGES, routedPage } from '../src/pages'
+import type { PageName, PageRow } from '../src/pages'
+import { matchPage, pageContextOf, PAGES, routedPage } from '../src/pages'
 import { fetchPage, ORIGIN } from './support/fetch-page'
 
 /** A row's sample as a path: fixed, or the first link of its kind on the page it names. */
-async function samplePath(sample: (typeof ROW_SAMPLES)[string][number]): Promise<string> {
+async function samplePath(sample: RowSample): Promise<string> {
   if (typeof sample === 'string') return sample
   const html = await (await fetchPage(sample.from)).text()
   const path = sample.link.exec(html)?.[1]
@@ -16,7 +18,7 @@ async function samplePath(sample: (typeof ROW_SAMPLES)[string][number]): Promise
 }
 
 describe('every row of the page table with a cache policy', () => {
-  it.each(Object.entries(PAGES).filter(([, row]) => row.policy))(
+  it.each((Object.entries(PAGES) as [PageName, PageRow][]).filter(([, row]) => row.policy))(
     '%s has sample pages, each with a cache key',
     async (name, row) => {
       const samples = ROW_SAMPLES[name] ?? []
@@ -68,13 +70,13 @@ describe('the page table', () => {
     ['/cost/babysitters/atlanta-ga', 'costCity'],
     ['/explore/d/stem', 'activities'],
     ['/adult-care', 'segment'],
-    ['/us-subscription/segment/nonmember/babysitters', 'flow'],
-    ['/sitemap.xml', 'sitemap'],
-    ['/sitemaps/providers-1.xml', 'sitemap'],
-    ['/robots.txt', 'sitemap'],
-    ['/no/such/page', 'other'],
-  ])('%s is a %s page', (path, surface) => {
-    expect(pageContextOf('GET', path).surface).toBe(surface)
+    ['/us-subscription/segment/nonmember/babysitters', 'flowIntent'],
+    ['/sitemap.xml', 'sitemapIndex'],
+    ['/sitemaps/providers-1.xml', 'sitemapFile'],
+    ['/robots.txt', 'robots'],
+    ['/no/such/page', null],
+  ])('%s is the page %s', (path, name) => {
+    expect(matchPage('GET', path)?.name ?? null).toBe(name)
   })
 
   it.each([

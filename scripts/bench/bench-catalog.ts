@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { explainPageReads, isScan } from '../../test/support/page-reads'
-import type { PageType } from './find-pages'
+import type { PageName } from '../../src/pages'
 import { findPages } from './find-pages'
 import type { Server } from './harness'
 import { CATALOGS, PHONE, serve, serveD1 } from './harness'
@@ -16,7 +16,7 @@ const UNKNOWN_CITY = '/babysitters/nowhere-zz'
 const BARE_404 = '/__bench/not-found'
 
 export interface Row {
-  route: PageType | 'bare 404' | 'gate 404'
+  route: PageName | 'bare 404' | 'gate 404'
   cache: 'miss' | 'hit' | null
   path: string
   measured: Measured
@@ -31,7 +31,7 @@ export interface Row {
 
 export const label = (row: Row): string => (row.cache ? `${row.route}, ${row.cache}` : row.route)
 
-/** `only`: the page types to load (none: every one, and the 404s). */
+/** `only`: the pages to load, by name (none: every one, and the 404s). */
 export async function benchCatalog(
   name: keyof typeof CATALOGS,
   load: Load,
@@ -52,9 +52,8 @@ export async function benchCatalog(
       measureRoute(server, d1, path, status, load)
 
     /** A page under load, just after a static string of its size from the same server. */
-    const pageRow = async (route: PageType, cache: 'miss' | 'hit'): Promise<Row> => {
+    const pageRow = async (route: PageName, path: string, cache: 'miss' | 'hit'): Promise<Row> => {
       const server = cache === 'miss' ? missing : cached
-      const path = pages[route]
       console.error(`bench: ${route}, ${cache}: ${path}`)
       const res = await fetch(server.base + path, { headers: { 'user-agent': PHONE } })
       const html = await res.text()
@@ -71,10 +70,10 @@ export async function benchCatalog(
     }
 
     const rows: Row[] = []
-    for (const route of Object.keys(pages) as PageType[]) {
+    for (const [route, path] of Object.entries(pages) as [PageName, string][]) {
       if (only.length && !only.includes(route)) continue
-      rows.push(await pageRow(route, 'miss'))
-      if (route === 'directory') rows.push(await pageRow(route, 'hit'))
+      rows.push(await pageRow(route, path, 'miss'))
+      if (route === 'directory') rows.push(await pageRow(route, path, 'hit'))
     }
     if (!only.length || only.includes('gate 404')) {
       console.error('bench: 404s')

@@ -1,14 +1,14 @@
 // Latency at a distance: every D1 round trip pays an injected delay, as from a visitor far from
 // the database, and each page's miss is requested one at a time. Its time to first byte,
 // divided by the delay, is the number of sequential round trips before the status was decided.
-import type { PageType } from './find-pages'
+import type { PageName } from '../../src/pages'
 import { findPages } from './find-pages'
 import { CATALOGS, PHONE, serve, serveD1 } from './harness'
 
 const RUNS = 5
 
 export interface DistanceRow {
-  route: PageType | 'directory, hit' | 'gate 404'
+  route: PageName | 'directory, hit' | 'gate 404'
   path: string
   /** Median time to the response's status and headers, in ms. */
   ttfb: number
@@ -33,9 +33,9 @@ export async function benchDistance(delay: number): Promise<DistanceRow[]> {
       return { route, path, ttfb, roundTrips: Math.round(ttfb / delay) }
     }
     const rows: DistanceRow[] = []
-    for (const [route, path] of Object.entries(pages) as [PageType, string][])
+    for (const [route, path] of Object.entries(pages) as [PageName, string][])
       rows.push(await row(route, missing.base, path))
-    rows.push(await row('directory, hit', cached.base, pages.directory))
+    if (pages.directory) rows.push(await row('directory, hit', cached.base, pages.directory))
     rows.push(await row('gate 404', cached.base, '/babysitters/nowhere-zz'))
     return rows
   } finally {

@@ -2,6 +2,7 @@
 // sitemaps (the pages that exist) and, for a provider and a job, in the links of the city's
 // directory and job listing. No id is written here, so both catalogs are measured alike.
 import { SEGMENTS } from '../../src/catalog/segments'
+import type { PageName } from '../../src/pages'
 import { SITEMAP_INDEX, sitemapFilePath } from '../../src/urls/paths'
 import { PHONE } from './harness'
 
@@ -9,18 +10,8 @@ import { PHONE } from './harness'
 const CITY = 'atlanta-ga'
 const DIRECTORY = `/babysitters/${CITY}`
 
-export type PageType =
-  | 'directory'
-  | 'profile'
-  | 'job detail'
-  | 'job listing'
-  | 'cost guide, national'
-  | 'cost guide, city'
-  | 'activities'
-  | 'city hub'
-  | 'service, national'
-  | 'service, state'
-  | 'segment'
+/** The pages the bench loads, by their names in the page table (src/pages.ts). */
+export type BenchPages = Partial<Record<PageName, string>>
 
 async function text(base: string, path: string): Promise<string> {
   const res = await fetch(base + path, { headers: { 'user-agent': PHONE } })
@@ -46,7 +37,7 @@ function firstLink(html: string, prefix: string): string {
   return found
 }
 
-export async function findPages(base: string): Promise<Record<PageType, string>> {
+export async function findPages(base: string): Promise<BenchPages> {
   const files = await listed(base, SITEMAP_INDEX)
   /**
    * A page of the city from the sitemap files of one kind (`hubs-1.xml`, `hubs-2.xml`, …), read
@@ -68,17 +59,14 @@ export async function findPages(base: string): Promise<Record<PageType, string>>
   return {
     directory: DIRECTORY,
     profile: firstLink(await text(base, DIRECTORY), '/p/'),
-    'job detail': firstLink(await text(base, jobListing), '/job/'),
-    'job listing': jobListing,
-    'cost guide, national': must(
-      pick(pages, /^\/cost\/[a-z-]+$/, 'babysitters'),
-      'national cost guide',
-    ),
-    'cost guide, city': await cityPage('cost-guides', /^\/cost\/[a-z-]+\/.+$/),
+    job: firstLink(await text(base, jobListing), '/job/'),
+    jobListing,
+    costNational: must(pick(pages, /^\/cost\/[a-z-]+$/, 'babysitters'), 'national cost guide'),
+    costCity: await cityPage('cost-guides', /^\/cost\/[a-z-]+\/.+$/),
     activities: must(pick(pages, /^\/explore\/d\/[a-z-]+$/), 'activities'),
-    'city hub': await cityPage('hubs', /^\/local\/.+$/),
-    'service, national': must(pick(pages, /^\/babysitters$/), 'national service'),
-    'service, state': must(pick(pages, /^\/babysitters\/[a-z]{2}$/, 'ga'), 'state service'),
+    cityHub: await cityPage('hubs', /^\/local\/.+$/),
+    serviceNational: must(pick(pages, /^\/babysitters$/), 'national service'),
+    serviceState: must(pick(pages, /^\/babysitters\/[a-z]{2}$/, 'ga'), 'state service'),
     segment: must(
       pages.find((p) => segments.has(p)),
       'segment',

@@ -1,7 +1,7 @@
 // The speed targets (docs/performance.md), against one run's rows.
 import type { Row } from './bench-catalog'
 import { label } from './bench-catalog'
-import type { PageType } from './find-pages'
+import type { PageName } from '../../src/pages'
 import type { Measured } from './measure-route'
 
 /** Another framework's comparable page, measured in the same run. */
@@ -19,12 +19,12 @@ export interface Target {
 }
 
 /** CPU per request of a miss, in ms, at most: the pages most requests that render are. */
-const MISS_CPU: Partial<Record<PageType, number>> = {
+const MISS_CPU: Partial<Record<PageName, number>> = {
   directory: 1.5,
   profile: 1.2,
-  'job detail': 1.2,
-  'cost guide, national': 1.2,
-  'cost guide, city': 1.2,
+  job: 1.2,
+  costNational: 1.2,
+  costCity: 1.2,
 }
 /** Throughput as a share of the row's reference, at least. */
 const SHARE: { route: Row['route']; cache: Row['cache']; least: number }[] = [
@@ -40,7 +40,7 @@ const SCALE = 1.2
 export function targets(rows: readonly Row[], peer: Peer | null = null): Target[] {
   const met: Target[] = []
   for (const row of rows) {
-    const limit = row.cache === 'miss' ? MISS_CPU[row.route as PageType] : undefined
+    const limit = row.cache === 'miss' ? MISS_CPU[row.route as PageName] : undefined
     if (limit === undefined) continue
     met.push({
       target: `${label(row)}: CPU ≤ ${limit.toFixed(1)} ms/request`,

@@ -10,8 +10,6 @@ import type { Target } from './evaluate'
  * page kind. Known before any storage read.
  */
 export interface PageContext {
-  /** The row's kind of page: `directory`, `profile`, … ; `other` when no row matches. */
-  surface: string
   target: Target
   shapedBy: readonly Shaping[]
   pageKind: PageKind | null
@@ -19,7 +17,6 @@ export interface PageContext {
 
 /** A request no row of the table matches: it can only be answered by an error page. */
 export const NO_PAGE: PageContext = {
-  surface: 'other',
   target: {},
   shapedBy: DOCUMENT_FLAGS,
   pageKind: null,

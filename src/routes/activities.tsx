@@ -29,6 +29,35 @@ import { TAG } from '../cache/tags'
 
 /** `/explore/d/{keyword}`: camps and classes of an activity category or subcategory. */
 export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
+  const loaded = await loadActivities(c)
+  const { keyword, categories } = loaded
+  const { head, crumbs, state, decision, worthALink } = describeActivities(c, loaded)
+  return renderListing(
+    c,
+    state,
+    () => (
+      <ActivitiesPage
+        head={head}
+        crumbs={crumbs}
+        state={state}
+        signUpBanner={c.var.flags.on('providerSignUpBanner')}
+        related={relatedLinks(keyword, worthALink)}
+        categories={categories
+          .filter((other) => other.slug !== keyword.category.slug && worthALink(other.slug))
+          .map((other) => ({
+            href: activitiesPath(other.slug),
+            text: other.slug === 'stem' ? 'STEM' : other.label,
+          }))}
+      />
+    ),
+    { decision, tags: [TAG.keyword(keyword.slug), TAG.category(keyword.category.slug)] },
+  )
+}
+
+type LoadedActivities = Awaited<ReturnType<typeof loadActivities>>
+
+/** The route's keyword and query, its activities and the counts its links need: one round trip. */
+async function loadActivities(c: Context<AppEnv>) {
   const { on } = c.var.flags
   const keyword = findActivityKeyword(c.req.param('keyword') ?? '')
   const categories = shownCategories(on)
@@ -46,8 +75,15 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
     ]),
     findNationalCounts(c.var.db, [CARE_AROUND_ACTIVITIES]),
   ])
-  const worthALink = (slug: string) => worthListing(counts.get(slug) ?? 0)
+  return { keyword, categories, offerCamps, query, total, items, counts, care }
+}
 
+/** The page's indexing, head, trail and listing state (its HTML and its `/_data` JSON). */
+function describeActivities(
+  c: Context<AppEnv>,
+  { keyword, offerCamps, query, total, items, counts, care }: LoadedActivities,
+) {
+  const worthALink = (slug: string) => worthListing(counts.get(slug) ?? 0)
   const filtered = isActivityQueryFiltered(query)
   const path = activitiesPath(keyword.slug)
   const at = listingPage({ path, page: query.page, filtered }, total)
@@ -93,30 +129,11 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
     intent: intentQuestion(
       'child-care',
       'Need child care around camp hours? When do you need it?',
-      on,
+      c.var.flags.on,
       path,
     ),
   })
-  return renderListing(
-    c,
-    state,
-    () => (
-      <ActivitiesPage
-        head={head}
-        crumbs={crumbs}
-        state={state}
-        signUpBanner={on('providerSignUpBanner')}
-        related={relatedLinks(keyword, worthALink)}
-        categories={categories
-          .filter((other) => other.slug !== category.slug && worthALink(other.slug))
-          .map((other) => ({
-            href: activitiesPath(other.slug),
-            text: other.slug === 'stem' ? 'STEM' : other.label,
-          }))}
-      />
-    ),
-    { decision, tags: [TAG.keyword(keyword.slug), TAG.category(category.slug)] },
-  )
+  return { head, crumbs, state, decision, worthALink }
 }
 
 /** The keyword's category and the category's other subcategories, where worth a link. */

@@ -9,7 +9,9 @@ import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
 import { pageHead } from '../seo/head'
+import type { IndexDecision } from '../seo/indexability'
 import { hubDecision, MIN_INDEXABLE_PROVIDERS, worthListing } from '../seo/indexability'
+import type { CityHubPageProps } from '../views/hub/city-hub-page'
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from '../seo/camp-links'
@@ -20,6 +22,24 @@ import { TAG } from '../cache/tags'
 
 /** `/local/{city-state}`: every service and job family of a city, linking only to pages worth a visit. */
 export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
+  const loaded = await loadHub(c)
+  const { city, shown, services, jobs } = loaded
+  const decision = hubDecision(services, jobs, c.var.flags.on)
+  return renderPage(c, <CityHubPage {...describeHub(c, loaded, decision)} />, {
+    decision,
+    tags: [TAG.city(city.slug)],
+    // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.
+    lastModified: newestDate([
+      ...services.filter((r) => shown.some((s) => s.slug === r.service)).map((r) => r.updatedAt),
+      ...jobs.map((r) => r.updatedAt),
+    ]),
+  })
+}
+
+type LoadedHub = Awaited<ReturnType<typeof loadHub>>
+
+/** The route's city, and its counts, nearby hubs and camps: one round trip. */
+async function loadHub(c: Context<AppEnv>) {
   const { db } = c.var
   const city = await c.var.cities.find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
@@ -35,6 +55,15 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     ),
     findActivityCounts(db, CAMP_KEYWORDS),
   ])
+  return { city, shown, services, jobs, nearby, providers, activities }
+}
+
+/** The hub's view: its head and the links to the city's pages worth a visit. */
+function describeHub(
+  c: Context<AppEnv>,
+  { city, shown, services, jobs, nearby, providers, activities }: LoadedHub,
+  decision: IndexDecision,
+): CityHubPageProps {
   const worth = <T extends { n: number }>(rows: T[]) => rows.filter((r) => worthListing(r.n))
   const serviceLinks = worth(
     shown.map((s) => ({
@@ -54,39 +83,26 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
     count: number(n),
   }))
   const open = jobs.reduce((n, r) => n + r.jobs, 0)
-  const decision = hubDecision(services, jobs, c.var.flags.on)
   const path = cityHubPath(city.slug)
   const place = `${city.name}, ${city.stateCode}`
   const crumbs = [{ name: `Care in ${place}`, path }]
-  return renderPage(
-    c,
-    <CityHubPage
-      head={pageHead(c.env.PUBLIC_ORIGIN, {
-        title: `Care in ${place}: caregivers and jobs`,
-        description: `${hubCare(serviceLinks.map((l) => l.text))} in ${place}: ${count(providers, 'caregiver', 'caregivers')} and ${count(open, 'open job', 'open jobs')}.`,
-        path,
-        decision,
-        crumbs,
-      })}
-      crumbs={crumbs}
-      place={place}
-      providers={providers}
-      jobs={open}
-      services={serviceLinks}
-      jobLinks={jobLinks}
-      camps={campLinksOf(activities)}
-      nearby={nearby.map((n) => ({ href: cityHubPath(n.slug), text: `${n.name}, ${n.stateCode}` }))}
-    />,
-    {
+  return {
+    head: pageHead(c.env.PUBLIC_ORIGIN, {
+      title: `Care in ${place}: caregivers and jobs`,
+      description: `${hubCare(serviceLinks.map((l) => l.text))} in ${place}: ${count(providers, 'caregiver', 'caregivers')} and ${count(open, 'open job', 'open jobs')}.`,
+      path,
       decision,
-      tags: [TAG.city(city.slug)],
-      // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.
-      lastModified: newestDate([
-        ...services.filter((r) => shown.some((s) => s.slug === r.service)).map((r) => r.updatedAt),
-        ...jobs.map((r) => r.updatedAt),
-      ]),
-    },
-  )
+      crumbs,
+    }),
+    crumbs,
+    place,
+    providers,
+    jobs: open,
+    services: serviceLinks,
+    jobLinks,
+    camps: campLinksOf(activities),
+    nearby: nearby.map((n) => ({ href: cityHubPath(n.slug), text: `${n.name}, ${n.stateCode}` })),
+  }
 }
 
 /**

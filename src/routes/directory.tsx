@@ -47,10 +47,52 @@ import { TAG } from '../cache/tags'
 
 /** `/{service}/{city-state}`: the provider directory of a city (page kind PROVIDERS). */
 export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
+  const loaded = await loadDirectory(c)
+  const { service, city, local, listing } = loaded
+  const { db } = c.var
+  const { head, crumbs, state, place, decision } = describeDirectory(c, loaded)
+  return renderListing(
+    c,
+    state,
+    () => (
+      <DirectoryPage
+        head={head}
+        crumbs={crumbs}
+        state={state}
+        service={service}
+        place={place}
+        local={local}
+        national={loaded.national}
+        guide={localGuide(service, city, local, c.var.flags.config.costGuideLocalPage)}
+        nearby={streamed(nearbyLinks(db, service, city))}
+        related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
+        resources={streamed(
+          caresForChildren(service)
+            ? findActivityCounts(db, CAMP_KEYWORDS).then(campLinksOf)
+            : Promise.resolve([]),
+        )}
+      />
+    ),
+    {
+      decision,
+      // A provider's purge reaches every listing its card is on.
+      tags: [
+        TAG.service(service.slug),
+        TAG.city(city.slug),
+        ...listing.cards.map((p) => TAG.provider(p.id)),
+      ],
+      lastModified: local?.updatedAt,
+    },
+  )
+}
+
+type LoadedDirectory = Awaited<ReturnType<typeof loadDirectory>>
+
+/** The route's service, city and query, and the city's listing and rates: one round trip. */
+async function loadDirectory(c: Context<AppEnv>) {
   const service = serviceParam(c)
   const query = validQuery(parseListingQuery(new URL(c.req.url).searchParams, service))
   const { db } = c.var
-
   const city = await c.var.cities.find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const ranked = c.var.flags.on('rankedDirectorySorting')
@@ -60,19 +102,25 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
     findNationalStats(db, service.slug),
     findStateLeaders(db, city.stateCode),
   ])
+  return { service, query, city, ranked, listing, local, national, leaders }
+}
 
+/** The directory's indexing, head, trail and listing state (its HTML and its `/_data` JSON). */
+function describeDirectory(
+  c: Context<AppEnv>,
+  { service, query, city, ranked, listing, local, leaders }: LoadedDirectory,
+) {
   const filtered = isFiltered(query)
   const base = cityPath(service.slug, city.slug)
   const at = listingPage({ path: base, page: query.page, filtered }, listing.total)
   const decision = decideIndexing({ inventory: local?.providers ?? 0, filtered })
-  const origin = c.env.PUBLIC_ORIGIN
   const place = `${city.name}, ${city.stateCode}`
   const largestCity = leaders.find((r) => r.service === service.slug)?.providers ?? 0
   const crumbs = directoryTrail(service, { code: city.stateCode, largestCity }, [
     { name: city.name, path: base },
   ])
   const average = local ? ` Average rate ${rateAverage(local.rateAvg, local.payUnit)}.` : ''
-  const head = listingHead(origin, at, {
+  const head = listingHead(c.env.PUBLIC_ORIGIN, at, {
     title: `${service.title} in ${place}`,
     description: `Find ${service.nouns} in ${place}. Compare ${local?.providers ?? listing.total} local ${service.nouns} by rate, reviews and experience.${average}`,
     decision,
@@ -103,40 +151,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
       base,
     ),
   })
-
-  return renderListing(
-    c,
-    state,
-    () => (
-      <DirectoryPage
-        head={head}
-        crumbs={crumbs}
-        state={state}
-        service={service}
-        place={place}
-        local={local}
-        national={national}
-        guide={localGuide(service, city, local, c.var.flags.config.costGuideLocalPage)}
-        nearby={streamed(nearbyLinks(db, service, city))}
-        related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
-        resources={streamed(
-          caresForChildren(service)
-            ? findActivityCounts(db, CAMP_KEYWORDS).then(campLinksOf)
-            : Promise.resolve([]),
-        )}
-      />
-    ),
-    {
-      decision,
-      // A provider's purge reaches every listing its card is on.
-      tags: [
-        TAG.service(service.slug),
-        TAG.city(city.slug),
-        ...listing.cards.map((p) => TAG.provider(p.id)),
-      ],
-      lastModified: local?.updatedAt,
-    },
-  )
+  return { head, crumbs, state, place, decision }
 }
 
 /** The city's guide, for its rate summary: where city guides exist and it has rates enough. */

@@ -88,6 +88,21 @@ export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
       headers: { 'retry-after': String(MINUTE_SECONDS) },
     })
   }
+  const refused = await storeMessage(c, provider, network, checked.message)
+  if (refused) return formAgain(c, provider, values, refused)
+  return c.redirect(providerMessageSentPath(provider), 303)
+}
+
+/**
+ * Stores a checked message; what the form then tells the visitor when it was not stored (a limit
+ * reached, or D1 unable to take it), or null when it was.
+ */
+async function storeMessage(
+  c: Context<AppEnv>,
+  provider: Provider,
+  network: string,
+  message: MessageValues,
+): Promise<FormAgain | null> {
   let outcome: Awaited<ReturnType<typeof saveGuestMessage>>
   try {
     outcome = await saveGuestMessage(
@@ -96,24 +111,19 @@ export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
         providerId: provider.id,
         deviceId: c.var.deviceId,
         sender: network,
-        name: checked.message.name,
-        email: checked.message.email,
-        body: checked.message.message,
+        name: message.name,
+        email: message.email,
+        body: message.message,
       },
       new Date(),
     )
   } catch (error) {
     c.var.reporter.problem('guest message: not stored', { error: String(error) })
-    return formAgain(c, provider, values, REFUSALS.full)
+    return REFUSALS.full
   }
-  if (!outcome.sent) {
-    const refusal = REFUSALS[outcome.refused]
-    return formAgain(c, provider, values, {
-      ...refusal,
-      problem: refusal.problem.replace('{recipient}', recipient),
-    })
-  }
-  return c.redirect(providerMessageSentPath(provider), 303)
+  if (outcome.sent) return null
+  const refusal = REFUSALS[outcome.refused]
+  return { ...refusal, problem: refusal.problem.replace('{recipient}', recipientName(provider)) }
 }
 
 const NOT_SENT =
@@ -164,17 +174,20 @@ async function overSendingLimit(c: Context<AppEnv>, network: string): Promise<bo
   }
 }
 
+/** Why the form is shown again: the fields' errors or a problem, its status and headers. */
+interface FormAgain {
+  errors?: MessageErrors
+  problem?: string
+  status: number
+  headers?: Record<string, string>
+}
+
 /** The form again, as typed, with what is wrong. */
 function formAgain(
   c: Context<AppEnv>,
   provider: Provider,
   values: MessageValues,
-  options: {
-    errors?: MessageErrors
-    problem?: string
-    status: number
-    headers?: Record<string, string>
-  },
+  options: FormAgain,
 ): Promise<Response> {
   const recipient = recipientName(provider)
   return renderPage(

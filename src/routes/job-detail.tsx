@@ -6,10 +6,13 @@ import type { Job } from '../data/jobs'
 import { findCityJobCounts, findJob, findOpenJobs, isExpired } from '../data/jobs'
 import { findOpenJobsNear } from '../data/open-jobs-near'
 import { findCityServices } from '../data/service-stats'
+import type { Db } from '../data/db'
 import type { AppEnv } from '../env'
 import { jobPosting } from '../seo/entity-json-ld'
 import { absoluteUrl, pageHead, SITE_NAME } from '../seo/head'
+import type { IndexDecision } from '../seo/indexability'
 import { decideIndexing, worthListing } from '../seo/indexability'
+import type { JobDetailPageProps } from '../views/jobs/job-detail-page'
 import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
@@ -33,78 +36,16 @@ const EMPLOYMENT_TYPE = {
  */
 export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const slug = c.req.param('slug') ?? ''
-  const id = entityId(slug)
-  const { db } = c.var
-  if (id === null) throw new HTTPException(404)
-  // The job and its city's counts at once, the city named through the job: one round trip.
-  const [job, services, jobCounts] = await Promise.all([
-    findJob(db, id),
-    findCityServices(db, { job: id }),
-    findCityJobCounts(db, { job: id }),
-  ])
-  const jobs = job && findJobService(job.service)
-  if (!job || !jobs) throw new HTTPException(404)
+  const loaded = await loadJob(c.var.db, slug)
+  const { job, jobs } = loaded
   const path = jobPath(job)
-  if (slug !== jobSlug(job)) return entityRedirect(c, path, [TAG.job(id)])
-
+  if (slug !== jobSlug(job)) return entityRedirect(c, path, [TAG.job(job.id)])
   const now = new Date()
   const expired = isExpired(job, now)
-  // Other jobs are not needed for the status: streamed after the shell.
-  const similar = streamed(
-    expired
-      ? findOpenJobsNear(db, job, now, 6)
-      : findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: 4 }),
-  )
-  const origin = c.env.PUBLIC_ORIGIN
-  const place = `${job.cityName}, ${job.stateCode}`
-  // A family is no organisation and its name is private: the page and JSON-LD say "Private family".
-  const employer = job.employer ?? PRIVATE_FAMILY
-  const listing = jobListingPath(job.service, job.citySlug)
-  // The trail and the listing link name only pages worth a link.
-  const listed = worthListing(jobCounts.find((r) => r.service === job.service)?.jobs ?? 0)
-  const crumbs = [
-    ...(hubDecision(services, jobCounts, c.var.flags.on).index
-      ? [{ name: `Care in ${place}`, path: cityHubPath(job.citySlug) }]
-      : []),
-    ...(listed ? [{ name: jobs.title, path: listing }] : []),
-    { name: job.title, path },
-  ]
-  const pay = rateRange(job.payMin, job.payMax, job.payUnit)
   const decision = decideIndexing({ expired })
   return renderPage(
     c,
-    <JobDetailPage
-      head={pageHead(origin, {
-        title: `${expired ? 'Closed: ' : ''}${job.title} in ${place}`,
-        description: expired
-          ? `This job in ${place} has closed. See open ${jobs.title.toLowerCase()} nearby.`
-          : `${job.title}: ${pay}, ${place}. ${job.description}`,
-        path,
-        decision,
-        // A closed job is no posting: it states no structured data at all.
-        jsonLd: expired ? [] : [posting(job, absoluteUrl(origin, path))],
-        crumbs: expired ? null : crumbs,
-      })}
-      crumbs={crumbs}
-      job={job}
-      employer={employer}
-      place={place}
-      ages={jobs.service.ages}
-      requirements={JOB_REQUIREMENTS}
-      similar={similar}
-      listing={
-        listed
-          ? {
-              href: listing,
-              text: `${jobs.title} in ${job.cityName}`,
-              family: jobs.title.toLowerCase(),
-              city: job.cityName,
-            }
-          : null
-      }
-      now={now}
-      expired={expired}
-    />,
+    <JobDetailPage {...describeJob(c, loaded, { path, now, expired, decision })} />,
     {
       decision,
       status: expired ? 410 : 200,
@@ -121,6 +62,81 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
       headers: expired ? {} : { expires: new Date(job.validThrough).toUTCString() },
     },
   )
+}
+
+type LoadedJob = Awaited<ReturnType<typeof loadJob>>
+
+/** The job and its city's counts at once, the city named through the job: one round trip. */
+async function loadJob(db: Db, slug: string) {
+  const id = entityId(slug)
+  if (id === null) throw new HTTPException(404)
+  const [job, services, jobCounts] = await Promise.all([
+    findJob(db, id),
+    findCityServices(db, { job: id }),
+    findCityJobCounts(db, { job: id }),
+  ])
+  const jobs = job && findJobService(job.service)
+  if (!job || !jobs) throw new HTTPException(404)
+  return { job, jobs, services, jobCounts }
+}
+
+/** The job page's view: its head, trail, listing link and the jobs streamed after the shell. */
+function describeJob(
+  c: Context<AppEnv>,
+  { job, jobs, services, jobCounts }: LoadedJob,
+  page: { path: string; now: Date; expired: boolean; decision: IndexDecision },
+): JobDetailPageProps {
+  const { path, now, expired, decision } = page
+  const { db } = c.var
+  const origin = c.env.PUBLIC_ORIGIN
+  const place = `${job.cityName}, ${job.stateCode}`
+  const listing = jobListingPath(job.service, job.citySlug)
+  // The trail and the listing link name only pages worth a link.
+  const listed = worthListing(jobCounts.find((r) => r.service === job.service)?.jobs ?? 0)
+  const crumbs = [
+    ...(hubDecision(services, jobCounts, c.var.flags.on).index
+      ? [{ name: `Care in ${place}`, path: cityHubPath(job.citySlug) }]
+      : []),
+    ...(listed ? [{ name: jobs.title, path: listing }] : []),
+    { name: job.title, path },
+  ]
+  const pay = rateRange(job.payMin, job.payMax, job.payUnit)
+  return {
+    head: pageHead(origin, {
+      title: `${expired ? 'Closed: ' : ''}${job.title} in ${place}`,
+      description: expired
+        ? `This job in ${place} has closed. See open ${jobs.title.toLowerCase()} nearby.`
+        : `${job.title}: ${pay}, ${place}. ${job.description}`,
+      path,
+      decision,
+      // A closed job is no posting: it states no structured data at all.
+      jsonLd: expired ? [] : [posting(job, absoluteUrl(origin, path))],
+      crumbs: expired ? null : crumbs,
+    }),
+    crumbs,
+    job,
+    // A family is no organisation and its name is private: the page and JSON-LD say "Private family".
+    employer: job.employer ?? PRIVATE_FAMILY,
+    place,
+    ages: jobs.service.ages,
+    requirements: JOB_REQUIREMENTS,
+    // Other jobs are not needed for the status: streamed after the shell.
+    similar: streamed(
+      expired
+        ? findOpenJobsNear(db, job, now, 6)
+        : findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: 4 }),
+    ),
+    listing: listed
+      ? {
+          href: listing,
+          text: `${jobs.title} in ${job.cityName}`,
+          family: jobs.title.toLowerCase(),
+          city: job.cityName,
+        }
+      : null,
+    now,
+    expired,
+  }
 }
 
 /** The job as the JobPosting it is while open; a family posts as "Private family". */

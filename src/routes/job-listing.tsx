@@ -23,12 +23,40 @@ import { TAG } from '../cache/tags'
 
 /** `/{job-service}/{city-state}`: open jobs of a city (page kind JOBS). */
 export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
+  const loaded = await loadJobListing(c)
+  const { jobs, city, counts, providers } = loaded
+  const { head, crumbs, state, decision, place, hub } = describeJobListing(c, loaded)
+  return renderListing(
+    c,
+    state,
+    () => (
+      <JobListingPage
+        head={head}
+        crumbs={crumbs}
+        state={state}
+        title={jobs.title.toLowerCase()}
+        work={jobs.slug}
+        place={place}
+        related={relatedLinks(jobs, city, providers?.providers ?? 0, hub)}
+      />
+    ),
+    {
+      decision,
+      tags: [TAG.service(jobs.slug), TAG.service(jobs.service.slug), TAG.city(city.slug)],
+      lastModified: counts.find((row) => row.service === jobs.slug)?.updatedAt,
+    },
+  )
+}
+
+type LoadedJobListing = Awaited<ReturnType<typeof loadJobListing>>
+
+/** The route's job service, city and query, the city's open jobs and counts: one round trip. */
+async function loadJobListing(c: Context<AppEnv>) {
   const jobs = findJobService(c.req.param('jobService') ?? '')
   if (!jobs) throw new HTTPException(404)
   const query = validQuery(parseJobQuery(new URL(c.req.url).searchParams, jobs))
   const { db } = c.var
   const now = new Date()
-
   const city = await c.var.cities.find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const [listing, counts, providers, services] = await Promise.all([
@@ -37,7 +65,14 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
     findCityStats(db, jobs.service.slug, city.id),
     findCityServices(db, city.id),
   ])
+  return { jobs, query, now, city, listing, counts, providers, services }
+}
 
+/** The listing's indexing, head, trail and listing state (its HTML and its `/_data` JSON). */
+function describeJobListing(
+  c: Context<AppEnv>,
+  { jobs, query, now, city, listing, counts, services }: LoadedJobListing,
+) {
   const filtered = isJobQueryFiltered(query)
   const base = jobListingPath(jobs.slug, city.slug)
   const at = listingPage({ path: base, page: query.page, filtered }, listing.total)
@@ -79,26 +114,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
       : `No ${title} are open in ${place} right now.`,
     intent: null,
   })
-  return renderListing(
-    c,
-    state,
-    () => (
-      <JobListingPage
-        head={head}
-        crumbs={crumbs}
-        state={state}
-        title={title}
-        work={jobs.slug}
-        place={place}
-        related={relatedLinks(jobs, city, providers?.providers ?? 0, hub)}
-      />
-    ),
-    {
-      decision,
-      tags: [TAG.service(jobs.slug), TAG.service(jobs.service.slug), TAG.city(city.slug)],
-      lastModified: counts.find((row) => row.service === jobs.slug)?.updatedAt,
-    },
-  )
+  return { head, crumbs, state, decision, place, hub }
 }
 
 /** The city's directory of the jobs' service and its hub, where the rule lets them be linked. */

@@ -19,6 +19,7 @@ import {
   findReviews,
   wasProviderRemoved,
 } from '../data/providers'
+import type { Db } from '../data/db'
 import type { AppEnv } from '../env'
 import { isServiceShown } from '../flags/visibility'
 import { PAGE_IDS } from '../catalog/enums'
@@ -28,20 +29,34 @@ import { absoluteUrl, MAX_TITLE, pageHead } from '../seo/head'
 import { decideIndexing, worthListing } from '../seo/indexability'
 import type { Crumb } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/parts/format'
-import type { ProfileService } from '../views/profile/profile-page'
+import type { ProfilePageProps, ProfileService } from '../views/profile/profile-page'
 import { ProfilePage } from '../views/profile/profile-page'
 import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
+import type { PageOptions } from './render-page'
 import { renderPage, streamed } from './render-page'
 import { entityRedirect } from '../cache/entity-redirect'
 import { TAG } from '../cache/tags'
 
+// A profile is about one provider who exists: always indexable.
+const INDEXABLE = decideIndexing({})
+
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
 export async function providerProfilePage(c: Context<AppEnv>): Promise<Response> {
   const slug = c.req.param('slug') ?? ''
+  const loaded = await loadProfile(c.var.db, slug)
+  const path = providerPath(loaded.provider)
+  if (slug !== providerSlug(loaded.provider))
+    return entityRedirect(c, path, [TAG.provider(loaded.provider.id)])
+  const { props, options } = describeProfile(c, loaded, path)
+  return renderPage(c, <ProfilePage {...props} />, options)
+}
+
+type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>
+
+/** Every read named by the id at once, the city and state through the provider: one round trip. */
+async function loadProfile(db: Db, slug: string) {
   const id = entityId(slug)
-  const { db } = c.var
   if (id === null) throw new HTTPException(404)
-  // Every read named by the id at once, the city and state through the provider: one round trip.
   const [provider, rows, reviews, averages, cityCounts, stateLeaders] = await Promise.all([
     findProvider(db, id),
     findProviderServices(db, id),
@@ -51,22 +66,21 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
     findStateLeaders(db, { provider: id }),
   ])
   if (!provider) throw new HTTPException((await wasProviderRemoved(db, id)) ? 410 : 404)
-  const path = providerPath(provider)
-  if (slug !== providerSlug(provider)) return entityRedirect(c, path, [TAG.provider(id)])
-
   // Services in catalog order: the first is the one the profile is about.
   const services: ProfileService[] = SERVICES.flatMap((service) => {
     const row = rows.find((r) => r.service === service.slug)
     return row ? [{ service, row }] : []
   })
-  const primary = services[0]
-  const similar = streamed(
-    primary
-      ? findSimilarProviders(db, primary.service.slug, provider.cityId, provider.id)
-      : Promise.resolve([]),
-  )
+  return { provider, services, reviews, averages, cityCounts, stateLeaders }
+}
 
-  const smb = provider.businessType === 'SMB'
+/** The profile's view and its head, crumbs, structured data, tags and analytics. */
+function describeProfile(
+  c: Context<AppEnv>,
+  { provider, services, reviews, averages, cityCounts, stateLeaders }: LoadedProfile,
+  path: string,
+): { props: ProfilePageProps; options: PageOptions } {
+  const primary = services[0]
   const name = provider.businessName ?? displayName(provider)
   const place = `${provider.cityName}, ${provider.stateCode}`
   const origin = c.env.PUBLIC_ORIGIN
@@ -81,61 +95,86 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const price = primary
     ? rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)
     : ''
-  const entity = profileEntity(provider, {
-    url: absoluteUrl(origin, path),
+  const props: ProfilePageProps = {
+    head: profileHead(origin, provider, {
+      name,
+      place,
+      path,
+      price,
+      crumbs,
+      languages,
+      credentials,
+      noun: primary?.service.noun ?? 'caregiver',
+    }),
+    crumbs,
+    provider,
     name,
-    price,
+    place,
+    services,
     languages,
     credentials,
-  })
-  const noun = primary?.service.noun ?? 'caregiver'
-  const title = `${name}, ${noun} in ${place}`
+    ratings: averages
+      .filter((a) => a.category !== 'OVERALL')
+      .map((a) => ({ label: labelOf(RATING_CATEGORY_LABELS, a.category), average: a.average })),
+    reviews,
+    similar: streamed(
+      primary
+        ? findSimilarProviders(c.var.db, primary.service.slug, provider.cityId, provider.id)
+        : Promise.resolve([]),
+    ),
+    ctaSegment: primary?.service.slug ?? 'caregivers',
+    messaging: c.var.flags.on('embeddedGuestMessaging'),
+  }
+  return { props, options: profileOptions(provider, services) }
+}
 
-  // A profile is about one provider who exists: always indexable.
-  const decision = decideIndexing({})
-  return renderPage(
-    c,
-    <ProfilePage
-      head={pageHead(origin, {
-        title: title.length <= MAX_TITLE ? title : `${name} in ${place}`,
-        description: `${provider.headline}. ${price ? `${price}. ` : ''}${count(provider.yearsExperience, 'year', 'years')} ${smb ? 'in business' : 'of experience'} in ${place}.`,
-        path,
-        decision,
-        jsonLd: [entity],
-        crumbs,
-        ogType: smb ? 'website' : 'profile',
-      })}
-      crumbs={crumbs}
-      provider={provider}
-      name={name}
-      place={place}
-      services={services}
-      languages={languages}
-      credentials={credentials}
-      ratings={averages
-        .filter((a) => a.category !== 'OVERALL')
-        .map((a) => ({ label: labelOf(RATING_CATEGORY_LABELS, a.category), average: a.average }))}
-      reviews={reviews}
-      similar={similar}
-      ctaSegment={primary?.service.slug ?? 'caregivers'}
-      messaging={c.var.flags.on('embeddedGuestMessaging')}
-    />,
-    {
-      decision,
-      tags: [
-        TAG.provider(provider.id),
-        TAG.city(provider.citySlug),
-        ...services.map((s) => TAG.service(s.service.slug)),
-      ],
-      lastModified: provider.updatedAt,
-      analytics: {
-        pageId: PAGE_IDS.provider,
-        service: primary?.service.slug ?? null,
-        vertical: primary?.service.vertical ?? null,
-        city: provider.citySlug,
-      },
+/** The profile's title, description and structured data. */
+function profileHead(
+  origin: string,
+  provider: Provider,
+  about: {
+    name: string
+    place: string
+    path: string
+    price: string
+    crumbs: Crumb[]
+    languages: string[]
+    credentials: string[]
+    noun: string
+  },
+): ProfilePageProps['head'] {
+  const { name, place, price } = about
+  const smb = provider.businessType === 'SMB'
+  const title = `${name}, ${about.noun} in ${place}`
+  return pageHead(origin, {
+    title: title.length <= MAX_TITLE ? title : `${name} in ${place}`,
+    description: `${provider.headline}. ${price ? `${price}. ` : ''}${count(provider.yearsExperience, 'year', 'years')} ${smb ? 'in business' : 'of experience'} in ${place}.`,
+    path: about.path,
+    decision: INDEXABLE,
+    jsonLd: [profileEntity(provider, { ...about, url: absoluteUrl(origin, about.path) })],
+    crumbs: about.crumbs,
+    ogType: smb ? 'website' : 'profile',
+  })
+}
+
+/** The profile's headers and analytics: a purge of the provider, its city or a service reaches it. */
+function profileOptions(provider: Provider, services: readonly ProfileService[]): PageOptions {
+  const primary = services[0]
+  return {
+    decision: INDEXABLE,
+    tags: [
+      TAG.provider(provider.id),
+      TAG.city(provider.citySlug),
+      ...services.map((s) => TAG.service(s.service.slug)),
+    ],
+    lastModified: provider.updatedAt,
+    analytics: {
+      pageId: PAGE_IDS.provider,
+      service: primary?.service.slug ?? null,
+      vertical: primary?.service.vertical ?? null,
+      city: provider.citySlug,
     },
-  )
+  }
 }
 
 /** The directory's trail down to a profile, through the state and city pages worth a link. */
