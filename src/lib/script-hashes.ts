@@ -20,13 +20,16 @@ const GREATER_THAN = 0x3e
 
 export async function hashedScripts(body: Uint8Array, nonce: string): Promise<Hashed> {
   const parts = cutAtNonce(body, nonce)
+  const [first, ...rest] = parts
   // Most documents have no inline script at all: nothing to hash, nothing to copy.
-  if (parts.length === 1) return { body, hashes: [] }
+  if (!first || !rest.length) return { body, hashes: [] }
   const scripts = new Set<string>()
-  for (let i = 1; i < parts.length; i++) {
-    const code = inlineCode(parts[i - 1] ?? body, parts[i] ?? body)
+  let before = first
+  for (const after of rest) {
+    const code = inlineCode(before, after)
     // A script with a source is allowed by its origin, not by a hash.
     if (code) scripts.add(code)
+    before = after
   }
   const hashes = await Promise.all([...scripts].map(sha256Source))
   return { body: joinWithNonce(parts, ''), hashes }
