@@ -1,5 +1,6 @@
 // React's output format the edge cache relies on, named so an upgrade that changes it fails
-// here: a pending Suspense boundary is marked with PENDING_BOUNDARY, a resolved one is not.
+// here: a pending Suspense boundary is marked with PENDING_BOUNDARY, a resolved one is not, and
+// the streamed content arrives in a hidden <div id="S:n"> of the body.
 import { Suspense, use } from 'react'
 import { describe, expect, it } from 'vitest'
 import { PENDING_BOUNDARY, renderHtml } from '../../src/views/render-html'
@@ -34,6 +35,9 @@ describe("React's streamed boundary (PENDING_BOUNDARY)", () => {
     expect(html).toContain(PENDING_BOUNDARY)
     expect(html.indexOf(PENDING_BOUNDARY)).toBeLessThan(html.indexOf('loading'))
     expect(html.indexOf('loading')).toBeLessThan(html.indexOf('the section'))
+    // The content streams as a hidden body-level <div id="S:n">: the stylesheet shows it when
+    // scripting is off (styles.css, `@media (scripting: none)`).
+    expect(html).toMatch(/<body>.*<div hidden id="S:0"><p>the section<\/p><\/div>/s)
   })
 
   it('leaves no mark in a document written once every section resolved', async () => {

@@ -3,8 +3,9 @@ import { resized } from '../../urls/resized-image'
 /**
  * A provider's initials on one of six tones, and their photo over them when there is one. The
  * photo has its size stated, comes resized for the screen's density, and waits to be near the
- * screen unless `eager`. Should it fail to load, the stylesheet draws its initials over the
- * broken image, and the browser script hides it so those behind show (src/client/photos.ts).
+ * screen unless `eager`. Should it fail to load, it draws nothing (the stylesheet keeps the
+ * browser's broken-image icon away) and the initials behind it show; the browser script also
+ * hides it (src/client/photos.ts).
  */
 export function Avatar({
   photoUrl,
@@ -33,7 +34,6 @@ export function Avatar({
             src={resized(photoUrl, size)}
             srcSet={`${resized(photoUrl, size * 2)} 2x, ${resized(photoUrl, size * 3)} 3x`}
             alt=""
-            data-initials={initials}
             width={size}
             height={size}
             loading={eager ? undefined : 'lazy'}
