@@ -39,13 +39,15 @@ export interface RoutedPage {
 /** What the fast path is handed from above it: the page table, and the gate's 404 page. */
 export interface FastPathParts {
   route: (path: string) => RoutedPage | null
-  /** The gate's 404 page of `page`, as first rendered, with `nonce`; null until it has been. */
+  /**
+   * The gate's 404 page of `page`, as first rendered, with its nonce ("" when it is sent as it
+   * is); null until it has been.
+   */
   notFound: (
     rendered: RenderedErrors,
     page: PageContext,
-    nonce: string,
     timing: Timing,
-  ) => Response | null
+  ) => { res: Response; nonce: string } | null
 }
 
 /** A request's answer from the fast path, or null: then the whole pipeline answers it. */
@@ -100,6 +102,7 @@ function answer(
   const out = {
     request,
     path,
+    query: url.searchParams,
     env,
     visitor,
     reporter,
@@ -109,9 +112,9 @@ function answer(
   }
 
   if (!gate.known) {
-    const nonce = newNonce()
-    const res = parts.notFound(memory.renderedErrors, routed.page, nonce, new Timing())
-    if (!res) return null
+    const found = parts.notFound(memory.renderedErrors, routed.page, new Timing())
+    if (!found) return null
+    const { res, nonce } = found
     res.headers.set('x-cache', 'BYPASS')
     // Nothing traced: the gate answers before the flags set a sample rate. Rendered before
     // the flags step too, so with the documented configuration.

@@ -34,7 +34,12 @@ export function cutAtNonce(body: Uint8Array, nonce: string): Uint8Array[] {
 
 /** Whether `body` holds `text` (ASCII). */
 export function includesText(body: Uint8Array, text: string): boolean {
-  return occurrences(body, encoder.encode(text), 1).length > 0
+  return indexOfText(body, text) !== -1
+}
+
+/** Where `text` (ASCII) first starts in `body`, or -1. */
+export function indexOfText(body: Uint8Array, text: string): number {
+  return occurrences(body, encoder.encode(text), 1)[0] ?? -1
 }
 
 /**

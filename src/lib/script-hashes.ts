@@ -1,4 +1,4 @@
-import { cutAtNonce, joinWithNonce } from './nonce'
+import { cutAtNonce, indexOfText, joinWithNonce } from './nonce'
 
 /**
  * A rendered document made fit to be sent again as it is (docs/hardening.md): its nonce emptied
@@ -15,19 +15,39 @@ export interface Hashed {
 const decoder = new TextDecoder()
 const encoder = new TextEncoder()
 
-/**
- * React writes the nonce as an attribute of each inline script and never lets `</script` appear
- * inside one, so the first `</script>` after the opening tag ends it.
- */
-const NONCED_SCRIPT = /<script\b[^>]*\snonce="([^"]*)"[^>]*>([\s\S]*?)<\/script>/g
+const LESS_THAN = 0x3c
+const GREATER_THAN = 0x3e
 
 export async function hashedScripts(body: Uint8Array, nonce: string): Promise<Hashed> {
+  const parts = cutAtNonce(body, nonce)
+  const [first, ...rest] = parts
+  // Most documents have no inline script at all: nothing to hash, nothing to copy.
+  if (!first || !rest.length) return { body, hashes: [] }
   const scripts = new Set<string>()
-  for (const [, found = '', code = ''] of decoder.decode(body).matchAll(NONCED_SCRIPT))
+  let before = first
+  for (const after of rest) {
+    const code = inlineCode(before, after)
     // A script with a source is allowed by its origin, not by a hash.
-    if (found === nonce && code) scripts.add(code)
+    if (code) scripts.add(code)
+    before = after
+  }
   const hashes = await Promise.all([...scripts].map(sha256Source))
-  return { body: joinWithNonce(cutAtNonce(body, nonce), ''), hashes }
+  return { body: joinWithNonce(parts, ''), hashes }
+}
+
+/**
+ * The code of the inline script whose opening tag holds the nonce attribute that stood between
+ * `before` and `after`, or "" when that tag is no script's. Read from the bytes around it, so a
+ * document is never decoded whole. React escapes `<` and `>` in attribute values and never lets
+ * `</script` appear inside a script, so the tag starts at the last `<` before the attribute,
+ * ends at the first `>` after it, and the first `</script>` after that ends the script.
+ */
+function inlineCode(before: Uint8Array, after: Uint8Array): string {
+  const tag = decoder.decode(before.subarray(before.lastIndexOf(LESS_THAN)))
+  if (!/^<script\s/.test(tag)) return ''
+  const rest = after.subarray(after.indexOf(GREATER_THAN) + 1)
+  const end = indexOfText(rest, '</script>')
+  return end === -1 ? '' : decoder.decode(rest.subarray(0, end))
 }
 
 async function sha256Source(code: string): Promise<string> {

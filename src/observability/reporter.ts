@@ -66,6 +66,11 @@ export class Reporter {
     this.#options = options
   }
 
+  /** The request's id, on its log line and its error reports alike. */
+  get requestId(): string {
+    return this.#options.requestId
+  }
+
   /** True once an error of this request has been sent: a 5xx is reported exactly once. */
   get reportedError(): boolean {
     return this.#reportedError

@@ -82,8 +82,15 @@ export function privateTo(cacheControl: string | null): string {
   return ['private', ...directives.filter((d) => d.toLowerCase() !== 'private')].join(', ')
 }
 
+/**
+ * A visitor cookie's attributes, serialised once: what follows `name=value` is the same on
+ * every one.
+ */
+const ATTRIBUTES = serialize('n', '', COOKIE_OPTIONS).slice('n='.length)
+
+/** Both values (a UUID, `visits-time`) are made here of characters a cookie takes as they are. */
 function cookie(name: string, value: string): string {
-  return serialize(name, value, { path: '/', ...COOKIE_OPTIONS })
+  return `${name}=${value}${ATTRIBUTES}`
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Outbound {
   request: Request
   /** The path as routed (decoded), for the log line and reports. */
   path: string
+  /** The request's query, whose parameter names the log line names. */
+  query: URLSearchParams
   env: Env
   /** This response's Content-Security-Policy nonce, made before anything rendered. */
   nonce: string
@@ -62,10 +64,10 @@ export function finishResponse(res: Response, out: Outbound): Response {
     reporter.error(new Error(`HTTP ${status} on ${path}`), tags)
   reporter.finish(status, tags)
   logRequest({
-    requestId: requestIdOf(request),
+    requestId: reporter.requestId,
     method: request.method,
     path,
-    query: new URL(request.url).searchParams,
+    query: out.query,
     status,
     pageType: tags.pageType,
     cache: res.headers.get('x-cache') ?? 'none',
@@ -115,6 +117,7 @@ export const wayOut: MiddlewareHandler<AppEnv> = async (c, next) => {
   const res = finishResponse(c.res, {
     request: c.req.raw,
     path: c.req.path,
+    query: new URL(c.req.url).searchParams,
     env: c.env,
     nonce,
     config: c.var.flags.config,

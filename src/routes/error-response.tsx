@@ -11,7 +11,7 @@ import { ErrorPage, errorTitle } from '../views/error-page'
 import { IncompleteDocument, renderHtml } from '../views/render-html'
 import { isDataPath } from '../urls/data-prefix'
 import { allowHeader } from '../request/normalise-request'
-import { cutAtNonce, joinWithNonce } from '../lib/nonce'
+import { cutAtNonce, joinWithNonce, newNonce } from '../lib/nonce'
 import { hashedScripts } from '../lib/script-hashes'
 import { policy } from '../lib/content-security-policy'
 import type { Site } from '../views/site-context'
@@ -44,18 +44,19 @@ export const notFound: NotFoundHandler<AppEnv> = (c) => errorPage(c, 404)
 
 /**
  * The 404 page of a URL routed to `page` that the gate rejected (before any flag is read), as
- * the first such request rendered it, with `nonce`; null until one has.
+ * the first such request rendered it, with the nonce it was given (none for a copy sent as it
+ * is); null until one has.
  */
 export function renderedNotFound(
   rendered: RenderedErrors,
   page: PageContext,
-  nonce: string,
   timing: Timing,
-): Response | null {
+): { res: Response; nonce: string } | null {
   const key = RenderedErrors.key(404, { ...dataLayerOf(page), city: null }, DEFAULT_FLAGS.variant)
   const found = rendered.get(key)
   if (found === undefined) return null
-  return again(found, nonce, 404, errorHeaders(404, '', timing))
+  const nonce = 'parts' in found ? newNonce() : ''
+  return { res: again(found, nonce, 404, errorHeaders(404, '', timing)), nonce }
 }
 
 function errorHeaders(

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { cutAtNonce, includesText, joinWithNonce, newNonce } from '../../src/lib/nonce'
+import { hashedScripts } from '../../src/lib/script-hashes'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, sameDocument } from '../support/fetch-page'
 
@@ -32,6 +33,33 @@ describe('nonces', () => {
   it('find the nonce at the very start and the very end', () => {
     const page = 'nonce="abc"x nonce="abc"'
     expect(text(joinWithNonce(cutAtNonce(bytes(page), 'abc'), 'Z'))).toBe('nonce="Z"x nonce="Z"')
+  })
+})
+
+describe("a stored copy's scripts", () => {
+  const sha256 = async (code: string) =>
+    `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes(code)))))}'`
+
+  it('are hashed once each, the nonce emptied, and nothing else counted as a script', async () => {
+    const old = newNonce()
+    const page = [
+      `<link rel="modulepreload" href="/a.js" nonce="${old}"/>`,
+      `<script nonce="${old}">$RC("B:0","S:0")</script>`,
+      `<script type="module" src="/c.js" nonce="${old}"></script>`,
+      `<p title="a &lt;b&gt;">x</p><script async="" nonce="${old}">a()</script>`,
+      `<script nonce="${old}">$RC("B:0","S:0")</script>`,
+      `<script nonce="other">b()</script>`,
+    ].join('')
+    const { body, hashes } = await hashedScripts(bytes(page), old)
+    expect(text(body)).toBe(page.replaceAll(`nonce="${old}"`, 'nonce=""'))
+    expect(hashes).toEqual([await sha256('$RC("B:0","S:0")'), await sha256('a()')])
+  })
+
+  it('are none in a document without the nonce, which is kept as it is', async () => {
+    const page = bytes('<script type="application/json">{}</script><p>é</p>')
+    const { body, hashes } = await hashedScripts(page, newNonce())
+    expect(hashes).toEqual([])
+    expect(text(body)).toBe(text(page))
   })
 })
 

@@ -395,3 +395,18 @@ it("gives a failed request's log lines and its error report the same id: its cf-
   expect(events).toHaveLength(1)
   expect(events[0]?.payload.tags).toMatchObject({ request_id: ray })
 })
+
+it("gives a failed request's log lines and its error report one made-up id without a cf-ray", async () => {
+  const lines: string[] = []
+  vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
+  vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)))
+  const res = await reported('/explore/d/painting')
+  expect(res.res.status).toBe(503)
+  const ids = new Set(lines.map((l) => (JSON.parse(l) as Record<string, unknown>).requestId))
+  expect(ids.size).toBe(1)
+  const [id] = ids
+  expect(id).toMatch(/^[0-9a-f-]{36}$/)
+  const events = await received(OWN, '/explore/d/painting')
+  expect(events).toHaveLength(1)
+  expect(events[0]?.payload.tags).toMatchObject({ request_id: id })
+})
