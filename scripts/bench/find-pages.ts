@@ -13,10 +13,18 @@ const DIRECTORY = `/babysitters/${CITY}`
 /** The pages the bench loads, by their names in the page table (src/pages.ts). */
 export type BenchPages = Partial<Record<PageName, string>>
 
+/**
+ * A page's text. A 503 is asked again a few times: on a loaded machine a sitemap's first read of
+ * the 1M-provider catalog can pass D1's read deadline before its pages are in memory.
+ */
 async function text(base: string, path: string): Promise<string> {
-  const res = await fetch(base + path, { headers: { 'user-agent': PHONE } })
-  if (res.status !== 200) throw new Error(`bench: ${path} answered ${res.status}`)
-  return res.text()
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(base + path, { headers: { 'user-agent': PHONE } })
+    if (res.status === 200) return res.text()
+    if (res.status !== 503 || attempt === 3)
+      throw new Error(`bench: ${path} answered ${res.status}`)
+    await res.body?.cancel()
+  }
 }
 
 /** The paths a sitemap (or sitemap index) lists. */

@@ -1,6 +1,7 @@
 import type { ActivityKeyword } from '../catalog/activities'
 import { PAGE_SIZE } from '../catalog/filters'
 import type { ActivityQuery } from '../queries/activity-query'
+import { isActivityQueryFiltered } from '../queries/activity-query'
 import type { Db, Param } from './db'
 
 export interface Activity {
@@ -69,8 +70,17 @@ export async function findActivities(
   }
   if (q.onlyCamps) where.push('a.is_camp = 1')
   const clause = where.join(' AND ')
+  // The plain page sums the keyword's days from today on (activity_ends): a few hundred rows at
+  // any scale, where counting walks every activity of the keyword.
+  const counted = isActivityQueryFiltered(q)
+    ? db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM activities a WHERE ${clause}`, ...params)
+    : db.first<{ n: number }>(
+        'SELECT SUM(activities) AS n FROM activity_ends WHERE keyword = ? AND end_date >= ?',
+        keyword.slug,
+        today,
+      )
   const [count, items] = await Promise.all([
-    db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM activities a WHERE ${clause}`, ...params),
+    counted,
     db.all<Activity>(
       `SELECT a.id, a.name, a.organizer, a.category, a.subcategory, a.participation, a.ages, a.days,
               a.start_date AS startDate, a.end_date AS endDate, a.is_camp AS isCamp, a.price,

@@ -11,6 +11,9 @@ const DERIVED_TABLES = new Set([
   'job_city_stats',
   'rate_experience_stats',
   'activity_stats',
+  'service_state_stats',
+  'city_service_mixes',
+  'activity_ends',
 ])
 const DERIVED_READ_TTL_MS = 60_000
 const MAX_DERIVED_READS = 2_000

@@ -9,11 +9,14 @@ export interface NationalCount {
   updatedAt: string
 }
 
-/** Providers of each of `services` across the country, and when their data last changed. */
+/**
+ * Providers of each of `services` across the country, and when their data last changed: a row
+ * per state (service_state_stats).
+ */
 export function findNationalCounts(db: Db, services: readonly string[]): Promise<NationalCount[]> {
   return db.all<NationalCount>(
     `SELECT service, SUM(providers) AS providers, MAX(updated_at) AS updatedAt
-       FROM service_city_stats WHERE service IN (${services.map(() => '?').join(', ')})
+       FROM service_state_stats WHERE service IN (${services.map(() => '?').join(', ')})
       GROUP BY service`,
     ...services,
   )

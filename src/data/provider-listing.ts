@@ -120,7 +120,8 @@ export async function findProviderListing(
 /**
  * The best-ranked providers of a service in the `cities` largest cities of a state that have
  * `minProviders` or more of it (state pages): the cities are chosen in the same read, so the
- * page needs no round trip before this one.
+ * page needs no round trip before this one. Each city gives its own best `limit` by the
+ * recommended index, so the read is the same size however many providers the cities have.
  */
 export function findTopProviders(
   db: Db,
@@ -129,12 +130,18 @@ export function findTopProviders(
   { cities = 5, minProviders = 1, limit = 6 } = {},
 ): Promise<ProviderCard[]> {
   return db.all<ProviderCard>(
-    `SELECT ${CARD_COLUMNS} FROM provider_services ps JOIN providers p ON p.id = ps.provider_id
-      WHERE ps.service = ? AND ps.city_id IN (
-              SELECT s.city_id FROM service_city_stats s
-               WHERE s.service = ? AND s.state_code = ? AND s.providers >= ?
-               ORDER BY s.providers DESC, s.city_id LIMIT ?)
-      ORDER BY ps.rank_score DESC LIMIT ?`,
+    `SELECT ${CARD_COLUMNS} FROM service_city_stats s
+       JOIN provider_services ps ON ps.rowid IN (
+              SELECT x.rowid FROM provider_services x INDEXED BY provider_services_recommended
+               WHERE x.service = s.service AND x.city_id = s.city_id
+               ORDER BY x.rank_score DESC, x.provider_id LIMIT ?)
+       JOIN providers p ON p.id = ps.provider_id
+      WHERE s.service = ? AND s.city_id IN (
+              SELECT city_id FROM service_city_stats
+               WHERE service = ? AND state_code = ? AND providers >= ?
+               ORDER BY providers DESC, city_id LIMIT ?)
+      ORDER BY ps.rank_score DESC, ps.provider_id LIMIT ?`,
+    limit,
     service,
     service,
     stateCode,

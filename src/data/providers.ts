@@ -120,19 +120,19 @@ export function findRatingAverages(db: Db, providerId: number): Promise<RatingAv
 
 /**
  * How many people offer any of `services` in a city: a provider with several services is one
- * caregiver. Read from the (service, city) index alone.
+ * caregiver. Summed from the city's sets of services (city_service_mixes), a dozen rows at most.
  */
 export async function countCityProviders(
   db: Db,
   cityId: number,
   services: readonly string[],
 ): Promise<number> {
-  if (!services.length) return 0
-  const row = await db.first<{ n: number }>(
-    `SELECT COUNT(DISTINCT provider_id) AS n FROM provider_services INDEXED BY provider_services_recommended
-      WHERE service IN (${services.map(() => '?').join(', ')}) AND city_id = ?`,
-    ...services,
+  const mixes = await db.all<{ services: string; providers: number }>(
+    'SELECT services, providers FROM city_service_mixes WHERE city_id = ?',
     cityId,
   )
-  return row?.n ?? 0
+  const wanted = new Set(services)
+  return mixes
+    .filter((mix) => mix.services.split(',').some((s) => wanted.has(s)))
+    .reduce((n, mix) => n + mix.providers, 0)
 }

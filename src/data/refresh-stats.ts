@@ -1,5 +1,6 @@
 import { EXPERIENCE_BANDS } from '../catalog/cost-guides'
 import { BADGES } from '../catalog/enums'
+import { rollupSql } from './rollups'
 
 // The background check's bit in a provider's badges.
 const BACKGROUND_CHECK = 2 ** BADGES.findIndex((b) => b.code === 'BACKGROUND_CHECK')
@@ -106,6 +107,7 @@ export function statsStatements(
         )
         .bind(at, at.slice(0, 10)),
     ),
+    ...rollupSql({ touched: scope === 'touched' }).map((sql) => d1.prepare(sql)),
   ]
 }
 

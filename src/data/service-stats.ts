@@ -31,14 +31,15 @@ export function findCityStats(db: Db, service: string, cityId: number): Promise<
   )
 }
 
-// The cities' rows summed: rates weighted by providers, ratings by the providers reviewed.
-const AREA_STATS = `SELECT SUM(providers) AS providers, COUNT(*) AS cities,
-       SUM(rate_avg * providers) / SUM(providers) AS rateAvg,
+// The states' rows (service_state_stats) summed: rates weighted by providers, ratings by the
+// providers reviewed, so the country is a row per state whatever the number of cities.
+const AREA_STATS = `SELECT SUM(providers) AS providers, SUM(cities) AS cities,
+       SUM(rate_sum) / SUM(providers) AS rateAvg,
        MIN(rate_min) AS rateMin, MAX(rate_max) AS rateMax,
        MIN(pay_unit) AS payUnit, MAX(updated_at) AS updatedAt,
        SUM(checked) AS checked, SUM(reviewed) AS reviewed, SUM(reviews) AS reviews,
-       SUM(rating_avg * reviewed) / SUM(reviewed) AS ratingAvg
-  FROM service_city_stats`
+       SUM(rating_sum) / SUM(reviewed) AS ratingAvg
+  FROM service_state_stats`
 
 type AreaStats = RateStats & { cities: number }
 
@@ -55,7 +56,7 @@ export async function findStateStats(
   stateCode: string,
 ): Promise<AreaStats | null> {
   const row = await db.first<AreaStats>(
-    `${AREA_STATS} INDEXED BY service_city_stats_state WHERE service = ? AND state_code = ?`,
+    `${AREA_STATS} WHERE service = ? AND state_code = ?`,
     service,
     stateCode,
   )
@@ -136,12 +137,8 @@ export function findStateLeaders(
       ? '?'
       : '(SELECT c.state_code FROM providers p JOIN cities c ON c.id = p.city_id WHERE p.id = ?)'
   return db.all<ServiceCount>(
-    // Each service's rows of the state by the state index: left to itself, SQLite walks every
-    // city of each service (13–30 ms of D1 at the 1M-provider scale against 2 ms).
-    `SELECT service, MAX(providers) AS providers, MAX(updated_at) AS updatedAt
-       FROM service_city_stats INDEXED BY service_city_stats_state
-      WHERE service IN (${SERVICES.map(() => '?').join(', ')}) AND state_code = ${code}
-      GROUP BY service`,
+    `SELECT service, leader AS providers, updated_at AS updatedAt FROM service_state_stats
+      WHERE service IN (${SERVICES.map(() => '?').join(', ')}) AND state_code = ${code}`,
     ...SERVICES.map((s) => s.slug),
     typeof state === 'string' ? state : state.provider,
   )

@@ -89,19 +89,18 @@ export function findStateRows(
   db: Db,
 ): Promise<{ service: string; stateCode: string; providers: number; updatedAt: string }[]> {
   return db.all(
-    `SELECT service, state_code AS stateCode, MAX(providers) AS providers,
-            MAX(updated_at) AS updatedAt
-       FROM service_city_stats GROUP BY service, state_code`,
+    `SELECT service, state_code AS stateCode, leader AS providers, updated_at AS updatedAt
+       FROM service_state_stats`,
   )
 }
 
-/** Providers per service nationally, and when their data last changed. */
+/** Providers per service nationally, and when their data last changed: a row per state summed. */
 export function findNationalRows(
   db: Db,
 ): Promise<{ service: string; providers: number; updatedAt: string }[]> {
   return db.all(
     `SELECT service, SUM(providers) AS providers, MAX(updated_at) AS updatedAt
-       FROM service_city_stats GROUP BY service`,
+       FROM service_state_stats GROUP BY service`,
   )
 }
 

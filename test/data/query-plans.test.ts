@@ -1,6 +1,13 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { findProviderListing } from '../../src/data/provider-listing'
+import { findActivityKeyword } from '../../src/catalog/activities'
+import { findActivities } from '../../src/data/activities'
+import { findNationalCounts } from '../../src/data/home'
+import { findProviderListing, findTopProviders } from '../../src/data/provider-listing'
+import { countCityProviders } from '../../src/data/providers'
+import { rollupSql } from '../../src/data/rollups'
+import { findNationalStats, findStateLeaders, findStateStats } from '../../src/data/service-stats'
+import { parseActivityQuery } from '../../src/queries/activity-query'
 import { DEFAULT_QUERY } from '../../src/queries/listing-query'
 import type { QueryPlan } from '../support/page-reads'
 import {
@@ -43,5 +50,52 @@ describe('query plans', () => {
       expect.stringContaining('USING INDEX provider_services_newest (service=? AND city_id=?)'),
     ])
     for (const { plan } of pages) expect(plan.join(' | ')).not.toContain('TEMP B-TREE')
+  })
+  it('read what grows with the catalog from a rollup or a bounded index range', async () => {
+    // Each read here once counted or summed every row of a city, a state or a keyword; at the
+    // 1M-provider scale those ranges are 7–40 times longer (docs/performance.md).
+    const plans: QueryPlan[] = []
+    const db = explainingDb(env.DB, plans)
+    const stem = findActivityKeyword('stem')
+    if (!stem) throw new Error('no stem')
+    const plain = parseActivityQuery(new URLSearchParams(), stem.category)
+    if (!plain.ok) throw new Error(plain.error)
+    await findActivities(db, stem, plain.query, '2026-11-22')
+    await countCityProviders(db, ATLANTA.id, ['babysitters', 'tutors'])
+    await findNationalStats(db, 'babysitters')
+    await findStateStats(db, 'babysitters', 'GA')
+    await findStateLeaders(db, 'GA')
+    await findStateLeaders(db, { provider: 1 })
+    await findNationalCounts(db, ['babysitters', 'errands'])
+    await findTopProviders(db, 'babysitters', 'GA')
+    const [activityCount, , mixes, national, state, leaders, profileLeaders, counts, top] =
+      plans.map((p) => p.plan.join(' | '))
+    expect(activityCount).toBe('SEARCH activity_ends USING PRIMARY KEY (keyword=? AND end_date>?)')
+    expect(mixes).toBe('SEARCH city_service_mixes USING PRIMARY KEY (city_id=?)')
+    expect(national).toBe('SEARCH service_state_stats USING PRIMARY KEY (service=?)')
+    expect(counts).toBe('SEARCH service_state_stats USING PRIMARY KEY (service=?)')
+    expect(state).toBe('SEARCH service_state_stats USING PRIMARY KEY (service=? AND state_code=?)')
+    expect(leaders).toBe(
+      'SEARCH service_state_stats USING PRIMARY KEY (service=? AND state_code=?)',
+    )
+    expect(profileLeaders).toMatch(
+      /^SEARCH service_state_stats USING PRIMARY KEY \(service=\? AND state_code=\?\) \| SCALAR SUBQUERY/,
+    )
+    // A state's top providers: each of its largest cities gives its own best few by the index,
+    // one rowid each, and only those are sorted.
+    expect(top).toContain(
+      'CORRELATED LIST SUBQUERY 1 | SEARCH x USING COVERING INDEX provider_services_recommended (service=? AND city_id=?)',
+    )
+    expect(top).toContain('SEARCH ps USING INTEGER PRIMARY KEY (rowid=?)')
+  })
+
+  it('derive what a sync batch touched from the touched rows alone', async () => {
+    // The queue's consumer recomputes the rollups of each batch: none may walk a whole table.
+    for (const sql of rollupSql({ touched: true })) {
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).all<{
+        detail: string
+      }>()
+      for (const { detail } of results) expect(detail, sql).not.toMatch(/^SCAN (?!\(subquery)/)
+    }
   })
 })

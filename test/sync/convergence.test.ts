@@ -111,6 +111,9 @@ const TABLES = [
   `SELECT * FROM job_city_stats WHERE city_id IN (${CITIES.join()}) ORDER BY service, city_id`,
   `SELECT * FROM rate_experience_stats WHERE city_id IN (0, ${CITIES.join()}) ORDER BY 1, 2, 3`,
   'SELECT * FROM activity_stats ORDER BY keyword',
+  "SELECT * FROM service_state_stats WHERE state_code IN ('GA', 'MA') ORDER BY 1, 2",
+  `SELECT * FROM city_service_mixes WHERE city_id IN (${CITIES.join()}) ORDER BY 1, 2`,
+  'SELECT * FROM activity_ends ORDER BY 1, 2',
 ]
 
 async function tables() {

@@ -1,0 +1,129 @@
+import { env } from 'cloudflare:workers'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { refreshStats } from '../../src/data/refresh-stats'
+import { rollupSql } from '../../src/data/rollups'
+import { applyChanges } from '../../src/sync/apply'
+import type { CatalogMessage } from '../../src/sync/messages'
+import { cityId } from '../support/builders'
+import { aMessage } from './examples'
+
+// The rollups a sync batch derives for what it touched (src/data/rollups.ts) are the ones a
+// recompute of every row gives, whatever the changes: providers moving between cities and
+// states, offering and withdrawing services, removed; activities changing keyword and dates.
+
+const db = env.DB
+const NOW = new Date('2026-01-01T00:00:00Z')
+const CITIES = await Promise.all(['atlanta-ga', 'sandy-springs-ga', 'boston-ma'].map(cityId))
+const PROVIDERS = [950000001, 950000002, 950000003]
+const ACTIVITY = 950000011
+const SERVICES = ['babysitters', 'nannies'] as const
+
+const change = fc.oneof(
+  fc.record({ id: fc.constantFrom(...PROVIDERS), city: fc.constantFrom(...CITIES) }).map(
+    ({ id, city }) =>
+      (v: number) =>
+        aMessage('provider.upserted', (m) => {
+          m.id = id
+          m.version = v
+          m.entity.cityId = city
+        }),
+  ),
+  fc
+    .record({
+      id: fc.constantFrom(...PROVIDERS),
+      service: fc.constantFrom(...SERVICES),
+      offer: fc.boolean(),
+      rate: fc.integer({ min: 10, max: 40 }),
+    })
+    .map(
+      ({ id, service, offer, rate }) =>
+        (v: number) =>
+          offer
+            ? aMessage('provider-service.offered', (m) => {
+                Object.assign(m, { id, version: v, service })
+                m.entity.rateMin = rate
+                m.entity.rateMax = rate + 5
+              })
+            : aMessage('provider-service.withdrawn', (m) =>
+                Object.assign(m, { id, version: v, service }),
+              ),
+    ),
+  fc
+    .constantFrom(...PROVIDERS)
+    .map(
+      (id) => (v: number) =>
+        aMessage('provider.removed', (m) => Object.assign(m, { id, version: v })),
+    ),
+  fc
+    .record({
+      keep: fc.boolean(),
+      sub: fc.constantFrom('drums', 'guitar', 'piano'),
+      end: fc.constantFrom('2026-06-12', '2026-07-01', null),
+    })
+    .map(
+      ({ keep, sub, end }) =>
+        (v: number) =>
+          keep
+            ? aMessage('activity.upserted', (m) => {
+                Object.assign(m, { id: ACTIVITY, version: v })
+                m.entity.subcategory = sub
+                m.entity.startDate = end && '2026-06-08'
+                m.entity.endDate = end
+              })
+            : aMessage('activity.removed', (m) => Object.assign(m, { id: ACTIVITY, version: v })),
+    ),
+)
+
+// Rates and ratings are sums of floating-point products: compared to a millionth.
+const ROLLUPS = [
+  `SELECT service, state_code, providers, cities, leader, ROUND(rate_sum, 6) AS rate_sum, rate_min,
+          rate_max, pay_unit, updated_at, checked, reviewed, reviews, ROUND(rating_sum, 6) AS rating_sum
+     FROM service_state_stats WHERE state_code IN ('GA', 'MA') ORDER BY 1, 2`,
+  `SELECT * FROM city_service_mixes WHERE city_id IN (${CITIES.join()}) ORDER BY 1, 2`,
+  'SELECT * FROM activity_ends ORDER BY 1, 2',
+]
+
+const rollups = () => Promise.all(ROLLUPS.map(async (sql) => (await db.prepare(sql).all()).results))
+
+async function reset() {
+  await db.batch(
+    [
+      'DELETE FROM provider_services WHERE provider_id >= 950000000',
+      'DELETE FROM providers WHERE id >= 950000000',
+      'DELETE FROM activities WHERE id >= 950000000',
+      "DELETE FROM sync_versions WHERE key LIKE '%:9500000%'",
+    ].map((sql) => db.prepare(sql)),
+  )
+  await refreshStats(db, NOW)
+}
+
+describe('the rollups of a sync batch', () => {
+  it('are those of a recompute of every row', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(change, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (changes, size) => {
+          await reset()
+          // Every provider exists first, so each listing has someone to belong to.
+          const messages: CatalogMessage[] = [
+            ...PROVIDERS.map((id, i) =>
+              aMessage('provider.upserted', (m) => {
+                Object.assign(m, { id, version: 1 })
+                m.entity.cityId = CITIES[i % CITIES.length]
+              }),
+            ),
+            ...changes.map((make, i) => make(i + 2)),
+          ]
+          for (let i = 0; i < messages.length; i += size)
+            await applyChanges(db, messages.slice(i, i + size), { now: NOW })
+          const derived = await rollups()
+          await db.batch(rollupSql({ touched: false }).map((sql) => db.prepare(sql)))
+          expect(derived).toEqual(await rollups())
+        },
+      ),
+      { numRuns: 15 },
+    )
+  }, 180_000)
+})
