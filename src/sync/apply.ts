@@ -351,12 +351,10 @@ function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>)
     `INSERT INTO provider_services (provider_id, service, city_id, lat, lng, rank_score,
        created_at, rate_min, rate_max, pay_unit, years_experience, badges, availability, ages,
        options, schedules)
-     SELECT ?3, ?4, (SELECT city_id FROM providers WHERE id = ?3),
-       (SELECT lat FROM providers WHERE id = ?3), (SELECT lng FROM providers WHERE id = ?3),
-       ?5, ?6, ?7, ?8, ?9, (SELECT years_experience FROM providers WHERE id = ?3),
-       (SELECT badges FROM providers WHERE id = ?3),
-       (SELECT availability FROM providers WHERE id = ?3), ?10, ?11, ?12
-     FROM {rows} WHERE ${NEWER} AND NOT ${removedProvider('?13')}
+     SELECT ?3, ?4, x.city_id, x.lat, x.lng, ?5, ?6, ?7, ?8, ?9, x.years_experience, x.badges,
+       x.availability, ?10, ?11, ?12
+     FROM {rows} LEFT JOIN providers AS x ON x.id = ?3
+     WHERE ${NEWER} AND NOT ${removedProvider('?13')}
      ON CONFLICT (provider_id, service) DO UPDATE SET rank_score = excluded.rank_score,
        created_at = excluded.created_at, rate_min = excluded.rate_min,
        rate_max = excluded.rate_max, ages = excluded.ages, options = excluded.options,
