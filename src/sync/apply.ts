@@ -16,7 +16,7 @@ import { ALL_PAGES_TAGS, cityTags, jobTags, providerTags, PURGE_TOUCHED_SQL } fr
 // Applying catalog changes (docs/sync.md, "Applying a batch"): every message becomes a few
 // statements, and a whole batch runs as one D1 batch, a single transaction. Each statement that
 // changes a row is guarded by the entity's version in sync_versions, and the version is written
-// last: a message whose version is not newer than the stored one changes nothing, so replays and
+// after them: a message whose version is not newer than the stored one changes nothing, so replays and
 // messages out of order end on the rows the newest versions say. What the changes touched is
 // listed in sync_touched, and the batch ends by re-aggregating exactly that, recording the purge
 // of exactly the pages showing it, and emptying the list: the purge cannot be lost to a crash
@@ -78,10 +78,11 @@ function maskOf(codes: readonly string[], list: readonly Labelled[]): number {
 const MAX_ROWS_BYTES = 1_000_000
 
 /**
- * SQL run once per row of a JSON array (`json_each(?1) AS p`, where a template says `{rows}`, each
- * term of a compound SELECT its own): its `?N` is the row's Nth value. Every message of a kind makes the same statements, so a batch
- * runs each of them once for all its messages of that kind, whatever their number: a batch is
- * a few statements per kind, not a few per message (D1 limits the statements of an invocation).
+ * SQL run once per row of a JSON array (`json_each(?1) AS p`, where a template says `{rows}`;
+ * each term of a compound SELECT says it again): its `?N` is the row's Nth value. Every message
+ * of a kind makes the same statements, so a batch runs each of them once for all its messages of
+ * that kind, whatever their number: a batch is a few statements per kind, not a few per message
+ * (D1 limits the statements of an invocation).
  */
 const compiled = new Map<string, string>()
 function perRow(sql: string): string {
