@@ -37,7 +37,7 @@ import { profileRoute } from './bench/profile'
 import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
 import { measureRoute } from './bench/measure-route'
 import { serveNext } from './bench/peers'
-import { benchSync, percentile } from './bench/sync'
+import { benchSync, MIX_RATE, percentile } from './bench/sync'
 import type { Peer, Target } from './bench/targets'
 import { scaleTargets, targets } from './bench/targets'
 
@@ -57,7 +57,8 @@ const USAGE = `
   npm run bench -- --sync            catalog sync instead: freshness of changes (accepted → served
                                      with the new data) under the real wrangler dev while the page
                                      mix runs, the consumer's changes/s, the import's rows/s
-  npm run bench -- --sync --waves 40 waves of one change of every kind (default 22: 242 changes)
+  npm run bench -- --sync --waves 40 waves of ten changes of every kind (default 22: 200 or more
+                                     of each kind, 2,360 changes)
 
 Builds the benchmark worker, serves it in workerd and loads each page type; prints tables and
 the targets, met or not (docs/performance.md).
@@ -90,7 +91,7 @@ if (values.sync) {
     progress: true,
   })
   const waves = wholeNumber('waves', values.waves, { min: 3, max: 10_000 })
-  const f = await benchSync({ waves, connections: LOAD.connections })
+  const f = await benchSync({ waves, width: 10, connections: LOAD.connections })
   const all = Object.values(f.freshness).flat()
   const shown = all.filter((t): t is number => t !== null)
   const row = (kind: string, times: (number | null)[]) => {
@@ -104,14 +105,23 @@ if (values.sync) {
     ]
   }
   console.log(
-    `\nnpm run bench -- --sync: ${new Date().toISOString().slice(0, 10)}, ${waves} waves, ` +
-      `${LOAD.connections} connections of page mix, Node ${process.version}\n`,
+    `\nnpm run bench -- --sync: ${new Date().toISOString().slice(0, 10)}, ${waves} waves of 10 changes of every kind, ` +
+      `page mix at ${MIX_RATE} req/s on ${LOAD.connections} connections, Node ${process.version}\n`,
   )
   console.log(
     markdownTable(
       ['change', 'changes', 'never shown', 'p50 s', 'p99 s'],
       [...Object.entries(f.freshness).map(([kind, times]) => row(kind, times)), row('all', all)],
     ),
+  )
+  // Full batches go to the consumer at once; the rest of a wave waits max_batch_timeout first.
+  const applied = (full: boolean) => {
+    const ms = f.batches.filter((b) => (b.size === 100) === full).map((b) => b.ms)
+    return `${ms.length} batches, p50 ${(percentile(ms, 50) / 1000).toFixed(2)} s, p99 ${(percentile(ms, 99) / 1000).toFixed(2)} s`
+  }
+  console.log(
+    `\napplied after the 202: full batches of 100 ${applied(true)}; ` +
+      `the rest (waiting max_batch_timeout) ${applied(false)}`,
   )
   const perSecond = f.throughput.changes / f.throughput.seconds
   console.log(

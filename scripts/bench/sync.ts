@@ -5,7 +5,8 @@
 import { execFile, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { cp, rm } from 'node:fs/promises'
-import { promisify } from 'node:util'
+import { createInterface } from 'node:readline'
+import { promisify, stripVTControlCharacters } from 'node:util'
 import autocannon from 'autocannon'
 import { citySlug } from '../../src/catalog/cities'
 import { slugOf } from '../../src/catalog/options'
@@ -30,20 +31,28 @@ const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEN
 /** How long a change may take to show before it counts as never shown. */
 const GIVE_UP_MS = 60_000
 const POLL_MS = 100
+/** Requests a second of the page mix while changes are timed. */
+export const MIX_RATE = 30
 
 export interface SyncFigures {
   /** Freshness in ms of each change, by kind; null: not shown within GIVE_UP_MS. */
   freshness: Record<string, (number | null)[]>
+  /** Each batch the consumer applied: its size and ms from its wave's 202 to the batch's end. */
+  batches: { size: number; ms: number }[]
   mix: { requests: number; rps: number; p99: number; errors: number }
   throughput: Throughput
   importRowsPerSecond: number
 }
 
-/** A change and how to see it served: `path` answers `shows` once the change is on the page. */
-interface Change {
-  message: CatalogMessage
+/** A page to poll, and what it answers once it shows what is awaited. */
+interface Awaited {
   path: string
   shows: (status: number, html: string) => boolean
+}
+
+/** A change and how to see it served: `path` answers `shows` once the change is on the page. */
+interface Change extends Awaited {
+  message: CatalogMessage
 }
 
 const parsed = (input: unknown): CatalogMessage => {
@@ -60,13 +69,17 @@ function changes(base: number) {
   const provider = (id: number) => `/p/${slugOf('Maria G')}-${id}`
   const host = base
   const hostPage = provider(host)
+  // Names of one width: no name is the start of another on a page that shows many.
+  const nth = (i: number) => String(i).padStart(5, '0')
   const job = (i: number) => base + 100_000 + i
-  const jobPage = (i: number) => `/job/${slugOf(`Bench job ${i}`)}-${job(i)}`
+  const jobTitle = (i: number) => `Bench job ${nth(i)}`
+  const jobPage = (i: number) => `/job/${slugOf(jobTitle(i))}-${job(i)}`
   const review = (i: number) => base + 200_000 + i
-  const reviewText = (i: number) => `Bench review ${base}-${i}.`
-  const activityName = (i: number) => `Bench drums ${base}-${i}`
+  const reviewText = (i: number) => `Bench review ${base}-${nth(i)}.`
+  const activityName = (i: number) => `Bench drums ${base}-${nth(i)}`
   const drums = activitiesPath('drums')
   const newProvider = (i: number) => base + 1 + i
+  const activity = (i: number) => base + 400_000 + i
   const city = (i: number) => ({
     id: base + 300_000 + i,
     name: `Benchville ${Math.floor(base / 1_000_000) % 1_000_000} ${i}`,
@@ -77,140 +90,155 @@ function changes(base: number) {
   const listing = (id: number) =>
     parsed({ ...listingExample, id, version: version(), entity: listingExample.entity })
 
+  /** What index `n` adds: a provider with a listing, a city, a review, a job, an activity. */
+  const additions = (n: number): Change[] => {
+    const id = newProvider(n)
+    return [
+      {
+        message: upsert(id, `Bench provider ${nth(n)}`),
+        path: provider(id),
+        shows: (s, html) => s === 200 && html.includes(`Bench provider ${nth(n)}`),
+      },
+      {
+        message: listing(id),
+        path: provider(id),
+        shows: (s, html) => s === 200 && html.includes(`${title}:`),
+      },
+      {
+        message: parsed({
+          ...cityExample,
+          id: city(n).id,
+          version: version(),
+          entity: { ...cityExample.entity, name: city(n).name },
+        }),
+        path: cityHubPath(citySlug(city(n).name, cityExample.entity.stateCode)),
+        shows: (s) => s === 200,
+      },
+      {
+        message: parsed({
+          ...reviewExample,
+          id: review(n),
+          version: version(),
+          entity: {
+            ...reviewExample.entity,
+            providerId: host,
+            body: reviewText(n),
+            createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          },
+        }),
+        path: hostPage,
+        shows: (s, html) => s === 200 && html.includes(reviewText(n)),
+      },
+      {
+        message: parsed({
+          ...jobExample,
+          id: job(n),
+          version: version(),
+          entity: {
+            ...jobExample.entity,
+            title: jobTitle(n),
+            validThrough: '2099-01-01T00:00:00Z',
+          },
+        }),
+        path: jobPage(n),
+        shows: (s, html) => s === 200 && html.includes(jobTitle(n)),
+      },
+      {
+        message: parsed({
+          ...activityExample,
+          id: activity(n),
+          version: version(),
+          entity: {
+            ...activityExample.entity,
+            name: activityName(n),
+            startDate: null,
+            endDate: null,
+            isCamp: false,
+            rankScore: 99,
+          },
+        }),
+        path: drums,
+        shows: (s, html) => s === 200 && html.includes(activityName(n)),
+      },
+    ]
+  }
+
+  /** What index `n` takes back of what it added: the listing, review, job and activity. */
+  const withdrawals = (n: number): Change[] => [
+    {
+      message: parsed({
+        kind: 'provider-service.withdrawn',
+        id: newProvider(n),
+        service: 'babysitters',
+        version: version(),
+      }),
+      path: provider(newProvider(n)),
+      shows: (s, html) => s === 200 && !html.includes(`${title}:`),
+    },
+    {
+      message: parsed({ kind: 'review.removed', id: review(n), version: version() }),
+      path: hostPage,
+      shows: (s, html) => s === 200 && !html.includes(reviewText(n)),
+    },
+    {
+      message: parsed({
+        kind: 'job.closed',
+        id: job(n),
+        version: version(),
+        closedAt: new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z'),
+        entity: { ...jobExample.entity, title: jobTitle(n), validThrough: '2099-01-01T00:00:00Z' },
+      }),
+      path: jobPage(n),
+      shows: (s) => s === 410,
+    },
+    {
+      message: parsed({ kind: 'activity.removed', id: activity(n), version: version() }),
+      path: drums,
+      shows: (s, html) => s === 200 && !html.includes(activityName(n)),
+    },
+  ]
+
+  const removal = (n: number): Change => ({
+    message: parsed({ kind: 'provider.removed', id: newProvider(n), version: version() }),
+    path: provider(newProvider(n)),
+    shows: (s) => s === 410,
+  })
+
   return {
     /** The provider reviews are added to and removed from, before the run. */
     setup: [upsert(host, 'Bench host'), listing(host)],
     hostPage,
-    /** Wave `i`: one change of every kind, removals of what wave i-1 or i-2 added. */
-    wave(i: number): Change[] {
-      const id = newProvider(i)
-      const wave: Change[] = [
-        {
-          message: upsert(id, `Bench provider ${i}`),
-          path: provider(id),
-          shows: (s, html) => s === 200 && html.includes(`Bench provider ${i}`),
-        },
-        {
-          message: listing(id),
-          path: provider(id),
-          shows: (s, html) => s === 200 && html.includes(`${title}:`),
-        },
-        {
-          message: parsed({
-            ...cityExample,
-            id: city(i).id,
-            version: version(),
-            entity: { ...cityExample.entity, name: city(i).name },
-          }),
-          path: cityHubPath(citySlug(city(i).name, cityExample.entity.stateCode)),
-          shows: (s) => s === 200,
-        },
-        {
-          message: parsed({
-            ...reviewExample,
-            id: review(i),
-            version: version(),
-            entity: {
-              ...reviewExample.entity,
-              providerId: host,
-              body: reviewText(i),
-              createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-            },
-          }),
-          path: hostPage,
-          shows: (s, html) => s === 200 && html.includes(reviewText(i)),
-        },
-        {
-          message: parsed({
-            ...jobExample,
-            id: job(i),
-            version: version(),
-            entity: {
-              ...jobExample.entity,
-              title: `Bench job ${i}`,
-              validThrough: '2099-01-01T00:00:00Z',
-            },
-          }),
-          path: jobPage(i),
-          shows: (s, html) => s === 200 && html.includes(`Bench job ${i}`),
-        },
-        {
-          message: parsed({
-            ...activityExample,
-            id: base + 400_000 + i,
-            version: version(),
-            entity: {
-              ...activityExample.entity,
-              name: activityName(i),
-              startDate: null,
-              endDate: null,
-              isCamp: false,
-              rankScore: 99,
-            },
-          }),
-          path: drums,
-          shows: (s, html) => s === 200 && html.includes(activityName(i)),
-        },
+    /**
+     * Wave `i` of `width`: `width` changes of every kind. It takes back what wave i-1 added and
+     * removes the providers of wave i-2 first, so the host's page (ten reviews) and the drums
+     * page (twenty activities) never hold more of the bench's than they show.
+     */
+    wave(i: number, width: number): Change[] {
+      const indexes = (wave: number) =>
+        wave < 0 ? [] : Array.from({ length: width }, (_, j) => wave * width + j)
+      return [
+        ...indexes(i - 2).map(removal),
+        ...indexes(i - 1).flatMap(withdrawals),
+        ...indexes(i).flatMap(additions),
       ]
-      if (i >= 1) {
-        const before = newProvider(i - 1)
-        wave.push(
-          {
-            message: parsed({
-              kind: 'provider-service.withdrawn',
-              id: before,
-              service: 'babysitters',
-              version: version(),
-            }),
-            path: provider(before),
-            shows: (s, html) => s === 200 && !html.includes(`${title}:`),
-          },
-          {
-            message: parsed({ kind: 'review.removed', id: review(i - 1), version: version() }),
-            path: hostPage,
-            shows: (s, html) => s === 200 && !html.includes(reviewText(i - 1)),
-          },
-          {
-            message: parsed({
-              kind: 'job.closed',
-              id: job(i - 1),
-              version: version(),
-              closedAt: new Date(Date.now() - 1000).toISOString().replace(/\.\d+Z$/, 'Z'),
-              entity: {
-                ...jobExample.entity,
-                title: `Bench job ${i - 1}`,
-                validThrough: '2099-01-01T00:00:00Z',
-              },
-            }),
-            path: jobPage(i - 1),
-            shows: (s) => s === 410,
-          },
-          {
-            message: parsed({
-              kind: 'activity.removed',
-              id: base + 400_000 + i - 1,
-              version: version(),
-            }),
-            path: drums,
-            shows: (s, html) => s === 200 && !html.includes(activityName(i - 1)),
-          },
-        )
-      }
-      if (i >= 2) {
-        const removed = newProvider(i - 2)
-        wave.push({
-          message: parsed({ kind: 'provider.removed', id: removed, version: version() }),
-          path: provider(removed),
-          shows: (s) => s === 410,
-        })
-      }
-      return wave
     },
   }
 }
 
-/** `wrangler dev` over a copy of the default catalog, on a free port. */
-async function startDev(): Promise<{ origin: string; dev: ChildProcess }> {
+/** A batch of CATALOG_CHANGES applied, as `wrangler dev` logs it, and when. */
+interface Applied {
+  at: number
+  size: number
+}
+
+/**
+ * `wrangler dev` over a copy of the default catalog, on a free port. Its log's
+ * `QUEUE catalog-changes 100/100 (85ms)` lines, written as the consumer's batch ends, are handed
+ * to `onApplied`.
+ */
+async function startDev(
+  onApplied: (batch: Applied) => void,
+): Promise<{ origin: string; dev: ChildProcess }> {
   await rm(STATE, { recursive: true, force: true })
   await cp('.wrangler/state/v3', `${STATE}/v3`, { recursive: true })
   const port = await freePort()
@@ -227,8 +255,12 @@ async function startDev(): Promise<{ origin: string; dev: ChildProcess }> {
         `SYNC_TOKEN:${TOKEN}`,
       ],
     ],
-    { env: ENV, detached: true, stdio: ['ignore', 'ignore', 'inherit'] },
+    { env: ENV, detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
   )
+  createInterface({ input: dev.stdout }).on('line', (line) => {
+    const m = QUEUE_LINE.exec(stripVTControlCharacters(line))
+    if (m) onApplied({ at: Date.now(), size: Number(m[1]) })
+  })
   const origin = `http://127.0.0.1:${port}`
   for (let i = 0; i < 240; i++) {
     const ok = await fetch(`${origin}/babysitters`).then(
@@ -241,6 +273,8 @@ async function startDev(): Promise<{ origin: string; dev: ChildProcess }> {
   throw new Error('bench: wrangler dev did not start within 2 minutes')
 }
 
+const QUEUE_LINE = /QUEUE catalog-changes (\d+)\/\d+ \(\d+ms\)/
+
 async function post(origin: string, messages: CatalogMessage[]): Promise<void> {
   const res = await fetch(`${origin}/__ops/catalog`, {
     method: 'POST',
@@ -251,42 +285,71 @@ async function post(origin: string, messages: CatalogMessage[]): Promise<void> {
     throw new Error(`bench: /__ops/catalog ${res.status}: ${await res.text()}`)
 }
 
-/** Milliseconds from `since` until `change` shows at the edge, or null past GIVE_UP_MS. */
-async function shownAfter(origin: string, change: Change, since: number): Promise<number | null> {
-  while (Date.now() - since < GIVE_UP_MS) {
-    const res = await fetch(origin + change.path, {
-      headers: { 'user-agent': PHONE },
-      redirect: 'manual',
-    })
-    if (change.shows(res.status, await res.text())) return Date.now() - since
-    await new Promise((r) => setTimeout(r, POLL_MS))
-  }
-  return null
+/**
+ * Milliseconds from `since` until each change shows at the edge, or null past GIVE_UP_MS. Each
+ * page is polled once per round for every change it is to show, so a page many changes land on
+ * (the host's reviews, the drums activities) is not asked more often than another.
+ */
+async function shownAfter(
+  origin: string,
+  wave: readonly Awaited[],
+  since: number,
+): Promise<(number | null)[]> {
+  const times: (number | null)[] = wave.map(() => null)
+  const byPath = new Map<string, number[]>()
+  wave.forEach(({ path }, i) => byPath.set(path, [...(byPath.get(path) ?? []), i]))
+  await Promise.all(
+    [...byPath].map(async ([path, indexes]) => {
+      let waiting = indexes
+      while (waiting.length > 0 && Date.now() - since < GIVE_UP_MS) {
+        const page = await fetch(origin + path, {
+          headers: { 'user-agent': PHONE },
+          redirect: 'manual',
+          signal: AbortSignal.timeout(GIVE_UP_MS),
+        }).then(
+          async (res) => ({ status: res.status, html: await res.text() }),
+          () => null,
+        )
+        const at = Date.now() - since
+        waiting = waiting.filter((i) => {
+          const shown = page !== null && wave[i]?.shows(page.status, page.html)
+          if (shown) times[i] = at
+          return !shown
+        })
+        if (waiting.length > 0) await new Promise((r) => setTimeout(r, POLL_MS))
+      }
+    }),
+  )
+  return times
 }
 
 export async function benchSync({
   waves,
+  width,
   connections,
 }: {
   waves: number
+  width: number
   connections: number
 }): Promise<SyncFigures> {
   const base = 1_000_000_000 + (Math.floor(Date.now() / 1000) % 100_000) * 1_000_000
   const run = changes(base)
-  const { origin, dev } = await startDev()
+  const batches: SyncFigures['batches'] = []
+  let accepted = Date.now()
+  const { origin, dev } = await startDev(({ at, size }) =>
+    batches.push({ size, ms: at - accepted }),
+  )
   const freshness: Record<string, (number | null)[]> = {}
   let mix: SyncFigures['mix']
   try {
     await post(origin, run.setup)
-    const [hostMessage] = run.setup
-    const hostShown = hostMessage
-      ? await shownAfter(
-          origin,
-          { message: hostMessage, path: run.hostPage, shows: (s) => s === 200 },
-          Date.now(),
-        )
-      : null
+    const [hostShown] = await shownAfter(
+      origin,
+      [{ path: run.hostPage, shows: (s) => s === 200 }],
+      Date.now(),
+    )
     if (hostShown === null) throw new Error('bench: the setup provider never showed')
+    batches.length = 0
     const paths = Object.values(ROW_SAMPLES).flatMap((samples) =>
       samples.filter((s): s is string => typeof s === 'string'),
     )
@@ -296,6 +359,9 @@ export async function benchSync({
       {
         url: origin,
         connections,
+        // The rate `npm run load` calls nominal: a site in use, not one driven to its limit,
+        // where every change would wait for the backlog of pages before its own.
+        overallRate: MIX_RATE,
         duration: 3600,
         headers: { 'user-agent': PHONE },
         requests: paths.map((path) => ({ method: 'GET', path })),
@@ -303,13 +369,13 @@ export async function benchSync({
       (_, result) => loaded(result),
     )
     for (let i = 0; i < waves; i++) {
-      const wave = run.wave(i)
+      const wave = run.wave(i, width)
       await post(
         origin,
         wave.map((c) => c.message),
       )
-      const accepted = Date.now()
-      const times = await Promise.all(wave.map((c) => shownAfter(origin, c, accepted)))
+      accepted = Date.now()
+      const times = await shownAfter(origin, wave, accepted)
       wave.forEach((c, j) => (freshness[c.message.kind] ??= []).push(times[j] ?? null))
       process.stderr.write(`\rbench: sync wave ${i + 1}/${waves}`)
     }
@@ -328,6 +394,7 @@ export async function benchSync({
   await new Promise((r) => setTimeout(r, 2000))
   return {
     freshness,
+    batches,
     mix,
     throughput: await consumerThroughput(base + 50_000_000),
     importRowsPerSecond: await importSpeed(),
@@ -367,7 +434,7 @@ export async function consumerThroughput(base: number): Promise<Throughput> {
     const batches: CatalogMessage[][] = []
     const batch: CatalogMessage[] = []
     for (let i = 0; i < 500; i++)
-      for (const { message } of run.wave(i)) {
+      for (const { message } of run.wave(i, 1)) {
         batch.push(message)
         if (batch.length === 100) batches.push(batch.splice(0))
       }

@@ -4,37 +4,51 @@ import type { Db } from './db'
 // id ranges of the catalog for pages about one. Every read is bounded by an id range or by a
 // small derived table, so no sitemap holds the catalog in memory.
 
-/**
- * How many sitemap files of each kind there are: cities are counted (their ids are GeoNames ids,
- * far apart) and split into blocks in id order; providers and jobs are split by id range.
- */
+/** How many rows each kind of sitemap file is cut from: files are blocks of them in id order. */
 export interface SitemapBounds {
   cities: number
   providers: number
   jobs: number
 }
 
+export type BlockTable = keyof SitemapBounds
+
+// Counted, never sized by the largest id: ids are the source's own (GeoNames ids for cities, a
+// marketplace's ids for providers and jobs), as far apart as it likes.
 export async function findSitemapBounds(db: Db): Promise<SitemapBounds> {
   const row = await db.first<SitemapBounds>(
-    `SELECT (SELECT COUNT(*) FROM cities) AS cities, (SELECT MAX(id) FROM providers) AS providers,
-            (SELECT MAX(id) FROM jobs) AS jobs`,
+    `SELECT (SELECT COUNT(*) FROM cities) AS cities, (SELECT COUNT(*) FROM providers) AS providers,
+            (SELECT COUNT(*) FROM jobs) AS jobs`,
   )
   return { cities: row?.cities ?? 0, providers: row?.providers ?? 0, jobs: row?.jobs ?? 0 }
 }
 
-/** The first and last city id of the n-th block of `size` cities, in id order (n from 1). */
-export async function findCityBlock(
+/** An inclusive range of ids. */
+export interface IdRange {
+  first: number
+  last: number
+}
+
+/**
+ * The n-th block of `size` rows of `table` in id order (n from 1), as consecutive id ranges of at
+ * most `part` rows each; none past the last block.
+ */
+export function findBlock(
   db: Db,
+  table: BlockTable,
   n: number,
   size: number,
-): Promise<{ first: number; last: number } | null> {
-  const row = await db.first<{ first: number | null; last: number | null }>(
+  part: number,
+): Promise<IdRange[]> {
+  return db.all<IdRange>(
     `SELECT MIN(id) AS first, MAX(id) AS last
-       FROM (SELECT id FROM cities ORDER BY id LIMIT ? OFFSET ?)`,
+       FROM (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) / CAST(? AS INTEGER) AS part
+               FROM (SELECT id FROM ${table} ORDER BY id LIMIT ? OFFSET ?))
+      GROUP BY part ORDER BY part`,
+    part,
     size,
     (n - 1) * size,
   )
-  return row?.first != null && row.last != null ? { first: row.first, last: row.last } : null
 }
 
 export interface CityRow {

@@ -5,10 +5,10 @@ import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
 import { SEGMENTS } from '../catalog/segments'
 import { STATES } from '../catalog/states'
 import { POLICIES } from '../cache/policies'
-import type { CityRow, EntityRow, SitemapBounds } from '../data/sitemap-rows'
+import type { BlockTable, CityRow, EntityRow, IdRange } from '../data/sitemap-rows'
 import {
   findActivityRows,
-  findCityBlock,
+  findBlock,
   findJobCityRows,
   findNationalRows,
   findOpenJobRows,
@@ -44,29 +44,29 @@ import { TAG } from '../cache/tags'
 
 /**
  * The chunked sitemap files, sized so a file can never pass 50,000 URLs: a block of 4,000
- * cities (at most 12 services or job services each), or a range of 50,000 provider or job ids
- * (one page each). The index lists as many files as the catalog needs: the 1M-provider
- * catalog has 20 of profiles.
+ * cities (at most 12 services or job services each), or of 50,000 providers or jobs (one page
+ * each), in id order. The index lists as many files as the catalog has rows for, however far
+ * apart their ids: the 1M-provider catalog has 20 of profiles.
  */
 export const CHUNKS = {
-  directories: { ids: 'cities', span: 4_000 },
-  'job-listings': { ids: 'cities', span: 4_000 },
-  hubs: { ids: 'cities', span: 40_000 },
-  'cost-guides': { ids: 'cities', span: 4_000 },
-  providers: { ids: 'providers', span: MAX_URLS_PER_FILE },
-  jobs: { ids: 'jobs', span: MAX_URLS_PER_FILE },
-} as const satisfies Record<string, { ids: keyof SitemapBounds; span: number }>
+  directories: { table: 'cities', span: 4_000 },
+  'job-listings': { table: 'cities', span: 4_000 },
+  hubs: { table: 'cities', span: 40_000 },
+  'cost-guides': { table: 'cities', span: 4_000 },
+  providers: { table: 'providers', span: MAX_URLS_PER_FILE },
+  jobs: { table: 'jobs', span: MAX_URLS_PER_FILE },
+} as const satisfies Record<string, { table: BlockTable; span: number }>
 
 type Chunked = keyof typeof CHUNKS
-/** Rows of entity sitemaps are read in sub-ranges of this many ids. */
+/** Rows of entity sitemaps are read in parts of this many rows, all at once. */
 const BATCH = 5_000
 
 /** `/sitemap.xml`: the sitemap index. */
 export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
   const bounds = await findSitemapBounds(c.var.db)
   const files = [sitemapFilePath('pages')]
-  for (const [kind, { ids, span }] of Object.entries(CHUNKS)) {
-    for (let n = 1; n <= Math.ceil(bounds[ids] / span); n++)
+  for (const [kind, { table, span }] of Object.entries(CHUNKS)) {
+    for (let n = 1; n <= Math.ceil(bounds[table] / span); n++)
       files.push(sitemapFilePath(`${kind}-${n}`))
   }
   return xml(sitemapStream('sitemapindex', replay([files.map((f) => ({ loc: url(c, f) }))])))
@@ -78,16 +78,12 @@ export async function sitemapFile(c: Context<AppEnv>): Promise<Response> {
   const kind = m?.[1] ?? ''
   if (kind === 'pages' && !m?.[2]) return xml(sitemapStream('urlset', await readAll(pages(c))))
   if (!(kind in CHUNKS) || !m?.[2]) throw new HTTPException(404)
-  const { ids, span } = CHUNKS[kind as Chunked]
-  const n = Number(m[2])
-  const range =
-    ids === 'cities'
-      ? await findCityBlock(c.var.db, n, span)
-      : n <= Math.ceil((await findSitemapBounds(c.var.db))[ids] / span)
-        ? { first: (n - 1) * span + 1, last: n * span }
-        : null
-  if (!range) throw new HTTPException(404)
-  const entries = CHUNK_ENTRIES[kind as Chunked](c, range.first, range.last)
+  const { table, span } = CHUNKS[kind as Chunked]
+  const parts = await findBlock(c.var.db, table, Number(m[2]), span, BATCH)
+  const first = parts[0]?.first
+  const last = parts.at(-1)?.last
+  if (first === undefined || last === undefined) throw new HTTPException(404)
+  const entries = CHUNK_ENTRIES[kind as Chunked](c, { first, last }, parts)
   return xml(sitemapStream('urlset', await readAll(entries)))
 }
 
@@ -107,11 +103,12 @@ export function robotsTxt(c: Context<AppEnv>): Response {
   })
 }
 
+/** A file's entries from its block: the block's whole id range, and its parts of BATCH rows. */
 const CHUNK_ENTRIES: Record<
   Chunked,
-  (c: Context<AppEnv>, first: number, last: number) => AsyncIterable<SitemapEntry[]>
+  (c: Context<AppEnv>, block: IdRange, parts: IdRange[]) => AsyncIterable<SitemapEntry[]>
 > = {
-  async *directories(c, first, last) {
+  async *directories(c, { first, last }) {
     const shown = shownServices(c.var.flags.on).map((s) => s.slug)
     const rows = await findServiceCityRows(c.var.db, first, last)
     yield rows
@@ -119,14 +116,14 @@ const CHUNK_ENTRIES: Record<
       .map((r) => ({ loc: url(c, cityPath(r.service, r.citySlug)), lastmod: r.updatedAt }))
   },
 
-  async *'job-listings'(c, first, last) {
+  async *'job-listings'(c, { first, last }) {
     const rows = await findJobCityRows(c.var.db, first, last)
     yield rows
       .filter((r) => decideIndexing({ inventory: r.count }).index)
       .map((r) => ({ loc: url(c, jobListingPath(r.service, r.citySlug)), lastmod: r.updatedAt }))
   },
 
-  async *hubs(c, first, last) {
+  async *hubs(c, { first, last }) {
     const shown = shownServices(c.var.flags.on).map((s) => s.slug)
     const [services, jobs] = await Promise.all([
       findServiceCityRows(c.var.db, first, last),
@@ -153,7 +150,7 @@ const CHUNK_ENTRIES: Record<
       .map((h) => ({ loc: url(c, cityHubPath(h.slug)), lastmod: newestDate(h.dates) }))
   },
 
-  async *'cost-guides'(c, first, last) {
+  async *'cost-guides'(c, { first, last }) {
     // City guides exist only with the cost guide local page configuration key.
     if (!c.var.flags.config.costGuideLocalPage) return
     const guides = COST_GUIDE_SERVICES.map((s) => s.slug)
@@ -166,25 +163,23 @@ const CHUNK_ENTRIES: Record<
       .map((r) => ({ loc: url(c, costPath(r.service, r.citySlug)), lastmod: r.updatedAt }))
   },
 
-  providers: (c, first, last) =>
+  providers: (c, _, parts) =>
     entities(
       (after, upTo) => findProviderRows(c.var.db, after, upTo, BATCH),
-      first,
-      last,
+      parts,
       (r) => ({
         loc: url(c, providerPath({ nameSlug: r.slug, id: r.id })),
         lastmod: r.updatedAt,
       }),
     ),
 
-  jobs: (c, first, last) => {
+  jobs: (c, _, parts) => {
     // A job is indexable until it closes; a stored sitemap may be served for as long as its
     // stale-while-revalidate window, so jobs closing within it are left out.
     const openUntil = new Date(Date.now() + POLICIES.sitemap.swr * 1000).toISOString()
     return entities(
       (after, upTo) => findOpenJobRows(c.var.db, after, upTo, openUntil, BATCH),
-      first,
-      last,
+      parts,
       (r) => ({
         loc: url(c, jobPath({ titleSlug: r.slug, id: r.id })),
         lastmod: r.updatedAt,
@@ -235,18 +230,15 @@ async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
 }
 
 /**
- * Entity pages of an id range, read as sub-ranges of BATCH ids: each holds at most BATCH rows, so
- * it is one read, and all are read at once, in one round trip.
+ * Entity pages of a block, read by its parts: each holds at most BATCH rows, so it is one read,
+ * and all are read at once, in one round trip.
  */
 async function* entities(
   read: (after: number, upTo: number) => Promise<EntityRow[]>,
-  first: number,
-  last: number,
+  parts: IdRange[],
   toEntry: (row: EntityRow) => SitemapEntry,
 ): AsyncGenerator<SitemapEntry[]> {
-  const reads: Promise<EntityRow[]>[] = []
-  for (let start = first; start <= last; start += BATCH)
-    reads.push(read(start - 1, Math.min(start + BATCH - 1, last)))
+  const reads = parts.map(({ first, last }) => read(first - 1, last))
   for (const rows of await Promise.all(reads)) if (rows.length) yield rows.map(toEntry)
 }
 

@@ -118,7 +118,7 @@ describe('round trips to D1 before the first byte', () => {
   })
 
   // A sitemap reads all its rows before its status (docs/seo.md): which rows the file holds (a
-  // block of cities, or the id range checked against the catalog), then the rows, at once.
+  // block of cities, providers or jobs in id order), then the rows, at once.
   it('is two at most for every kind of sitemap', async () => {
     const index = await htmlOf('/sitemap.xml')
     const files = [...index.matchAll(/<loc>[^<]*(\/sitemaps\/[^<]+)<\/loc>/g)].map(

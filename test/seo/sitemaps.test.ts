@@ -6,6 +6,9 @@ import { COST_GUIDE_SERVICES } from '../../src/catalog/cost-guides'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { SERVICES } from '../../src/catalog/services'
 import { STATES } from '../../src/catalog/states'
+import { openDb } from '../../src/data/db'
+import { findBlock } from '../../src/data/sitemap-rows'
+import { Timing } from '../../src/observability/timing'
 import { CHUNKS } from '../../src/routes/sitemaps'
 import { MAX_URLS_PER_FILE } from '../../src/seo/sitemap-xml'
 import { aProvider, purge, rebuildGate, refreshCatalogStats } from '../support/builders'
@@ -22,6 +25,11 @@ async function sitemapUrls(): Promise<Map<string, string | null>> {
       urls.set(m[1] ?? '', m[2] ?? null)
   }
   return urls
+}
+
+async function providerCount(): Promise<number> {
+  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM providers').first<{ n: number }>()
+  return row?.n ?? 0
 }
 
 async function cities(): Promise<{ id: number; slug: string }[]> {
@@ -182,25 +190,49 @@ describe('sitemaps', () => {
     expect(jobs.results.some((j) => Date.parse(j.until) < made)).toBe(true)
   })
 
-  it('split profiles by id range, 50,000 to a file', async () => {
+  it('cut profiles into blocks of 50,000 in id order, however far apart their ids', async () => {
     const [city] = await cities()
-    for (const id of [50_000, 50_001, 120_000])
-      await aProvider({ id, cityId: city?.id ?? 0, service: 'tutors' })
+    // A source's own ids: one far above the others, as a marketplace's may be. A file per range
+    // of 50,000 ids would make this an index of 180 million files.
+    const ids = [50_000, 50_001, 120_000, 9_000_000_000_000]
+    for (const id of ids) await aProvider({ id, cityId: city?.id ?? 0, service: 'tutors' })
     await purge({ tags: ['page:sitemap'] })
+    const count = await providerCount()
     const index = locs((await page('/sitemap.xml')).html)
     expect(index.filter((f) => f.includes('/providers-'))).toEqual(
-      [1, 2, 3].map((n) => `${ORIGIN}/sitemaps/providers-${n}.xml`),
+      Array.from(
+        { length: Math.ceil(count / CHUNKS.providers.span) },
+        (_, i) => `${ORIGIN}/sitemaps/providers-${i + 1}.xml`,
+      ),
     )
-    const second = locs((await page('/sitemaps/providers-2.xml')).html)
-    expect(second).toEqual([`${ORIGIN}/p/test-p-50001`])
-    expect(locs((await page('/sitemaps/providers-1.xml')).html)).toContain(
-      `${ORIGIN}/p/test-p-50000`,
-    )
-    expect(locs((await page('/sitemaps/providers-3.xml')).html)).toEqual([
-      `${ORIGIN}/p/test-p-120000`,
-    ])
+    const profiles = (
+      await Promise.all(
+        index
+          .filter((f) => f.includes('/providers-'))
+          .map(async (f) => locs((await page(f.replace(ORIGIN, ''))).html)),
+      )
+    ).flat()
+    expect(profiles).toHaveLength(count)
+    for (const id of ids) expect(profiles).toContain(`${ORIGIN}/p/test-p-${id}`)
     // Further above the catalog than the gate lets new ids be: served once the gate is rebuilt.
     await rebuildGate()
     expect((await anIsolate().fetchPage('/p/test-p-120000')).status).toBe(200)
+  })
+
+  it('read a block as consecutive parts of rows in id order', async () => {
+    const ids = (
+      await env.DB.prepare('SELECT id FROM providers ORDER BY id LIMIT 10 OFFSET 10').all<{
+        id: number
+      }>()
+    ).results.map((r) => r.id)
+    const db = openDb(env.DB, new Timing())
+    expect(await findBlock(db, 'providers', 2, 10, 3)).toEqual([
+      { first: ids[0], last: ids[2] },
+      { first: ids[3], last: ids[5] },
+      { first: ids[6], last: ids[8] },
+      { first: ids[9], last: ids[9] },
+    ])
+    const count = await providerCount()
+    expect(await findBlock(db, 'providers', Math.ceil(count / 10) + 1, 10, 3)).toEqual([])
   })
 })
