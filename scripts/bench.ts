@@ -128,7 +128,8 @@ if (values.sync) {
     `\npage mix meanwhile: ${f.mix.requests} requests, ${f.mix.rps.toFixed(0)} req/s, ` +
       `p99 ${f.mix.p99.toFixed(0)} ms, ${f.mix.errors} errors or non-2xx` +
       `\nconsumer: ${f.throughput.changes} changes in batches of 100 in ` +
-      `${f.throughput.seconds.toFixed(1)} s = ${perSecond.toFixed(0)} changes/s` +
+      `${f.throughput.seconds.toFixed(1)} s = ${perSecond.toFixed(0)} changes/s ` +
+      `(${(f.throughput.changes / f.throughput.cpuSeconds).toFixed(0)} per second of its workerd's CPU)` +
       `\nimport: ${f.importRowsPerSecond.toFixed(0)} rows/s (the default catalog)\n`,
   )
   const p99 = percentile(shown, 99)

@@ -10,8 +10,9 @@ import { once } from 'node:events'
 import { fail, parseCommandLine, usageError, wholeNumber } from './cli'
 import type { ImportHost } from './import/host'
 import { openHost } from './import/host'
-import { importFile } from './import/import-file'
-import { progress } from './progress'
+import { importStream } from './import/import-file'
+import type { NumberedLine } from './import/ndjson'
+import { openRejects } from './import/rejects'
 import { seedVerdict } from './seed/freshness'
 import { TABLES } from './seed/city-rows'
 import { generateCatalog, LARGE } from './seed/generate-catalog'
@@ -90,19 +91,23 @@ async function seed(host: ImportHost, opts: typeof options, version: string): Pr
     await host.query(`DELETE FROM ${table}`)
   }
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
+  // Every US ZIP code, for the search form: not catalog data, so not a change message.
+  for (const sql of insertStatements('zip_codes', zipRows())) await host.query(sql)
   const file = join(persistTo, 'catalog.ndjson')
-  const messages = await writeCatalog(file, opts, now)
-  console.log(`seed: ${messages} messages written to ${file}`)
-  const result = await importFile(host, {
-    file,
-    rejects: `${file}.rejects.ndjson`,
-    resume: false,
+  // The import takes each line as it is generated and written: D1 applies one batch while the
+  // next is generated and validated, instead of waiting for the whole file. Nothing resumes a
+  // seed, so no checkpoint.
+  const catalog = generatedCatalog(file, opts, now)
+  const result = await importStream(host, {
+    lines: catalog.lines,
+    file: null,
+    rejects: openRejects(`${file}.rejects.ndjson`),
+    total: catalog.total,
     label: 'seed: import',
   })
   if (result.rejected)
     fail(`seed: the import rejected ${result.rejected} generated messages (${file}.rejects.ndjson)`)
-  // Every US ZIP code, for the search form: not catalog data, so not a change message.
-  for (const sql of insertStatements('zip_codes', zipRows())) await host.query(sql)
+  console.log(`seed: ${result.read} messages written to ${file}`)
   // The catalog is dated from midnight, but its open jobs are counted as of this moment: job
   // listings decide thinness on their live count, and the stats that sitemaps and links read
   // must agree with it (the cron keeps them so in production).
@@ -118,29 +123,29 @@ async function seed(host: ImportHost, opts: typeof options, version: string): Pr
 }
 
 /**
- * The generated catalog as NDJSON change messages, one snapshot versioned by the seed's moment;
- * written as generated, city by city. Resolves to the number of messages.
+ * The generated catalog as NDJSON change messages, one snapshot versioned by the seed's moment,
+ * generated city by city: each line written to `file` and yielded with its number. `total`
+ * estimates the lines of the whole catalog from the cities generated so far.
  */
-async function writeCatalog(file: string, opts: typeof options, now: Date): Promise<number> {
-  await mkdir(join(file, '..'), { recursive: true })
-  const out = createWriteStream(file)
+function generatedCatalog(file: string, opts: typeof options, now: Date) {
   const places = catalogPlaces(opts.cities)
-  const shown = progress('seed: generate')
-  let messages = 0
   let cities = 0
-  for (const rows of generateCatalog(places, { scale: opts.scale, seed: opts.seed, now })) {
-    let text = ''
-    for (const message of cityMessages(rows, now.getTime())) {
-      text += JSON.stringify(message) + '\n'
-      messages++
-    }
-    if (!out.write(text)) await once(out, 'drain')
-    shown.update(++cities, places.length, `cities; ${messages} messages`)
+  let line = 0
+  return {
+    total: (read: number) => Math.round(cities ? (line * places.length) / cities : read),
+    lines: (async function* (): AsyncGenerator<NumberedLine> {
+      await mkdir(join(file, '..'), { recursive: true })
+      const out = createWriteStream(file)
+      for (const rows of generateCatalog(places, { scale: opts.scale, seed: opts.seed, now })) {
+        const lines = Array.from(cityMessages(rows, now.getTime()), (m) => JSON.stringify(m))
+        if (!out.write(lines.join('\n') + '\n')) await once(out, 'drain')
+        cities++
+        for (const text of lines) yield { line: ++line, text }
+      }
+      out.end()
+      await once(out, 'finish')
+    })(),
   }
-  out.end()
-  await once(out, 'finish')
-  shown.end()
-  return messages
 }
 
 function showGate({ gateItems, gateBytes }: { gateItems: number; gateBytes: number }): void {

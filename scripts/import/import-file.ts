@@ -8,7 +8,9 @@ import { progress } from '../progress'
 import type { ImportHost } from './host'
 import type { ImportCounts } from './import-lines'
 import { importLines } from './import-lines'
+import type { NumberedLine } from './ndjson'
 import { readLines } from './ndjson'
+import type { Rejects } from './rejects'
 import { openRejects } from './rejects'
 
 export interface FileImport {
@@ -32,18 +34,14 @@ export async function importFile(
   host: Pick<ImportHost, 'apply' | 'answers' | 'checkpoint'>,
   options: FileImport,
 ): Promise<FileImportResult> {
-  const started = performance.now()
   const identity = await fileIdentity(options.file)
   const checkpoint = options.resume ? await host.checkpoint() : null
   const skipped = checkpoint?.file === identity ? checkpoint.line : 0
   if (options.resume && !skipped) console.error('import: nothing to resume, starting at line 1')
-  const rejects = openRejects(options.rejects, skipped)
   const { size } = await stat(options.file)
-  const shown = progress(options.label ?? 'import')
   let first = -1
   let end = 0
-  const counts = await importLines({
-    target: host,
+  return importStream(host, {
     lines: (async function* () {
       for await (const item of readLines(options.file, skipped)) {
         end = item.end ?? 0
@@ -52,17 +50,47 @@ export async function importFile(
       }
     })(),
     file: identity,
-    reject: (line, reason, text) => rejects.add(line, reason, text),
-    progress: (c) => {
-      // The rows still to come, estimated from the bytes still to read.
-      const perByte = end > first ? c.read / (end - first) : 0
-      shown.update(
-        c.read,
-        Math.round(c.read + (size - end) * perByte),
-        `rows; ${c.rejected} rejected`,
-      )
-    },
+    skipped,
+    rejects: openRejects(options.rejects, skipped),
+    // The rows still to come, estimated from the bytes still to read.
+    total: (read) => Math.round(read + (size - end) * (end > first ? read / (end - first) : 0)),
+    ...(options.label ? { label: options.label } : {}),
     ...(options.batchMessages ? { batchMessages: options.batchMessages } : {}),
+  })
+}
+
+export interface StreamImport {
+  lines: AsyncIterable<NumberedLine>
+  /** The input's identity for the checkpoint (`fileIdentity`); null: no checkpoint. */
+  file: string | null
+  /** Lines a resumed import skipped. */
+  skipped?: number
+  rejects: Rejects
+  /** The rows of the whole input, estimated when `read` have been read (the progress's ETA). */
+  total(read: number): number
+  label?: string
+  batchMessages?: number
+}
+
+/**
+ * Imports numbered lines as they come (from a file, or from the seed's generator while it
+ * writes them): the rejects written, a progress line, and the counts once every batch is
+ * committed.
+ */
+export async function importStream(
+  host: Pick<ImportHost, 'apply' | 'answers'>,
+  input: StreamImport,
+): Promise<FileImportResult> {
+  const started = performance.now()
+  const { rejects, skipped = 0 } = input
+  const shown = progress(input.label ?? 'import')
+  const counts = await importLines({
+    target: host,
+    lines: input.lines,
+    file: input.file,
+    reject: (line, reason, text) => rejects.add(line, reason, text),
+    progress: (c) => shown.update(c.read, input.total(c.read), `rows; ${c.rejected} rejected`),
+    ...(input.batchMessages ? { batchMessages: input.batchMessages } : {}),
   }).finally(() => rejects.close())
   const seconds = (performance.now() - started) / 1000
   shown.end(

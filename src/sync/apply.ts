@@ -16,7 +16,7 @@ import { ALL_PAGES_TAGS, cityTags, jobTags, providerTags, PURGE_TOUCHED_SQL } fr
 // Applying catalog changes (docs/sync.md, "Applying a batch"): every message becomes a few
 // statements, and a whole batch runs as one D1 batch, a single transaction. Each statement that
 // changes a row is guarded by the entity's version in sync_versions, and the version is written
-// last: a message whose version is not newer than the stored one changes nothing, so replays and
+// after them: a message whose version is not newer than the stored one changes nothing, so replays and
 // messages out of order end on the rows the newest versions say. What the changes touched is
 // listed in sync_touched, and the batch ends by re-aggregating exactly that, recording the purge
 // of exactly the pages showing it, and emptying the list: the purge cannot be lost to a crash
@@ -78,10 +78,11 @@ function maskOf(codes: readonly string[], list: readonly Labelled[]): number {
 const MAX_ROWS_BYTES = 1_000_000
 
 /**
- * SQL run once per row of a JSON array (`json_each(?) AS p`, where a template says `{rows}`): its
- * `?N` is the row's Nth value. Every message of a kind makes the same statements, so a batch
- * runs each of them once for all its messages of that kind, whatever their number: a batch is
- * a few statements per kind, not a few per message (D1 limits the statements of an invocation).
+ * SQL run once per row of a JSON array (`json_each(?1) AS p`, where a template says `{rows}`;
+ * each term of a compound SELECT says it again): its `?N` is the row's Nth value. Every message
+ * of a kind makes the same statements, so a batch runs each of them once for all its messages of
+ * that kind, whatever their number: a batch is a few statements per kind, not a few per message
+ * (D1 limits the statements of an invocation).
  */
 const compiled = new Map<string, string>()
 function perRow(sql: string): string {
@@ -89,19 +90,27 @@ function perRow(sql: string): string {
   if (out === undefined) {
     out = sql
       .replace(/\?(\d+)/g, (_, n: string) => `(p.value ->> ${Number(n) - 1})`)
-      .replace('{rows}', 'json_each(?) AS p')
+      .replaceAll('{rows}', 'json_each(?1) AS p')
     compiled.set(sql, out)
   }
   return out
 }
 
+/** SQL writing the versions of the messages (`?3`: whether it removed the entity) newer. */
+const VERSIONS = `INSERT INTO sync_versions (key, version, removed) SELECT ?1, ?2, ?3 FROM {rows} WHERE true
+  ON CONFLICT (key) DO UPDATE SET version = excluded.version, removed = excluded.removed
+  WHERE excluded.version > sync_versions.version`
+
 /**
  * A batch's statements: each message adds its kind's statements, each with its values (`?1` the
  * key, `?2` the version, then its own), guarded by its version; the statements of one kind are
  * then run once over the values of all its messages, in the order the first message made them.
+ * Versions are written after the statements of every message before, by `versions()`.
  */
 class Statements {
+  /** By kind and the statement's place among its message's. */
   readonly #groups = new Map<string, { sql: string; rows: Param[][] }>()
+  #versions: Param[][] = []
   #index = 0
   constructor(
     readonly db: D1Database,
@@ -115,9 +124,11 @@ class Statements {
 
   /** Adds `sql`, its `?1` and `?2` bound to the message's key and version, then `params`. */
   add(message: CatalogMessage, sql: string, ...params: Param[]): void {
-    const key = `${message.kind}\u0000${this.#index++}\u0000${sql}`
-    let group = this.#groups.get(key)
-    if (!group) this.#groups.set(key, (group = { sql, rows: [] }))
+    const place = `${message.kind} ${this.#index++}`
+    let group = this.#groups.get(place)
+    if (!group) this.#groups.set(place, (group = { sql, rows: [] }))
+    // Every message of a kind makes the same statements in the same order.
+    else if (group.sql !== sql) throw new Error(`${place}: another statement than its kind's`)
     group.rows.push([entityKey(message), message.version, ...params])
   }
 
@@ -126,25 +137,39 @@ class Statements {
     if (this.derive) this.add(message, sql, ...params)
   }
 
-  /** Lists literal tags to purge, when the message is newer. */
-  tags(message: CatalogMessage, tags: readonly string[]): void {
+  /**
+   * Lists what the message touches, when it is newer and the batch derives: the literal `tags`
+   * to purge and the rows of `terms` (`touched(...)`, their values from `?4` on), before and
+   * after the change alike, in one statement that runs before the message's own.
+   */
+  touched(
+    message: CatalogMessage,
+    tags: readonly string[],
+    terms: readonly string[],
+    ...params: Param[]
+  ): void {
+    const selects = tags.length ? [TAGS, ...terms] : terms
     this.derived(
       message,
-      `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
-       SELECT 'tag', t.value, 0 FROM {rows}, json_each(?3) AS t WHERE ${NEWER}`,
+      `INSERT OR IGNORE INTO sync_touched (kind, value, city_id) ${selects.join(' UNION ALL ')}`,
       JSON.stringify(tags),
+      ...params,
     )
   }
 
-  /** Writes the message's version (and whether it removed the entity), when it is newer. */
+  /**
+   * Writes the message's version (and whether it removed the entity), when it is newer: once
+   * every statement guarded by it has run, at the next `versions()`.
+   */
   version(message: CatalogMessage, removed: boolean): void {
-    this.add(
-      message,
-      `INSERT INTO sync_versions (key, version, removed) SELECT ?1, ?2, ?3 FROM {rows} WHERE true
-       ON CONFLICT (key) DO UPDATE SET version = excluded.version, removed = excluded.removed
-       WHERE excluded.version > sync_versions.version`,
-      removed ? 1 : 0,
-    )
+    this.#versions.push([entityKey(message), message.version, removed ? 1 : 0])
+  }
+
+  /** The versions of the messages added so far, written in one statement after theirs. */
+  versions(): void {
+    if (!this.#versions.length) return
+    this.#groups.set(`versions ${this.#groups.size}`, { sql: VERSIONS, rows: this.#versions })
+    this.#versions = []
   }
 
   /** Each statement once over its rows (in parts of at most MAX_ROWS_BYTES). */
@@ -178,12 +203,14 @@ const removedProvider = (param: string) =>
   `EXISTS (SELECT 1 FROM sync_versions WHERE key = ${param} AND removed = 1)`
 
 /**
- * SQL listing, when the message is newer, the touched rows of `kind`: `columns` (value, city)
- * of `table` (as `x`, apart from the rows' own columns) where `where`.
+ * SQL selecting, when the message is newer, touched rows of `kind`: `columns` (value, city) of
+ * the message's row joined with `join` (a table as `x`, or nothing) where `where`.
  */
-const touch = (kind: string, columns: string, table: string, where: string) =>
-  `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
-   SELECT '${kind}', ${columns} FROM {rows} JOIN ${table} AS x ON ${where} WHERE ${NEWER}`
+const touched = (kind: string, columns: string, join = '', where = 'true') =>
+  `SELECT '${kind}', ${columns} FROM {rows} ${join} WHERE ${where} AND ${NEWER}`
+
+/** SQL selecting the literal tags (`?3`) as touched. */
+const TAGS = `SELECT 'tag', t.value, 0 FROM {rows}, json_each(?3) AS t WHERE ${NEWER}`
 
 /** SQL deleting the rows of `table` whose `column` is the message's `?3`, when it is newer. */
 const removeWhere = (table: string, column: string) =>
@@ -192,7 +219,7 @@ const removeWhere = (table: string, column: string) =>
 function cityAdded(s: Statements, m: MessageOf<'city.added'>): void {
   const c = m.entity
   const slug = citySlug(c.name, c.stateCode)
-  s.tags(m, cityTags(slug))
+  s.touched(m, cityTags(slug), [])
   // The cities table's triggers log a new slug for the gate (migrations/0006_city_additions.sql).
   s.add(
     m,
@@ -212,17 +239,23 @@ function cityAdded(s: Statements, m: MessageOf<'city.added'>): void {
   s.version(m, false)
 }
 
-/** SQL listing the provider's (`?3`) listings and rates as touched, before or after a change. */
-const TOUCH_LISTINGS = [
-  touch('listing', 'x.service, x.city_id', 'provider_services', 'x.provider_id = ?3'),
-  touch('rate', 'x.service, x.city_id', 'provider_services', 'x.provider_id = ?3'),
-]
+/** SQL: the provider's (`?4`) listings. */
+const LISTINGS = 'JOIN provider_services AS x ON x.provider_id = ?4'
 
 function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): void {
   const p = m.entity
   const nameSlug = slugOf(p.businessName ?? `${p.firstName} ${p.lastName.charAt(0)}`)
-  s.tags(m, providerTags(m.id, nameSlug))
-  for (const sql of TOUCH_LISTINGS) s.derived(m, sql, m.id)
+  // Its listings where they were and where they will be.
+  s.touched(
+    m,
+    providerTags(m.id, nameSlug),
+    [
+      touched('listing', 'x.service, x.city_id', LISTINGS),
+      touched('listing', 'x.service, ?5', LISTINGS),
+    ],
+    m.id,
+    p.cityId,
+  )
   // An id the gate was built without: logged, so its profile is no false 404 (src/gate/gate.ts).
   s.derived(
     m,
@@ -289,13 +322,11 @@ function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): voi
     maskOf(p.badges, BADGES),
     maskOf(p.availability, WEEKDAYS),
   )
-  for (const sql of TOUCH_LISTINGS) s.derived(m, sql, m.id)
   s.version(m, false)
 }
 
 function providerRemoved(s: Statements, m: MessageOf<'provider.removed'>): void {
-  s.tags(m, [TAG.provider(m.id)])
-  for (const sql of TOUCH_LISTINGS) s.derived(m, sql, m.id)
+  s.touched(m, [TAG.provider(m.id)], [touched('listing', 'x.service, x.city_id', LISTINGS)], m.id)
   for (const sql of [
     removeWhere('reviews', 'provider_id'),
     removeWhere('provider_services', 'provider_id'),
@@ -305,17 +336,14 @@ function providerRemoved(s: Statements, m: MessageOf<'provider.removed'>): void 
   s.version(m, true)
 }
 
-/** SQL listing the listing (`?3` provider, `?4` service) as touched. */
-const TOUCH_LISTING = [
-  touch('listing', '?4, x.city_id', 'providers', 'x.id = ?3'),
-  touch('rate', '?4, x.city_id', 'providers', 'x.id = ?3'),
-]
+/** SQL selecting the listing (`?4` provider, `?5` service) as touched: in its provider's city. */
+const LISTING = touched('listing', '?5, x.city_id', 'JOIN providers AS x ON x.id = ?4')
 
 function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>): void {
   const l = m.entity
   const service = findService(m.service)
   if (!service) throw new Error(`no service ${m.service}`)
-  s.tags(m, [TAG.provider(m.id)])
+  s.touched(m, [TAG.provider(m.id)], [LISTING], m.id, m.service)
   // The provider's fields are read from its row: a listing of a provider not in the catalog
   // writes NULL into them and fails (an impossible reference); one of a removed provider is
   // dropped.
@@ -324,12 +352,10 @@ function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>)
     `INSERT INTO provider_services (provider_id, service, city_id, lat, lng, rank_score,
        created_at, rate_min, rate_max, pay_unit, years_experience, badges, availability, ages,
        options, schedules)
-     SELECT ?3, ?4, (SELECT city_id FROM providers WHERE id = ?3),
-       (SELECT lat FROM providers WHERE id = ?3), (SELECT lng FROM providers WHERE id = ?3),
-       ?5, ?6, ?7, ?8, ?9, (SELECT years_experience FROM providers WHERE id = ?3),
-       (SELECT badges FROM providers WHERE id = ?3),
-       (SELECT availability FROM providers WHERE id = ?3), ?10, ?11, ?12
-     FROM {rows} WHERE ${NEWER} AND NOT ${removedProvider('?13')}
+     SELECT ?3, ?4, x.city_id, x.lat, x.lng, ?5, ?6, ?7, ?8, ?9, x.years_experience, x.badges,
+       x.availability, ?10, ?11, ?12
+     FROM {rows} LEFT JOIN providers AS x ON x.id = ?3
+     WHERE ${NEWER} AND NOT ${removedProvider('?13')}
      ON CONFLICT (provider_id, service) DO UPDATE SET rank_score = excluded.rank_score,
        created_at = excluded.created_at, rate_min = excluded.rate_min,
        rate_max = excluded.rate_max, ages = excluded.ages, options = excluded.options,
@@ -346,13 +372,11 @@ function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>)
     maskOf(l.schedules, service.schedules),
     `provider:${m.id}`,
   )
-  for (const sql of TOUCH_LISTING) s.derived(m, sql, m.id, m.service)
   s.version(m, false)
 }
 
 function listingWithdrawn(s: Statements, m: MessageOf<'provider-service.withdrawn'>): void {
-  s.tags(m, [TAG.provider(m.id)])
-  for (const sql of TOUCH_LISTING) s.derived(m, sql, m.id, m.service)
+  s.touched(m, [TAG.provider(m.id)], [LISTING], m.id, m.service)
   s.add(
     m,
     `DELETE FROM provider_services WHERE (provider_id, service) IN
@@ -363,12 +387,20 @@ function listingWithdrawn(s: Statements, m: MessageOf<'provider-service.withdraw
   s.version(m, true)
 }
 
-/** SQL listing the rating of the review's (`?3`) provider as touched. */
-const TOUCH_RATING = touch('rating', 'x.provider_id, 0', 'reviews', 'x.id = ?3')
+/** SQL selecting the rating of the review's (`?4`) provider as touched. */
+const RATING = touched('rating', 'x.provider_id, 0', 'JOIN reviews AS x ON x.id = ?4')
 
 function reviewAdded(s: Statements, m: MessageOf<'review.added'>): void {
   const r = m.entity
-  s.derived(m, TOUCH_RATING, m.id)
+  // The rating of the provider it was of, and of the one it is of (unless removed).
+  s.touched(
+    m,
+    [],
+    [RATING, touched('rating', '?5, 0', '', `NOT ${removedProvider('?6')}`)],
+    m.id,
+    r.providerId,
+    `provider:${r.providerId}`,
+  )
   s.add(
     m,
     `INSERT INTO reviews (id, provider_id, service, author, rating, ratings, body, created_at)
@@ -387,18 +419,14 @@ function reviewAdded(s: Statements, m: MessageOf<'review.added'>): void {
     instant(r.createdAt),
     `provider:${r.providerId}`,
   )
-  s.derived(m, TOUCH_RATING, m.id)
   s.version(m, false)
 }
 
 function reviewRemoved(s: Statements, m: MessageOf<'review.removed'>): void {
-  s.derived(m, TOUCH_RATING, m.id)
+  s.touched(m, [], [RATING], m.id)
   s.add(m, removeWhere('reviews', 'id'), m.id)
   s.version(m, true)
 }
-
-/** SQL listing the job's (`?3`) listing as touched. */
-const TOUCH_JOBS = touch('jobs', 'x.service, x.city_id', 'jobs', 'x.id = ?3')
 
 function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>): void {
   const j: Job = m.entity
@@ -408,8 +436,18 @@ function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>):
   const validThrough = instant(
     m.kind === 'job.closed' && m.closedAt < j.validThrough ? m.closedAt : j.validThrough,
   )
-  s.tags(m, jobTags(m.id, titleSlug))
-  s.derived(m, TOUCH_JOBS, m.id)
+  // Its job listing, where it was and where it will be.
+  s.touched(
+    m,
+    jobTags(m.id, titleSlug),
+    [
+      touched('jobs', 'x.service, x.city_id', 'JOIN jobs AS x ON x.id = ?4'),
+      touched('jobs', '?5, ?6'),
+    ],
+    m.id,
+    j.service,
+    j.cityId,
+  )
   s.derived(
     m,
     `INSERT INTO city_additions (slug) SELECT ?4 FROM {rows}
@@ -456,19 +494,36 @@ function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>):
     instant(j.postedAt),
     validThrough,
   )
-  s.derived(m, TOUCH_JOBS, m.id)
   s.version(m, false)
 }
 
-/** SQL listing the activity's (`?3`) keywords as touched. */
-const TOUCH_KEYWORDS = [
-  touch('keyword', 'x.category, 0', 'activities', 'x.id = ?3'),
-  touch('keyword', 'x.subcategory, 0', 'activities', 'x.id = ?3 AND x.subcategory IS NOT NULL'),
-]
+/** SQL selecting the keywords of the activity (`?4`) as touched. */
+const KEYWORDS = touched(
+  'keyword',
+  'k.value, 0',
+  'JOIN activities AS x ON x.id = ?4, json_each(json_array(x.category, x.subcategory)) AS k',
+  'k.value IS NOT NULL',
+)
 
 function activityUpserted(s: Statements, m: MessageOf<'activity.upserted'>): void {
   const a = m.entity
-  for (const sql of TOUCH_KEYWORDS) s.derived(m, sql, m.id)
+  // Its keywords before and after.
+  s.touched(
+    m,
+    [],
+    [
+      KEYWORDS,
+      touched(
+        'keyword',
+        'k.value, 0',
+        ', json_each(json_array(?5, ?6)) AS k',
+        'k.value IS NOT NULL',
+      ),
+    ],
+    m.id,
+    a.category,
+    a.subcategory,
+  )
   s.add(
     m,
     `INSERT INTO activities (id, name, organizer, source, category, subcategory, participation,
@@ -504,12 +559,11 @@ function activityUpserted(s: Statements, m: MessageOf<'activity.upserted'>): voi
     a.address,
     a.rankScore,
   )
-  for (const sql of TOUCH_KEYWORDS) s.derived(m, sql, m.id)
   s.version(m, false)
 }
 
 function activityRemoved(s: Statements, m: MessageOf<'activity.removed'>): void {
-  for (const sql of TOUCH_KEYWORDS) s.derived(m, sql, m.id)
+  s.touched(m, [], [KEYWORDS], m.id)
   s.add(m, removeWhere('activities', 'id'), m.id)
   s.version(m, true)
 }
@@ -569,7 +623,16 @@ export function changeStatements(
   { derive = true, now = new Date() }: ApplyOptions = {},
 ): D1PreparedStatement[] {
   const s = new Statements(db, derive)
-  for (const message of newestPerEntity(messages)) messageStatements(s, message)
+  let versioned = false
+  for (const message of newestPerEntity(messages)) {
+    // A listing or review of a provider removed in this batch must see the removal's version.
+    if (!versioned && ORDER[message.kind] >= ORDER['provider-service.offered']) {
+      s.versions()
+      versioned = true
+    }
+    messageStatements(s, message)
+  }
+  s.versions()
   return derive ? [...s.list, ...derivationStatements(db, now)] : s.list
 }
 

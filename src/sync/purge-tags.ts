@@ -63,13 +63,15 @@ const JOB_PROVIDER_SERVICE = `CASE t.value ${JOB_SERVICES.map((j) => `WHEN '${j.
 const COST_GUIDE_LIST = COST_GUIDE_SERVICES.map((s) => `'${s.slug}'`).join(', ')
 const STATE = 'lower(c.state_code)'
 
-/** Per touched kind, the SQL expressions of the tags it purges. */
-const TOUCHED_TAGS: Record<string, { tags: string[]; where?: string }> = {
-  // Literal tags of the entities changed.
-  tag: { tags: ['t.value'] },
+/** SQL: `tag` when the touched service (t.value) has cost guides, else NULL (no tag). */
+const ifCostGuide = (tag: string) => `CASE WHEN t.value IN (${COST_GUIDE_LIST}) THEN ${tag} END`
+
+/** Per touched kind but literal tags, the SQL expressions of the tags it purges. */
+const TOUCHED_TAGS: Record<string, { tags: string[] }> = {
   // A provider's rating moved: its profile and every card showing it.
   rating: { tags: [sqlTemplate(['t.value'], (id) => TAG.provider(id))] },
-  // A listing's count or rates moved: the directory, its state and national pages, the city hub.
+  // A listing's count, rates or reviews moved: the directory, its state and national pages, the
+  // city hub, and in a service with cost guides the city's guide and the national one.
   listing: {
     tags: [
       sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(cityPath(s, city))),
@@ -77,15 +79,9 @@ const TOUCHED_TAGS: Record<string, { tags: string[]; where?: string }> = {
       sqlTemplate(['t.value'], (s) => TAG.url(servicePath(s))),
       sqlTemplate(['c.slug'], (city) => TAG.url(cityHubPath(city))),
       `'${SITEMAP_TAG}'`,
+      ifCostGuide(sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(costPath(s, city)))),
+      ifCostGuide(sqlTemplate(['t.value'], (s) => TAG.url(costPath(s)))),
     ],
-  },
-  // A rate moved in a service with cost guides: the city's guide and the national one.
-  rate: {
-    tags: [
-      sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(costPath(s, city))),
-      sqlTemplate(['t.value'], (s) => TAG.url(costPath(s))),
-    ],
-    where: `t.value IN (${COST_GUIDE_LIST})`,
   },
   // Open jobs moved: the job listing, the directory's jobs module, the city hub.
   jobs: {
@@ -102,21 +98,22 @@ const TOUCHED_TAGS: Record<string, { tags: string[]; where?: string }> = {
 const MOST_TAGS = Math.max(...Object.values(TOUCHED_TAGS).map((k) => k.tags.length))
 
 /**
- * SQL recording, at `?1`, the purge of every tag the rows of sync_touched name: one INSERT into
- * the purge store (src/cache/generations.ts), in the same D1 batch as the change. Each row is
- * paired with the numbers 0… and gives its kind's tag of that number: one SELECT, as D1 allows
- * few terms in a compound one.
+ * SQL recording, at `?1`, the purge of every tag the rows of sync_touched name, each once: one
+ * INSERT into the purge store (src/cache/generations.ts), in the same D1 batch as the change.
+ * Literal tags are taken as they are; every other row is paired with the numbers 0… and gives
+ * its kind's tag of that number (one SELECT for all kinds, as D1 allows few terms in a compound
+ * one).
  */
 export const PURGE_TOUCHED_SQL = `INSERT INTO purges (at, tag)
-  SELECT DISTINCT ?1, tag FROM (
+  SELECT ?1, value FROM sync_touched WHERE kind = 'tag'
+  UNION
+  SELECT ?1, tag FROM (
     SELECT CASE ${Object.entries(TOUCHED_TAGS)
-      .flatMap(([kind, { tags, where }]) =>
-        tags.map(
-          (tag, i) =>
-            `WHEN t.kind = '${kind}' AND n.value = ${i}${where ? ` AND ${where}` : ''} THEN ${tag}`,
-        ),
+      .flatMap(([kind, { tags }]) =>
+        tags.map((tag, i) => `WHEN t.kind = '${kind}' AND n.value = ${i} THEN ${tag}`),
       )
       .join('\n      ')} END AS tag
       FROM sync_touched t LEFT JOIN cities c ON c.id = t.city_id
-      JOIN json_each('${JSON.stringify([...Array(MOST_TAGS).keys()])}') n)
+      JOIN json_each('${JSON.stringify([...Array(MOST_TAGS).keys()])}') n
+     WHERE t.kind <> 'tag')
   WHERE tag IS NOT NULL`

@@ -127,6 +127,26 @@ describe('applying catalog changes', () => {
     expect(await purgedSince(seq)).toEqual(['provider:900000201'])
   })
 
+  it('purges the pages showing a listing’s reviews when a review of its provider is added', async () => {
+    await applyChanges(db, [
+      aMessage('provider.upserted', (m) => (m.id = 900000251)),
+      aMessage('provider-service.offered', (m) => (m.id = 900000251)),
+    ])
+    const seq = await lastPurge()
+    await applyChanges(db, [
+      aMessage('review.added', (m) => ((m.id = 900000251), (m.entity.providerId = 900000251))),
+    ])
+    // The directory and the cost guides say how many reviews the city's providers have.
+    expect(await purgedSince(seq)).toEqual(
+      expect.arrayContaining([
+        'provider:900000251',
+        'url:/babysitters/atlanta-ga',
+        'url:/cost/babysitters/atlanta-ga',
+        'url:/cost/babysitters',
+      ]),
+    )
+  })
+
   it('closes a job: expired from closedAt, gone from the open counts', async () => {
     const open = () =>
       row<{ jobs: number }>(
