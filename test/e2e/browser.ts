@@ -2,7 +2,7 @@
 // tests use it, with the flags that keep it off this machine's closed network (scripts/chromium.ts).
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { chromium } from 'playwright-core'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { CHROMIUM_FLAGS, requireChromium } from '../../scripts/chromium'
 
 export const base = inject('baseUrl')
@@ -86,4 +86,18 @@ function errorsOf(page: Page): string[] {
   })
   page.on('pageerror', (e) => errors.push(e.message))
   return errors
+}
+
+/**
+ * One Chromium for a test file, launched before its tests and closed after them, and `visit`
+ * bound to it: what a file of visits needs.
+ */
+export function visitsInOneBrowser() {
+  let browser: Browser
+  beforeAll(async () => {
+    browser = await launch()
+  })
+  afterAll(() => browser.close())
+  return (path: string, javaScript: boolean, before?: (page: Page) => Promise<unknown>) =>
+    visit(browser, path, javaScript, before)
 }

@@ -2,18 +2,11 @@
 // `wrangler dev`, with and without JavaScript: the answers to what they searched for, the nearby
 // places to go on to, text composed by number, and providers' photos over their initials, which
 // stay when a photo fails.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { base, launch, visit as visitIn } from './browser'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { base, visitsInOneBrowser } from './browser'
 
-let browser: Browser
-const visit = (path: string, javaScript: boolean, before?: (page: Page) => Promise<unknown>) =>
-  visitIn(browser, path, javaScript, before)
-
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(() => browser.close())
+const visit = visitsInOneBrowser()
 
 // Counts composed with the wrong number ("1 years"), as machine-made text reads.
 const WRONG_NUMBER = /\b1 (?:years|reviews|babysitters|providers|families|jobs|months|hours)\b/

@@ -1,18 +1,10 @@
 // The search form in Debian's Chromium against `wrangler dev`: without JavaScript a plain GET
 // form that lands on a directory; with it, a combobox that suggests the catalog's cities and is
 // used with the keyboard alone.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { base, launch, visit as visitIn } from './browser'
+import { describe, expect, it } from 'vitest'
+import { base, visitsInOneBrowser } from './browser'
 
-let browser: Browser
-const visit = (path: string, javaScript: boolean, before?: (page: Page) => Promise<unknown>) =>
-  visitIn(browser, path, javaScript, before)
-
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(() => browser.close())
+const visit = visitsInOneBrowser()
 
 describe('the search form', () => {
   it('without JavaScript, takes a ZIP code from the home page to the nearest directory', async () => {
