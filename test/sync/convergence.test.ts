@@ -1,11 +1,10 @@
 import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { refreshStats } from '../../src/data/refresh-stats'
 import { applyChanges } from '../../src/sync/apply'
 import type { CatalogMessage } from '../../src/sync/messages'
 import { cityId } from '../support/builders'
-import { aMessage } from './examples'
+import { aMessage, removeRowsFrom } from './examples'
 
 // Any permutation and duplication of a set of messages, applied in batches of any size (a batch
 // refused for a reference not yet there is delivered again later, as the queue retries it), ends
@@ -121,19 +120,7 @@ async function tables() {
 }
 
 /** Back to the test catalog: the universe's rows and versions gone, the stats recomputed. */
-async function reset() {
-  await db.batch(
-    [
-      'DELETE FROM reviews WHERE id >= 940000000 OR provider_id >= 940000000',
-      'DELETE FROM provider_services WHERE provider_id >= 940000000',
-      'DELETE FROM providers WHERE id >= 940000000',
-      'DELETE FROM jobs WHERE id >= 940000000',
-      'DELETE FROM activities WHERE id >= 940000000',
-      "DELETE FROM sync_versions WHERE key LIKE '%:9400000%'",
-    ].map((sql) => db.prepare(sql)),
-  )
-  await refreshStats(db, NOW)
-}
+const reset = () => removeRowsFrom(db, 940_000_000, NOW)
 
 /** `messages` in batches of `size`; a refused batch's messages are delivered again at the end. */
 async function deliver(messages: CatalogMessage[], size: number) {

@@ -12,6 +12,7 @@ import reviewAdded from '../../docs/sync-examples/review.added.json'
 import reviewRemoved from '../../docs/sync-examples/review.removed.json'
 import type { CatalogMessage, MessageKind } from '../../src/sync/messages'
 import { parseMessage } from '../../src/sync/messages'
+import { refreshStats } from '../../src/data/refresh-stats'
 
 export const EXAMPLES: Record<MessageKind, unknown> = {
   'city.added': cityAdded,
@@ -47,4 +48,23 @@ export function aMessage(kind: MessageKind, change: (m: Draft) => void = () => {
   const parsed = parseMessage(m)
   if (!parsed.ok) throw new Error(parsed.reasons.join('; '))
   return parsed.message
+}
+
+/**
+ * Back to the test catalog after a property test's run: every row it made (ids from `firstId`)
+ * and their versions gone, the stats recomputed.
+ */
+export async function removeRowsFrom(db: D1Database, firstId: number, now: Date): Promise<void> {
+  const byId = [
+    'DELETE FROM reviews WHERE id >= ?1 OR provider_id >= ?1',
+    'DELETE FROM provider_services WHERE provider_id >= ?1',
+    'DELETE FROM providers WHERE id >= ?1',
+    'DELETE FROM jobs WHERE id >= ?1',
+    'DELETE FROM activities WHERE id >= ?1',
+  ].map((sql) => db.prepare(sql).bind(firstId))
+  const versions = db
+    .prepare('DELETE FROM sync_versions WHERE key LIKE ?1')
+    .bind(`%:${String(firstId).slice(0, 7)}%`)
+  await db.batch([...byId, versions])
+  await refreshStats(db, now)
 }

@@ -1,12 +1,11 @@
 import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { refreshStats } from '../../src/data/refresh-stats'
 import { rollupSql } from '../../src/data/rollups'
 import { applyChanges } from '../../src/sync/apply'
 import type { CatalogMessage } from '../../src/sync/messages'
 import { cityId } from '../support/builders'
-import { aMessage } from './examples'
+import { aMessage, removeRowsFrom } from './examples'
 
 // The rollups a sync batch derives for what it touched (src/data/rollups.ts) are the ones a
 // recompute of every row gives, whatever the changes: providers moving between cities and
@@ -86,17 +85,7 @@ const ROLLUPS = [
 
 const rollups = () => Promise.all(ROLLUPS.map(async (sql) => (await db.prepare(sql).all()).results))
 
-async function reset() {
-  await db.batch(
-    [
-      'DELETE FROM provider_services WHERE provider_id >= 950000000',
-      'DELETE FROM providers WHERE id >= 950000000',
-      'DELETE FROM activities WHERE id >= 950000000',
-      "DELETE FROM sync_versions WHERE key LIKE '%:9500000%'",
-    ].map((sql) => db.prepare(sql)),
-  )
-  await refreshStats(db, NOW)
-}
+const reset = () => removeRowsFrom(db, 950_000_000, NOW)
 
 describe('the rollups of a sync batch', () => {
   it('are those of a recompute of every row', async () => {
