@@ -125,15 +125,19 @@ export async function openHost(target: Target): Promise<ImportHost> {
 }
 
 function client(origin: string, dispose: () => Promise<void>): ImportHost {
+  /** Posts `body`, as JSON unless it is JSON text already. */
   const post = async (path: string, body: unknown): Promise<Response> => {
-    const res = await fetch(origin + path, { method: 'POST', body: JSON.stringify(body) })
+    const text = typeof body === 'string' ? body : JSON.stringify(body)
+    const res = await fetch(origin + path, { method: 'POST', body: text })
     if (!res.ok) throw new Error(await res.text())
     return res
   }
   const now = (at: Date) => ({ now: at.toISOString() })
   return {
-    async apply(messages, checkpoint) {
-      await post('/batch', { messages, checkpoint } satisfies BatchRequest)
+    async apply(items, checkpoint) {
+      // A BatchRequest made of the lines themselves, rather than the messages stringified again.
+      const messages = items.map((i) => i.text).join(',')
+      await post('/batch', `{"messages":[${messages}],"checkpoint":${JSON.stringify(checkpoint)}}`)
     },
     migrate: async (migrations) => {
       await post('/migrate', migrations)

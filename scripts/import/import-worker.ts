@@ -8,7 +8,7 @@ import { readCheckpoint } from './checkpoint'
 import { readGate } from '../../src/gate/gate-store'
 import { applyChanges } from '../../src/sync/apply'
 import { finishImport, rebuildGate } from './finish'
-import { d1Target } from './import-lines'
+import { applyImported, d1Target } from './import-lines'
 
 export interface BatchRequest {
   messages: CatalogMessage[]
@@ -35,7 +35,7 @@ export default {
       switch (pathname) {
         case '/batch': {
           const { messages, checkpoint } = await request.json<BatchRequest>()
-          await d1Target(env.DB).apply(messages, checkpoint)
+          await applyImported(env.DB, messages, checkpoint)
           return new Response(null, { status: 204 })
         }
         case '/migrate':
