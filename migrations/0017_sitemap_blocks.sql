@@ -4,13 +4,15 @@
 -- rows are kept instead, so a sitemap reads a few rows of this table and the id range they name
 -- (docs/seo.md).
 
--- The most rows a block may hold, per table. A block of cities is listed in files of up to
--- 12 pages per city; src/routes/sitemaps.ts keeps every file within 50,000 URLs from these.
+-- The most rows a block may hold, per table; src/routes/sitemaps.ts keeps every file within
+-- 50,000 URLs from these. A block of cities is up to 12 pages a city, whose rows of
+-- service_city_stats a file reads at once: 1,000 cities keep that read well within D1's read
+-- deadline on a loaded machine, where 4,000 (46,000 rows) once passed it (docs/seo.md).
 CREATE TABLE sitemap_caps (
   source TEXT PRIMARY KEY,             -- 'cities', 'providers' or 'jobs'
   size INTEGER NOT NULL
 ) WITHOUT ROWID;
-INSERT INTO sitemap_caps VALUES ('cities', 4000), ('providers', 50000), ('jobs', 50000);
+INSERT INTO sitemap_caps VALUES ('cities', 1000), ('providers', 50000), ('jobs', 50000);
 
 -- A block holds the ids from its first_id up to the next block's. The first block of a table
 -- starts at the lowest id there is, so every id falls in one.

@@ -44,8 +44,8 @@ import { TAG } from '../cache/tags'
 
 /**
  * The chunked sitemap files: each is a run of blocks of one table (src/data/sitemap-rows.ts), in
- * id order. A block holds at most 4,000 cities (migrations/0017_sitemap_blocks.sql), listed at
- * most 12 times each (services, job services), 10 blocks to a file of city hubs; or at most
+ * id order. A block holds at most 1,000 cities (migrations/0017_sitemap_blocks.sql), listed at
+ * most 12 times each (services, job services), 40 blocks to a file of city hubs; or at most
  * 50,000 providers or jobs, a page each. So a file can never pass 50,000 URLs. The index lists
  * as many files as the tables have blocks, however far apart their ids: the 1M-provider catalog
  * has 23 of profiles.
@@ -53,7 +53,7 @@ import { TAG } from '../cache/tags'
 export const CHUNKS = {
   directories: { table: 'cities', blocks: 1 },
   'job-listings': { table: 'cities', blocks: 1 },
-  hubs: { table: 'cities', blocks: 10 },
+  hubs: { table: 'cities', blocks: 40 },
   'cost-guides': { table: 'cities', blocks: 1 },
   providers: { table: 'providers', blocks: 1 },
   jobs: { table: 'jobs', blocks: 1 },
