@@ -56,17 +56,11 @@ const blockStart = (offset: string) => `SELECT first_id FROM sitemap_blocks
   WHERE source = ?1 AND size > 0 ORDER BY first_id LIMIT 1 OFFSET ${offset}`
 
 /**
- * The rows of the n-th run of `blocks` blocks of `table` (n from 1), as consecutive id ranges
- * of at most `part` rows each; none past the last block. Reads the few block rows before it and
- * the block's own ids, never the rows of the blocks before it.
+ * The rows of the n-th block of `table` (n from 1), as consecutive id ranges of at most `part`
+ * rows each; none past the last block. Reads the block rows up to the next one and the block's
+ * own ids, never the rows of the blocks before it.
  */
-export function findBlock(
-  db: Db,
-  table: BlockTable,
-  n: number,
-  blocks: number,
-  part: number,
-): Promise<IdRange[]> {
+export function findBlock(db: Db, table: BlockTable, n: number, part: number): Promise<IdRange[]> {
   return db.all<IdRange>(
     `SELECT MIN(id) AS first, MAX(id) AS last
        FROM (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) / CAST(?4 AS INTEGER) AS part FROM ${table}
@@ -74,8 +68,8 @@ export function findBlock(
                 AND id <= IFNULL((${blockStart('?3')}) - 1, 9223372036854775807))
       GROUP BY part ORDER BY part`,
     table,
-    (n - 1) * blocks,
-    n * blocks,
+    n - 1,
+    n,
     part,
   )
 }

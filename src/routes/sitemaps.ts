@@ -43,21 +43,21 @@ import { DATA_PREFIX } from '../urls/data-prefix'
 import { TAG } from '../cache/tags'
 
 /**
- * The chunked sitemap files: each is a run of blocks of one table (src/data/sitemap-rows.ts), in
- * id order. A block holds at most 1,000 cities (migrations/0017_sitemap_blocks.sql), listed at
- * most 12 times each (services, job services), 40 blocks to a file of city hubs; or at most
- * 50,000 providers or jobs, a page each. So a file can never pass 50,000 URLs. The index lists
- * as many files as the tables have blocks, however far apart their ids: the 1M-provider catalog
- * has 23 of profiles.
+ * The chunked sitemap files, and the table each is cut from: a file per block of the table
+ * (src/data/sitemap-rows.ts), in id order. A block holds at most 1,000 cities
+ * (migrations/0017_sitemap_blocks.sql), listed at most 12 times each (services, job services),
+ * or at most 50,000 providers or jobs, a page each. So a file can never pass 50,000 URLs. The
+ * index lists as many files as the tables have blocks, however far apart their ids: the
+ * 1M-provider catalog has 23 of profiles.
  */
 export const CHUNKS = {
-  directories: { table: 'cities', blocks: 1 },
-  'job-listings': { table: 'cities', blocks: 1 },
-  hubs: { table: 'cities', blocks: 40 },
-  'cost-guides': { table: 'cities', blocks: 1 },
-  providers: { table: 'providers', blocks: 1 },
-  jobs: { table: 'jobs', blocks: 1 },
-} as const satisfies Record<string, { table: BlockTable; blocks: number }>
+  directories: 'cities',
+  'job-listings': 'cities',
+  hubs: 'cities',
+  'cost-guides': 'cities',
+  providers: 'providers',
+  jobs: 'jobs',
+} as const satisfies Record<string, BlockTable>
 
 type Chunked = keyof typeof CHUNKS
 /** Rows of entity sitemaps are read in parts of this many rows, all at once. */
@@ -67,10 +67,8 @@ const BATCH = 5_000
 export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
   const counts = await countBlocks(c.var.db)
   const files = [sitemapFilePath('pages')]
-  for (const [kind, { table, blocks }] of Object.entries(CHUNKS)) {
-    for (let n = 1; n <= Math.ceil(counts[table] / blocks); n++)
-      files.push(sitemapFilePath(`${kind}-${n}`))
-  }
+  for (const [kind, table] of Object.entries(CHUNKS))
+    for (let n = 1; n <= counts[table]; n++) files.push(sitemapFilePath(`${kind}-${n}`))
   return xml(sitemapStream('sitemapindex', replay([files.map((f) => ({ loc: url(c, f) }))])))
 }
 
@@ -80,8 +78,7 @@ export async function sitemapFile(c: Context<AppEnv>): Promise<Response> {
   const kind = m?.[1] ?? ''
   if (kind === 'pages' && !m?.[2]) return xml(sitemapStream('urlset', await readAll(pages(c))))
   if (!(kind in CHUNKS) || !m?.[2]) throw new HTTPException(404)
-  const { table, blocks } = CHUNKS[kind as Chunked]
-  const parts = await findBlock(c.var.db, table, Number(m[2]), blocks, BATCH)
+  const parts = await findBlock(c.var.db, CHUNKS[kind as Chunked], Number(m[2]), BATCH)
   const first = parts[0]?.first
   const last = parts.at(-1)?.last
   if (first === undefined || last === undefined) throw new HTTPException(404)

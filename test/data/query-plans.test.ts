@@ -95,7 +95,7 @@ describe('query plans', () => {
     const plans: QueryPlan[] = []
     const db = explainingDb(env.DB, plans)
     await countBlocks(db)
-    for (const table of BLOCK_TABLES) await findBlock(db, table, 3, 1, 5_000)
+    for (const table of BLOCK_TABLES) await findBlock(db, table, 3, 5_000)
     const [count, ...blocks] = plans.map((p) => p.plan)
     expect(count?.join(' | ')).not.toMatch(/cities|providers|jobs/)
     for (const [i, table] of BLOCK_TABLES.entries()) {

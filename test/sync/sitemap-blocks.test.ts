@@ -33,7 +33,7 @@ async function ids(table: BlockTable): Promise<number[]> {
 
 /** The rows of the n-th block, read as its sitemap file reads them. */
 async function blockRows(table: BlockTable, n: number): Promise<number[]> {
-  const parts = await findBlock(reads, table, n, 1, 1_000_000)
+  const parts = await findBlock(reads, table, n, 1_000_000)
   if (!parts.length) return []
   const { results } = await db
     .prepare(`SELECT id FROM ${table} WHERE id BETWEEN ? AND ? ORDER BY id`)
