@@ -1,6 +1,7 @@
 import { EXPERIENCE_BANDS } from '../catalog/cost-guides'
 import { BADGES } from '../catalog/enums'
 import { rollupSql } from './rollups'
+import { packBlocksSql } from './sitemap-rows'
 
 // The background check's bit in a provider's badges.
 const BACKGROUND_CHECK = 2 ** BADGES.findIndex((b) => b.code === 'BACKGROUND_CHECK')
@@ -100,6 +101,8 @@ export function statsStatements(
         .bind(at, at.slice(0, 10)),
     ),
     ...rollupSql({ touched: scope === 'touched' }).map((sql) => d1.prepare(sql)),
+    // A sync batch's rows keep the sitemap blocks by the tables' triggers; all of them packs them.
+    ...(scope === 'all' ? packBlocksSql().map((sql) => d1.prepare(sql)) : []),
   ]
 }
 

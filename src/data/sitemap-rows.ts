@@ -1,26 +1,48 @@
 import type { Db } from './db'
 
 // The reads of sitemaps (src/routes/sitemaps.ts): derived stats for pages about many things,
-// id ranges of the catalog for pages about one. Every read is bounded by an id range or by a
-// small derived table, so no sitemap holds the catalog in memory.
+// blocks of the catalog for pages about one. Every read is bounded by a block's id range or by
+// a small derived table, so no sitemap reads or holds the catalog whole.
 
-/** How many rows each kind of sitemap file is cut from: files are blocks of them in id order. */
-export interface SitemapBounds {
-  cities: number
-  providers: number
-  jobs: number
+/** The tables sitemap files are cut from, in blocks of rows in id order. */
+export const BLOCK_TABLES = ['cities', 'providers', 'jobs'] as const
+export type BlockTable = (typeof BLOCK_TABLES)[number]
+
+// The first block of a table starts at the lowest id SQLite has, so every id falls in a block.
+const LOWEST_ID = '-9223372036854775808'
+
+/**
+ * The statements that cut every table into blocks of `sitemap_caps` rows again, each full but
+ * the last (migrations/0017_sitemap_blocks.sql). Between them, the tables' triggers keep each
+ * block's count as rows come and go, splitting a full block in two: the cron and the import run
+ * these with the other derived stats (src/data/refresh-stats.ts) to pack the halves again.
+ * Ids are the source's own (GeoNames ids for cities, a marketplace's ids for providers and
+ * jobs), as far apart as it likes, so blocks are cut by rows, never by id ranges of a set width.
+ */
+export function packBlocksSql(): string[] {
+  return [
+    'DELETE FROM sitemap_blocks',
+    ...BLOCK_TABLES.map(
+      (table) =>
+        `INSERT INTO sitemap_blocks (source, first_id, size)
+         SELECT '${table}', IIF(n = 0, ${LOWEST_ID}, MIN(id)), COUNT(*) FROM (
+           SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1)
+                      / (SELECT size FROM sitemap_caps WHERE source = '${table}') AS n
+             FROM ${table})
+          GROUP BY n`,
+    ),
+    `INSERT OR IGNORE INTO sitemap_blocks SELECT source, ${LOWEST_ID}, 0 FROM sitemap_caps`,
+  ]
 }
 
-export type BlockTable = keyof SitemapBounds
-
-// Counted, never sized by the largest id: ids are the source's own (GeoNames ids for cities, a
-// marketplace's ids for providers and jobs), as far apart as it likes.
-export async function findSitemapBounds(db: Db): Promise<SitemapBounds> {
-  const row = await db.first<SitemapBounds>(
-    `SELECT (SELECT COUNT(*) FROM cities) AS cities, (SELECT COUNT(*) FROM providers) AS providers,
-            (SELECT COUNT(*) FROM jobs) AS jobs`,
+/** How many blocks, none empty, each table has: a few rows, whatever the catalog's size. */
+export async function countBlocks(db: Db): Promise<Record<BlockTable, number>> {
+  const rows = await db.all<{ source: BlockTable; blocks: number }>(
+    `SELECT source, COUNT(*) AS blocks FROM sitemap_blocks WHERE size > 0 GROUP BY source`,
   )
-  return { cities: row?.cities ?? 0, providers: row?.providers ?? 0, jobs: row?.jobs ?? 0 }
+  const counts = { cities: 0, providers: 0, jobs: 0 }
+  for (const { source, blocks } of rows) counts[source] = blocks
+  return counts
 }
 
 /** An inclusive range of ids. */
@@ -29,25 +51,26 @@ export interface IdRange {
   last: number
 }
 
+// The id where the table's (?1) non-empty block at `offset` starts.
+const blockStart = (offset: string) => `SELECT first_id FROM sitemap_blocks
+  WHERE source = ?1 AND size > 0 ORDER BY first_id LIMIT 1 OFFSET ${offset}`
+
 /**
- * The n-th block of `size` rows of `table` in id order (n from 1), as consecutive id ranges of at
- * most `part` rows each; none past the last block.
+ * The rows of the n-th block of `table` (n from 1), as consecutive id ranges of at most `part`
+ * rows each; none past the last block. Reads the block rows up to the next one and the block's
+ * own ids, never the rows of the blocks before it.
  */
-export function findBlock(
-  db: Db,
-  table: BlockTable,
-  n: number,
-  size: number,
-  part: number,
-): Promise<IdRange[]> {
+export function findBlock(db: Db, table: BlockTable, n: number, part: number): Promise<IdRange[]> {
   return db.all<IdRange>(
     `SELECT MIN(id) AS first, MAX(id) AS last
-       FROM (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) / CAST(? AS INTEGER) AS part
-               FROM (SELECT id FROM ${table} ORDER BY id LIMIT ? OFFSET ?))
+       FROM (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) / CAST(?4 AS INTEGER) AS part FROM ${table}
+              WHERE id >= (${blockStart('?2')})
+                AND id <= IFNULL((${blockStart('?3')}) - 1, 9223372036854775807))
       GROUP BY part ORDER BY part`,
+    table,
+    n - 1,
+    n,
     part,
-    size,
-    (n - 1) * size,
   )
 }
 

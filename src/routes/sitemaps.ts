@@ -7,6 +7,7 @@ import { STATES } from '../catalog/states'
 import { POLICIES } from '../cache/policies'
 import type { BlockTable, CityRow, EntityRow, IdRange } from '../data/sitemap-rows'
 import {
+  countBlocks,
   findActivityRows,
   findBlock,
   findJobCityRows,
@@ -14,7 +15,6 @@ import {
   findOpenJobRows,
   findProviderRows,
   findServiceCityRows,
-  findSitemapBounds,
   findStateRows,
 } from '../data/sitemap-rows'
 import type { AppEnv } from '../env'
@@ -22,7 +22,7 @@ import { shownCategories, shownServices } from '../flags/visibility'
 import { absoluteUrl } from '../seo/head'
 import { costInventory, decideIndexing, hubInventory, stateInventory } from '../seo/indexability'
 import type { SitemapEntry } from '../seo/sitemap-xml'
-import { MAX_URLS_PER_FILE, sitemapStream } from '../seo/sitemap-xml'
+import { sitemapStream } from '../seo/sitemap-xml'
 import { newestDate } from '../seo/newest-date'
 import {
   activitiesPath,
@@ -43,19 +43,21 @@ import { DATA_PREFIX } from '../urls/data-prefix'
 import { TAG } from '../cache/tags'
 
 /**
- * The chunked sitemap files, sized so a file can never pass 50,000 URLs: a block of 4,000
- * cities (at most 12 services or job services each), or of 50,000 providers or jobs (one page
- * each), in id order. The index lists as many files as the catalog has rows for, however far
- * apart their ids: the 1M-provider catalog has 20 of profiles.
+ * The chunked sitemap files, and the table each is cut from: a file per block of the table
+ * (src/data/sitemap-rows.ts), in id order. A block holds at most 1,000 cities
+ * (migrations/0017_sitemap_blocks.sql), listed at most 12 times each (services, job services),
+ * or at most 50,000 providers or jobs, a page each. So a file can never pass 50,000 URLs. The
+ * index lists as many files as the tables have blocks, however far apart their ids: the
+ * 1M-provider catalog has 23 of profiles.
  */
 export const CHUNKS = {
-  directories: { table: 'cities', span: 4_000 },
-  'job-listings': { table: 'cities', span: 4_000 },
-  hubs: { table: 'cities', span: 40_000 },
-  'cost-guides': { table: 'cities', span: 4_000 },
-  providers: { table: 'providers', span: MAX_URLS_PER_FILE },
-  jobs: { table: 'jobs', span: MAX_URLS_PER_FILE },
-} as const satisfies Record<string, { table: BlockTable; span: number }>
+  directories: 'cities',
+  'job-listings': 'cities',
+  hubs: 'cities',
+  'cost-guides': 'cities',
+  providers: 'providers',
+  jobs: 'jobs',
+} as const satisfies Record<string, BlockTable>
 
 type Chunked = keyof typeof CHUNKS
 /** Rows of entity sitemaps are read in parts of this many rows, all at once. */
@@ -63,12 +65,10 @@ const BATCH = 5_000
 
 /** `/sitemap.xml`: the sitemap index. */
 export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
-  const bounds = await findSitemapBounds(c.var.db)
+  const counts = await countBlocks(c.var.db)
   const files = [sitemapFilePath('pages')]
-  for (const [kind, { table, span }] of Object.entries(CHUNKS)) {
-    for (let n = 1; n <= Math.ceil(bounds[table] / span); n++)
-      files.push(sitemapFilePath(`${kind}-${n}`))
-  }
+  for (const [kind, table] of Object.entries(CHUNKS))
+    for (let n = 1; n <= counts[table]; n++) files.push(sitemapFilePath(`${kind}-${n}`))
   return xml(sitemapStream('sitemapindex', replay([files.map((f) => ({ loc: url(c, f) }))])))
 }
 
@@ -78,8 +78,7 @@ export async function sitemapFile(c: Context<AppEnv>): Promise<Response> {
   const kind = m?.[1] ?? ''
   if (kind === 'pages' && !m?.[2]) return xml(sitemapStream('urlset', await readAll(pages(c))))
   if (!(kind in CHUNKS) || !m?.[2]) throw new HTTPException(404)
-  const { table, span } = CHUNKS[kind as Chunked]
-  const parts = await findBlock(c.var.db, table, Number(m[2]), span, BATCH)
+  const parts = await findBlock(c.var.db, CHUNKS[kind as Chunked], Number(m[2]), BATCH)
   const first = parts[0]?.first
   const last = parts.at(-1)?.last
   if (first === undefined || last === undefined) throw new HTTPException(404)

@@ -6,6 +6,7 @@ import { findNationalCounts } from '../../src/data/home'
 import { findProviderListing, findTopProviders } from '../../src/data/provider-listing'
 import { countCityProviders } from '../../src/data/providers'
 import { rollupSql } from '../../src/data/rollups'
+import { BLOCK_TABLES, countBlocks, findBlock } from '../../src/data/sitemap-rows'
 import { findNationalStats, findStateLeaders, findStateStats } from '../../src/data/service-stats'
 import { parseActivityQuery } from '../../src/queries/activity-query'
 import { DEFAULT_QUERY } from '../../src/queries/listing-query'
@@ -87,6 +88,21 @@ describe('query plans', () => {
       'CORRELATED LIST SUBQUERY 1 | SEARCH x USING COVERING INDEX provider_services_recommended (service=? AND city_id=?)',
     )
     expect(top).toContain('SEARCH ps USING INTEGER PRIMARY KEY (rowid=?)')
+  })
+
+  it('find a sitemap file from its blocks, never by counting or skipping catalog rows', async () => {
+    // The index counts block rows; a file reads the rows of its blocks' id range alone.
+    const plans: QueryPlan[] = []
+    const db = explainingDb(env.DB, plans)
+    await countBlocks(db)
+    for (const table of BLOCK_TABLES) await findBlock(db, table, 3, 5_000)
+    const [count, ...blocks] = plans.map((p) => p.plan)
+    expect(count?.join(' | ')).not.toMatch(/cities|providers|jobs/)
+    for (const [i, table] of BLOCK_TABLES.entries()) {
+      const plan = blocks[i] ?? []
+      expect(plan).toContain(`SEARCH ${table} USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)`)
+      expect(plan.join(' | ')).not.toContain(`SCAN ${table}`)
+    }
   })
 
   it('derive what a sync batch touched from the touched rows alone', async () => {
