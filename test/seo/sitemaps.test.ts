@@ -97,7 +97,7 @@ describe('sitemaps', () => {
   })
 
   it('cannot pass 50,000 URLs in a file, whatever the catalog', async () => {
-    // The most rows of a block (migrations/0017_sitemap_blocks.sql), a file, times the pages of
+    // The most rows of a block (migrations/0018_sitemap_blocks.sql), a file, times the pages of
     // a row.
     const { results } = await env.DB.prepare('SELECT source, size FROM sitemap_caps').all<{
       source: string
