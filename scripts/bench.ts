@@ -19,8 +19,8 @@
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
 // benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
 // Miniflare's API over the seeded KV, with the catalog's D1 in a workerd of its own (as in
-// production, D1's work is not the worker's CPU). Each route is loaded by autocannon from this
-// process; its CPU per request is the site workerd's CPU time over the whole run divided by the
+// production, D1's work is not the worker's CPU), each called through a socket of the worker's
+// own. Each route is loaded by autocannon from a process of its own; its CPU per request is the site workerd's CPU time over the whole run divided by the
 // requests it completed. Each page is measured beside a static string of its own size from the
 // same worker, and the gate's 404 beside a bare one. Prints tables and the targets, met or not;
 // asserts nothing.

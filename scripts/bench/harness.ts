@@ -152,12 +152,21 @@ export async function serveD1(state: string): Promise<Server> {
   })
 }
 
-/** Starts Miniflare's workerd and finds its processes: the ones that were not there before. */
+/**
+ * Starts Miniflare's workerd and finds its processes: the ones that were not there before. The
+ * address served is a socket of the worker's own, as production's HTTP front end calls the worker:
+ * Miniflare's usual address passes each request through its entry worker first (routing, a copy
+ * of the request with a made-up `cf` object, Miniflare's own headers), a JavaScript worker that
+ * production does not run and that cost more CPU than a bare 404 itself (docs/performance.md).
+ */
 async function started(options: V4MiniflareOptions): Promise<Server> {
   const before = await childWorkerds()
   // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
-  const mf = new Miniflare(convertV4MiniflareOptions(options))
-  const url = await mf.ready
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({ ...options, unsafeDirectSockets: [{ host: '127.0.0.1' }] }),
+  )
+  await mf.ready
+  const url = await mf.unsafeGetDirectURL()
   const pids = (await childWorkerds()).filter((p) => !before.includes(p))
   if (!pids.length) throw new Error('bench: no workerd process found for the server')
   return { mf, base: url.origin, pids }

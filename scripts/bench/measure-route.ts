@@ -1,7 +1,10 @@
-// One route under load: autocannon from this process against a workerd, and the CPU time that
-// workerd (and the one answering D1) used over the same run.
-import autocannon from 'autocannon'
+// One route under load: autocannon, in a process of its own (load-child.ts), against a workerd,
+// and the CPU time that workerd (and the one answering D1) used over the same run.
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
 import { cpuTime } from './cpu-time'
+import type { LoadOrder, LoadResult } from './load-child'
 import type { Server } from './harness'
 import { PHONE } from './harness'
 
@@ -35,41 +38,43 @@ export async function measureRoute(
   status: number,
   load: Load,
 ): Promise<Measured> {
-  const cache: Record<string, number> = {}
-  let wrongStatus = 0
   const options = {
     url: server.base + path,
     connections: load.connections,
     headers: { 'user-agent': PHONE },
   }
-  await autocannon({ ...options, duration: 1 }) // warm-up: JIT, isolate caches, the stored copy
+  await loadInChild({ options: { ...options, duration: 1 }, status }) // warm-up: JIT, isolate caches, the stored copy
   const d1Pids = d1?.pids ?? []
   const before = await Promise.all([cpuTime(server.pids), cpuTime(d1Pids)])
-  const r = await autocannon({
-    ...options,
-    duration: load.duration,
-    requests: [
-      {
-        onResponse: (got, _body, _context, headers) => {
-          if (got !== status) wrongStatus++
-          const state = (headers as Record<string, string | undefined>)['x-cache'] ?? '–'
-          cache[state] = (cache[state] ?? 0) + 1
-        },
-      },
-    ],
-  })
+  const r = await loadInChild({ options: { ...options, duration: load.duration }, status })
   const after = await Promise.all([cpuTime(server.pids), cpuTime(d1Pids)])
   // Responses completed. The few requests still in flight when the run stops count in the CPU
   // time but not here: one per connection, a few % of a 5 s run of misses.
-  const requests = Math.max(r.requests.total, 1)
+  const requests = Math.max(r.requests, 1)
   return {
-    requests: r.requests.total,
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
+    requests: r.requests,
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
     cpu: (after[0] - before[0]) / requests,
     d1Cpu: (after[1] - before[1]) / requests,
-    cache,
-    errors: r.errors + r.timeouts + wrongStatus,
+    cache: r.cache,
+    errors: r.errors,
   }
+}
+
+/** Runs one load in a child process (load-child.ts) and waits for its result. */
+async function loadInChild(order: LoadOrder): Promise<LoadResult> {
+  const child = fork(join(import.meta.dirname, 'load-child.ts'), {
+    execArgv: ['--import', 'tsx'],
+  })
+  const result = once(child, 'message') as Promise<[LoadResult]>
+  child.send(order)
+  const [measured] = await Promise.race([
+    result,
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`bench: the load process exited with ${String(code)}`)
+    }),
+  ])
+  return measured
 }
