@@ -14,6 +14,7 @@ import { Markup } from '../views/markup'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
 import { SiteContext } from '../views/site-context'
+import { Splices } from '../views/splice'
 import type { CacheTag } from '../cache/tags'
 import { TAG } from '../cache/tags'
 
@@ -43,15 +44,17 @@ export function renderPage(
   headers['x-robots-tag'] = robotsOf(options.decision)
   headers['x-seo-gate'] = seoGateHeader(options.decision)
   const { fragments } = c.get('memory')
-  const markup = new Map<unknown, string>([
-    ...frameMarkup(fragments, site),
-    ...(options.markup ?? []),
-  ])
+  // React places a marker for each fragment, and the stream its bytes, encoded once.
+  const splices = new Splices()
+  const markup = new Map<unknown, string>()
+  for (const [key, html] of [...frameMarkup(fragments, site), ...(options.markup ?? [])])
+    markup.set(key, splices.place(fragments.bytes(html)))
   const page = createElement(Markup.Provider, { value: markup }, node)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     status: options.status ?? 200,
     headers,
     nonce: site.nonce,
+    splices,
     waitForAll: c.var.bot,
     onStreamError: (error) => {
       c.set('renderFailed', true)

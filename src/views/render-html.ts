@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { renderToReadableStream } from 'react-dom/server'
 import { coalesce } from './coalesce'
+import type { Splices } from './splice'
 
 export interface RenderOptions {
   status: number
@@ -14,6 +15,8 @@ export interface RenderOptions {
   onStreamError: (error: unknown) => void
   /** The nonce of React's own inline scripts (the streamed sections' swaps). */
   nonce?: string
+  /** The bytes of the fragments whose markers the page's markup holds (src/views/splice.ts). */
+  splices?: Splices
 }
 
 /**
@@ -60,7 +63,7 @@ export async function renderHtml(node: ReactNode, options: RenderOptions): Promi
       throw new IncompleteDocument('a section of the document failed')
     }
   }
-  return new Response(coalesce(stream), {
+  return new Response(coalesce(stream, options.splices), {
     status: options.status,
     headers: { 'content-type': 'text/html; charset=utf-8', ...options.headers },
   })

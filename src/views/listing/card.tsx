@@ -17,7 +17,7 @@ export function Card({ card }: { card: CardModel }) {
       tag="li"
       className="card"
       id={card.anchor ?? undefined}
-      markupKey={placing ? MARKUP_KEY.card(JSON.stringify(card)) : null}
+      markupKey={placing ? MARKUP_KEY.card(serialised.get(card) ?? JSON.stringify(card)) : null}
     >
       <CardBody card={card} />
     </Placed>
@@ -52,10 +52,17 @@ function CardBody({ card }: { card: CardModel }) {
   )
 }
 
+/**
+ * Each model's JSON as `cardMarkup` made it, for the page's render that follows to find its
+ * markup without serialising the model again; a copy of a model is serialised again.
+ */
+const serialised = new WeakMap<CardModel, string>()
+
 /** The inside of each card, rendered once per model: the model is all that shapes it. */
 export function cardMarkup(fragments: Fragments, cards: readonly CardModel[]): [string, string][] {
   return cards.map((card) => {
     const content = JSON.stringify(card)
+    serialised.set(card, content)
     return [MARKUP_KEY.card(content), fragments.html('card', CardBody, { card }, content)]
   })
 }
