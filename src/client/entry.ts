@@ -7,8 +7,8 @@ import { watchPhotos } from './photos'
 watchPhotos()
 
 // Beside the results (wide screens) the filter form shows whether its panel is open or not
-// (styles.css): opening the panel says so to assistive technology too. Done before the first
-// paint, so the page never moves once shown.
+// (styles.css): opening the panel says so to assistive technology too. Done here, at once, not
+// once React has loaded: the panel opens as soon as the document is parsed.
 if (matchMedia('(min-width: 60rem)').matches)
   for (const panel of document.querySelectorAll('[data-island="filters"] details'))
     panel.setAttribute('open', '')
