@@ -96,19 +96,23 @@ function answer(
   const headers = request.headers
   const bot = isCrawler(headers.get('user-agent') ?? undefined)
   const visitor = visitorOf(headers.get('cookie'))
-  const trail = new Trail()
-  for (const crumb of gate.crumbs) trail.add('gate', crumb)
-  const reporter = reporterOf(request, env, (p) => ctx.waitUntil(p), trail)
-  const out = {
-    request,
-    path,
-    query: url.searchParams,
-    env,
-    visitor,
-    reporter,
-    tags: pageTags(routed.pattern, routed.page.target.pageType),
-    started,
-    bot,
+  // Made once the fast path answers: a request it leaves to the pipeline gets them there.
+  const outbound = () => {
+    const trail = new Trail()
+    for (const crumb of gate.crumbs) trail.add('gate', crumb)
+    const reporter = reporterOf(request, env, (p) => ctx.waitUntil(p), trail)
+    const out = {
+      request,
+      path,
+      query: url.searchParams,
+      env,
+      visitor,
+      reporter,
+      tags: pageTags(routed.pattern, routed.page.target.pageType),
+      started,
+      bot,
+    }
+    return { trail, reporter, out }
   }
 
   if (!gate.known) {
@@ -118,7 +122,7 @@ function answer(
     res.headers.set('x-cache', 'BYPASS')
     // Nothing traced: the gate answers before the flags set a sample rate. Rendered before
     // the flags step too, so with the documented configuration.
-    return finishResponse(res, { ...out, nonce, config: CONFIG_DEFAULTS })
+    return finishResponse(res, { ...outbound().out, nonce, config: CONFIG_DEFAULTS })
   }
 
   const flags = memory.flags
@@ -142,6 +146,7 @@ function answer(
   const ifNoneMatch = headers.get('if-none-match') ?? undefined
   const res = storedResponse(stored, 'HIT', now, ifNoneMatch, nonce)
   res.headers.set('x-variant', variant)
+  const { trail, reporter, out } = outbound()
   // The breadcrumbs the pipeline would have left: the gate's, the flags', the cache's.
   recordFlags(trail, evaluations)
   trail.add('cache', 'fresh')

@@ -2,8 +2,8 @@
 // Miniflare's workerd over the folder `wrangler dev` persists to (the migrations applied first,
 // as `npm run seed` always did); for an environment, in `wrangler dev` with the environment's
 // D1 and GATE as remote bindings. Either way each batch is one request and one D1 batch.
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -16,7 +16,7 @@ import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import type { Finished } from './finish'
 import type { ApplyTarget } from './import-lines'
-import type { BatchRequest } from './import-worker'
+import type { BatchRequest, Migration } from './import-worker'
 
 const WRANGLER_ENV = {
   ...process.env,
@@ -33,6 +33,8 @@ export interface ImportHost extends ApplyTarget {
   /** The gate alone; `ifMissing`: only when KV has none (then null when it has). */
   gate(now: Date, options?: { ifMissing?: boolean }): Promise<Finished | null>
   query<T>(sql: string, ...params: unknown[]): Promise<T[]>
+  /** Applies the migrations D1 has not recorded in d1_migrations, each in one D1 batch. */
+  migrate(migrations: Migration[]): Promise<void>
   /** Applies `messages` as the queue consumer does: one D1 batch, derivation and purges included. */
   changes(messages: CatalogMessage[]): Promise<void>
   dispose(): Promise<void>
@@ -41,20 +43,12 @@ export interface ImportHost extends ApplyTarget {
 const compatibilityDate = (): string =>
   /compatibility_date = "([^"]+)"/.exec(readFileSync('wrangler.toml', 'utf8'))?.[1] ?? '2026-04-20'
 
-/** The migrations, by wrangler itself (it records them in d1_migrations, as a remote apply does). */
-export function applyLocalMigrations(persistTo?: string): void {
-  try {
-    execFileSync(
-      'node_modules/.bin/wrangler',
-      [
-        ...['d1', 'migrations', 'apply', 'DB', '--local'],
-        ...(persistTo ? ['--persist-to', persistTo] : []),
-      ],
-      { env: { ...WRANGLER_ENV, CI: 'true' }, stdio: ['ignore', 'ignore', 'inherit'] },
-    )
-  } catch {
-    fail('the migrations could not be applied to the local D1 (wrangler says why above)')
-  }
+/** The migrations of wrangler.toml's `migrations_dir`, in the order wrangler applies them. */
+function localMigrations(dir = 'migrations'): Migration[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.sql'))
+    .sort()
+    .map((name) => ({ name, sql: readFileSync(join(dir, name), 'utf8') }))
 }
 
 /** The import worker, bundled for workerd into a folder of its own. */
@@ -78,7 +72,6 @@ async function bundleWorker(): Promise<string> {
 export async function openHost(target: Target): Promise<ImportHost> {
   const script = await bundleWorker()
   if (target.local) {
-    applyLocalMigrations(target.persistTo)
     const state = join(target.persistTo ?? '.wrangler/state', 'v3')
     // The ids `wrangler dev` gives bindings without one: their names.
     // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
@@ -94,7 +87,16 @@ export async function openHost(target: Target): Promise<ImportHost> {
         resourcePersistencePath: state,
       }),
     )
-    return client((await mf.ready).origin, () => mf.dispose())
+    const host = client((await mf.ready).origin, () => mf.dispose())
+    try {
+      await host.migrate(localMigrations())
+    } catch (error) {
+      await host.dispose()
+      fail(
+        `the migrations could not be applied to the local D1: ${error instanceof Error ? error.message : String(error)}`,
+      )
+    }
+    return host
   }
   const port = await freePort()
   const dev = spawn(
@@ -123,15 +125,22 @@ export async function openHost(target: Target): Promise<ImportHost> {
 }
 
 function client(origin: string, dispose: () => Promise<void>): ImportHost {
+  /** Posts `body`, as JSON unless it is JSON text already. */
   const post = async (path: string, body: unknown): Promise<Response> => {
-    const res = await fetch(origin + path, { method: 'POST', body: JSON.stringify(body) })
+    const text = typeof body === 'string' ? body : JSON.stringify(body)
+    const res = await fetch(origin + path, { method: 'POST', body: text })
     if (!res.ok) throw new Error(await res.text())
     return res
   }
   const now = (at: Date) => ({ now: at.toISOString() })
   return {
-    async apply(messages, checkpoint) {
-      await post('/batch', { messages, checkpoint } satisfies BatchRequest)
+    async apply(items, checkpoint) {
+      // A BatchRequest made of the lines themselves, rather than the messages stringified again.
+      const messages = items.map((i) => i.text).join(',')
+      await post('/batch', `{"messages":[${messages}],"checkpoint":${JSON.stringify(checkpoint)}}`)
+    },
+    migrate: async (migrations) => {
+      await post('/migrate', migrations)
     },
     changes: async (messages) => {
       await post('/changes', { messages, checkpoint: null } satisfies BatchRequest)

@@ -19,24 +19,45 @@ export interface ImportCounts {
   rejected: number
 }
 
+/**
+ * A valid message and the line it was read from: the same JSON, since the schema only checks
+ * (strict objects, no defaults or transforms), so the line can be sent on as it is.
+ */
+export interface Valid {
+  message: CatalogMessage
+  text: string
+}
+
 /** Where the batches go: a D1 binding (`d1Target`), or the import worker (host.ts). */
 export interface ApplyTarget {
   /**
-   * Applies `messages`, without the stats and purges derived from them, and records
-   * `checkpoint`, in one atomic D1 batch; throws D1's reason when it refuses.
+   * Applies `items`, without the stats and purges derived from them, and records `checkpoint`,
+   * in one atomic D1 batch; throws D1's reason when it refuses.
    */
-  apply(messages: CatalogMessage[], checkpoint: Checkpoint | null): Promise<void>
+  apply(items: readonly Valid[], checkpoint: Checkpoint | null): Promise<void>
   /** Whether D1 answers at all (after a refused batch: is a message at fault, or D1?). */
   answers(): Promise<boolean>
 }
 
+/** Applies `messages` without their derivation, and records `checkpoint`, in one D1 batch. */
+export async function applyImported(
+  db: D1Database,
+  messages: readonly CatalogMessage[],
+  checkpoint: Checkpoint | null,
+): Promise<void> {
+  const statements = changeStatements(db, messages, { derive: false })
+  if (checkpoint) statements.push(checkpointStatement(db, checkpoint))
+  if (statements.length) await db.batch(statements)
+}
+
 export function d1Target(db: D1Database): ApplyTarget {
   return {
-    async apply(messages, checkpoint) {
-      const statements = changeStatements(db, messages, { derive: false })
-      if (checkpoint) statements.push(checkpointStatement(db, checkpoint))
-      if (statements.length) await db.batch(statements)
-    },
+    apply: (items, checkpoint) =>
+      applyImported(
+        db,
+        items.map((i) => i.message),
+        checkpoint,
+      ),
     async answers() {
       try {
         await db.batch([db.prepare('SELECT 1')])
@@ -58,10 +79,8 @@ export interface LineImport {
   batchMessages?: number
 }
 
-interface Pending {
+interface Pending extends Valid {
   line: number
-  message: CatalogMessage
-  text: string
 }
 
 /** Imports every line; resolves to the counts once every batch is committed or rejected. */
@@ -83,10 +102,7 @@ export async function importLines(run: LineImport): Promise<ImportCounts> {
   const commit = async (items: Pending[], through: number, whole = false): Promise<void> => {
     const checkpoint = run.file === null ? null : { file: run.file, line: through }
     try {
-      await run.target.apply(
-        items.map((i) => i.message),
-        checkpoint,
-      )
+      await run.target.apply(items, checkpoint)
       counts.applied += items.length
     } catch (error) {
       if (whole && !(await run.target.answers())) throw error
@@ -114,12 +130,12 @@ export async function importLines(run: LineImport): Promise<ImportCounts> {
     // an unhandled rejection.
     committing.catch(() => undefined)
   }
-  for await (const { line, text } of run.lines) {
+  for await (const { line, text, value } of run.lines) {
     counts.read++
     last = line
     let input: unknown
     try {
-      input = JSON.parse(text)
+      input = value ?? JSON.parse(text)
     } catch (error) {
       reject(line, `not JSON: ${reasonOf(error)}`, text)
       continue

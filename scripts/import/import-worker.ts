@@ -8,11 +8,17 @@ import { readCheckpoint } from './checkpoint'
 import { readGate } from '../../src/gate/gate-store'
 import { applyChanges } from '../../src/sync/apply'
 import { finishImport, rebuildGate } from './finish'
-import { d1Target } from './import-lines'
+import { applyImported, d1Target } from './import-lines'
 
 export interface BatchRequest {
   messages: CatalogMessage[]
   checkpoint: Checkpoint | null
+}
+
+/** A migration file of `migrations/`: its name and its SQL, any number of statements. */
+export interface Migration {
+  name: string
+  sql: string
 }
 
 export interface QueryRequest {
@@ -29,9 +35,12 @@ export default {
       switch (pathname) {
         case '/batch': {
           const { messages, checkpoint } = await request.json<BatchRequest>()
-          await d1Target(env.DB).apply(messages, checkpoint)
+          await applyImported(env.DB, messages, checkpoint)
           return new Response(null, { status: 204 })
         }
+        case '/migrate':
+          await migrate(env.DB, await request.json<Migration[]>())
+          return new Response(null, { status: 204 })
         case '/changes': {
           // As the queue consumer applies a batch, derivation and purges included (the bench).
           const { messages } = await request.json<BatchRequest>()
@@ -69,3 +78,31 @@ export default {
     }
   },
 } satisfies ExportedHandler<ImportEnv>
+
+/**
+ * Applies the migrations not yet recorded, as `wrangler d1 migrations apply --local` does: each
+ * in one D1 batch with its row in wrangler's own d1_migrations table (the same schema), so
+ * wrangler sees them applied. Local D1 runs every statement of a prepared text, as wrangler's
+ * split of the file into statements would. Here rather than by wrangler: its own process and
+ * workerd took longer to start than the migrations take to run.
+ */
+async function migrate(db: D1Database, migrations: Migration[]): Promise<void> {
+  await db
+    .prepare(
+      `CREATE TABLE IF NOT EXISTS d1_migrations(
+         id         INTEGER PRIMARY KEY AUTOINCREMENT,
+         name       TEXT UNIQUE,
+         applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+       )`,
+    )
+    .run()
+  const { results } = await db.prepare('SELECT name FROM d1_migrations').all<{ name: string }>()
+  const applied = new Set(results.map((r) => r.name))
+  for (const { name, sql } of migrations) {
+    if (applied.has(name)) continue
+    await db.batch([
+      db.prepare(sql),
+      db.prepare('INSERT INTO d1_migrations (name) VALUES (?)').bind(name),
+    ])
+  }
+}

@@ -6,7 +6,7 @@ import { readsDerivedOnly } from './derived-reads'
 export type Param = string | number | null
 
 /** What reads need of D1: a database, or a session of D1's Sessions API (src/request/read-session.ts). */
-export type D1Reads = Pick<D1Database, 'prepare'>
+export type D1Reads = Pick<D1Database, 'prepare' | 'batch'>
 
 /** The read side of D1 that data functions get: counted, timed, retried. */
 export interface Db {
@@ -58,16 +58,32 @@ export function isTransient(error: unknown): boolean {
   return error instanceof Error && TRANSIENT.test(error.message)
 }
 
+const ONE_FAILED = Symbol('one statement of the batch failed')
+
+/** One statement waiting to be sent, and where its rows go. */
+interface Queued {
+  sql: string
+  params: Param[]
+  resolve: (rows: unknown[]) => void
+  reject: (error: unknown) => void
+}
+
 /**
  * D1 for one request: every read counted in `timing` and told to `trail`. With `derived`, the
  * isolate's (src/memory.ts), reads of derived tables alone are kept in memory; without it, every
  * read goes to D1.
+ *
+ * Reads issued together (in the same turn of the event loop, as a page's `Promise.all` issues
+ * them) are sent as one `batch`: one subrequest, one round trip, however many statements. Each
+ * round trip is one `d1` count in `timing`.
  */
 export function openDb(
   d1: D1Reads,
   timing: Timing,
   { trail, derived }: { trail?: Trail; derived?: DerivedReads } = {},
 ): Db {
+  let queue: Queued[] | null = null
+
   function memoised<T>(sql: string, params: Param[]): Promise<T[]> {
     if (!derived || !readsDerivedOnly(sql)) return read<T>(sql, params)
     const entry = derived.of(JSON.stringify([sql, params]))
@@ -75,32 +91,66 @@ export function openDb(
     return entry.get({ read: () => read<T>(sql, params) }) as Promise<T[]>
   }
 
-  async function read<T>(sql: string, params: Param[]): Promise<T[]> {
+  function read<T>(sql: string, params: Param[]): Promise<T[]> {
+    return new Promise<unknown[]>((resolve, reject) => {
+      if (!queue) {
+        const sent = (queue = [])
+        // Once the reads issued with this one have joined it.
+        queueMicrotask(() => {
+          queue = null
+          void send(sent)
+        })
+      }
+      queue.push({ sql, params, resolve, reject })
+    }) as Promise<T[]>
+  }
+
+  /**
+   * The statements as one round trip. A batch that fails for one statement's mistake (an SQL
+   * error, not a blip) is sent again statement by statement, so only that read fails, as if
+   * each had been sent alone.
+   */
+  async function send(queued: Queued[]): Promise<void> {
+    try {
+      const results = await attempt(queued)
+      if (results === ONE_FAILED) await Promise.all(queued.map((q) => send([q])))
+      else queued.forEach((q, i) => q.resolve(results[i] ?? []))
+    } catch (error) {
+      for (const q of queued) q.reject(error)
+    }
+  }
+
+  /** The rows of each statement, retried as documented; ONE_FAILED for a batch's mistake. */
+  async function attempt(queued: Queued[]): Promise<unknown[][] | typeof ONE_FAILED> {
+    const what = queued.map((q) => oneLine(q.sql).slice(0, 80)).join('; ')
     for (let attempt = 0; ; attempt++) {
       const start = performance.now()
       try {
-        const { results } = await withDeadline(
-          d1
-            .prepare(sql)
-            .bind(...params)
-            .all<T>(),
+        const statements = queued.map((q) => d1.prepare(q.sql).bind(...q.params))
+        const results = await withDeadline(
+          statements.length === 1 && statements[0]
+            ? statements[0].all().then((r) => [r])
+            : d1.batch(statements),
           READ_DEADLINE_MS,
-          `D1 read: ${oneLine(sql).slice(0, 80)}`,
+          `D1 read: ${what}`,
         )
         const ms = performance.now() - start
         timing.add('d1', ms)
-        trail?.add('d1', oneLine(sql).slice(0, 80), {
-          rows: results.length,
-          ms: Math.round(ms),
-        })
-        return results
+        const rows = results.map((r) => r.results)
+        queued.forEach((q, i) =>
+          trail?.add('d1', oneLine(q.sql).slice(0, 80), {
+            rows: rows[i]?.length ?? 0,
+            ms: Math.round(ms),
+          }),
+        )
+        return rows
       } catch (error) {
         timing.add('d1', performance.now() - start)
         trail?.add('d1', `failed: ${String(error).slice(0, 80)}`, { attempt })
         if (error instanceof StorageError) throw error
+        if (queued.length > 1 && !isTransient(error)) return ONE_FAILED
         if (attempt >= READ_RETRIES || !isTransient(error)) {
-          const message = `D1 read failed: ${oneLine(sql).slice(0, 80)}`
-          throw new StorageError(message, { cause: error })
+          throw new StorageError(`D1 read failed: ${what}`, { cause: error })
         }
         await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt))
       }

@@ -86,15 +86,14 @@ export interface Review {
   id: number
   author: string
   rating: number
-  /** JSON: rating category → 1–5. */
-  ratings: string
   body: string
   createdAt: string
 }
 
+// Not each review's category ratings: the page shows only their averages (findRatingAverages).
 export function findReviews(db: Db, providerId: number, limit = 10): Promise<Review[]> {
   return db.all<Review>(
-    `SELECT id, author, rating, ratings, body, created_at AS createdAt
+    `SELECT id, author, rating, body, created_at AS createdAt
        FROM reviews WHERE provider_id = ? ORDER BY created_at DESC LIMIT ?`,
     providerId,
     limit,

@@ -36,7 +36,6 @@ function sources(scope: StatsScope) {
     where: (kind: string, key = '(service, city_id)') =>
       all ? '' : `WHERE ${key} IN (${touched(kind, key === 'keyword' ? 'value' : undefined)})`,
     keywords: (column: string) => (all ? '' : `AND ${column} IN (${touched('keyword', 'value')})`),
-    services: all ? '' : `AND service IN (${touched('listing', 'value')})`,
   }
 }
 
@@ -46,7 +45,7 @@ function sources(scope: StatsScope) {
  * activities not yet ended, for `scope`. Their updated_at is when the data last changed (the
  * newest provider update, the newest job posting): pages' Last-Modified and sitemaps' lastmod.
  * Activities carry no date of change, so activity_stats has the refresh time. The national rates
- * of a touched service are summed from its cities' rows, which hold every provider exactly once.
+ * by experience (city_id 0) are summed from the states' rows with the other rollups (rollups.ts).
  */
 export function statsStatements(
   d1: D1Database,
@@ -82,19 +81,12 @@ export function statsStatements(
           GROUP BY j.service, j.city_id`,
       )
       .bind(at.replace(/\.\d{3}Z$/, 'Z')),
-    d1.prepare(
-      `DELETE FROM rate_experience_stats ${scope === 'all' ? '' : `${s.where('listing')} OR (city_id = 0 ${s.services})`}`,
-    ),
+    d1.prepare(`DELETE FROM rate_experience_stats ${s.where('listing')}`),
     d1.prepare(
       `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
        SELECT ps.service, ps.city_id, ${BAND.replaceAll('years_experience', 'ps.years_experience')},
               COUNT(*), AVG((ps.rate_min + ps.rate_max) / 2.0)
          FROM ${s.listings('ps')} GROUP BY ps.service, ps.city_id, 3`,
-    ),
-    d1.prepare(
-      `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
-       SELECT service, 0, band, SUM(providers), SUM(rate_avg * providers) / SUM(providers)
-         FROM rate_experience_stats WHERE city_id <> 0 ${s.services} GROUP BY service, band`,
     ),
     d1.prepare(`DELETE FROM activity_stats ${s.where('keyword', 'keyword')}`),
     ...(['category', 'subcategory'] as const).map((column) =>

@@ -2,12 +2,23 @@ import { SERVICES } from '../catalog/services'
 
 // Rollups of the catalog that keep a page's reads the same size at any scale
 // (migrations/0016_scale_free_reads.sql): per state from service_city_stats, per city the
-// providers of each set of services, per keyword the activities ending each day.
+// providers of each set of services, per keyword the activities ending each day. And the national
+// rates by experience, summed from their states (migrations/0017_rate_experience_states.sql), so
+// a sync batch re-sums a touched service from a few dozen rows, not from every city's.
 
 const TOUCHED_STATES = `SELECT t.value, c.state_code FROM sync_touched t
   JOIN cities c ON c.id = t.city_id WHERE t.kind = 'listing'`
 const TOUCHED_CITIES = `SELECT city_id FROM sync_touched WHERE kind = 'listing'`
 const TOUCHED_KEYWORDS = `SELECT value FROM sync_touched WHERE kind = 'keyword'`
+const TOUCHED_SERVICES = `SELECT value FROM sync_touched WHERE kind = 'listing'`
+
+// The rate rows of the cities of a touched service and state: the cities listing the service
+// there (service_city_stats, by its state index), each then by rate_experience_stats's key.
+const TOUCHED_STATE_RATES = `(SELECT DISTINCT t.value AS touched_service, c.state_code AS touched_state
+    FROM sync_touched t JOIN cities c ON c.id = t.city_id WHERE t.kind = 'listing')
+  JOIN service_city_stats s INDEXED BY service_city_stats_state
+    ON s.service = touched_service AND s.state_code = touched_state
+  JOIN rate_experience_stats r ON r.service = s.service AND r.city_id = s.city_id`
 
 // A touched city's listings of every service, by the (service, city) index: provider_services
 // has no index on the city alone.
@@ -17,11 +28,13 @@ const TOUCHED_LISTINGS = `(SELECT DISTINCT city_id AS touched FROM sync_touched 
 
 /**
  * The statements that recompute every rollup, or with `touched` those of what a catalog sync
- * batch touched (sync_touched); to run after service_city_stats (src/data/refresh-stats.ts).
+ * batch touched (sync_touched); to run after service_city_stats and the cities' rows of
+ * rate_experience_stats (src/data/refresh-stats.ts).
  */
 export function rollupSql({ touched }: { touched: boolean }): string[] {
   const only = (key: string, rows: string) => (touched ? `WHERE ${key} IN (${rows})` : '')
   const states = only('(service, state_code)', TOUCHED_STATES)
+  const services = touched ? `AND service IN (${TOUCHED_SERVICES})` : ''
   return [
     `DELETE FROM service_state_stats ${states}`,
     `INSERT INTO service_state_stats
@@ -36,6 +49,15 @@ export function rollupSql({ touched }: { touched: boolean }): string[] {
        SELECT city_id, group_concat(service, ',' ORDER BY service) AS services
          FROM ${touched ? TOUCHED_LISTINGS : 'provider_services'} GROUP BY city_id, provider_id)
       GROUP BY city_id, services`,
+    `DELETE FROM rate_experience_state_stats ${states}`,
+    `INSERT INTO rate_experience_state_stats
+     SELECT r.service, s.state_code, r.band, SUM(r.providers), SUM(r.rate_avg * r.providers)
+       FROM ${touched ? TOUCHED_STATE_RATES : 'rate_experience_stats r JOIN service_city_stats s ON s.service = r.service AND s.city_id = r.city_id'}
+      GROUP BY r.service, s.state_code, r.band`,
+    `DELETE FROM rate_experience_stats WHERE city_id = 0 ${services}`,
+    `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
+     SELECT service, 0, band, SUM(providers), SUM(rate_sum) / SUM(providers)
+       FROM rate_experience_state_stats WHERE true ${services} GROUP BY service, band`,
     `DELETE FROM activity_ends ${only('keyword', TOUCHED_KEYWORDS)}`,
     ...['category', 'subcategory'].map(
       (column) =>

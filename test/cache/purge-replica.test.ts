@@ -39,17 +39,15 @@ function laggingReplica(old: string): { DB: D1Database; sessions: string[] } {
       sessions.push(unconstrained ? 'replica' : 'primary')
       const session = withSession(constraint)
       if (!unconstrained) return session
+      const lagged = (result: D1Result) => ({ ...result, results: result.results.map(lag) })
       return withFaults(session, {
         prepare: (prepare, sql) =>
           withFaults(prepare(sql), {
             bind: (bind, ...params) =>
-              withFaults(bind(...params), {
-                all: async (all) => {
-                  const result = await all()
-                  return { ...result, results: result.results.map(lag) }
-                },
-              }),
+              withFaults(bind(...params), { all: async (all) => lagged(await all()) }),
           }),
+        // Reads sent together (src/data/db.ts) lag alike.
+        batch: async (batch, statements) => (await batch(statements)).map(lagged),
       })
     },
   })

@@ -5,7 +5,7 @@ import { openDb, READ_RETRIES } from '../../src/data/db'
 import { DerivedReads, readsDerivedOnly } from '../../src/data/derived-reads'
 import { citiesOf, keptCities } from '../../src/data/kept-cities'
 import { Timing } from '../../src/observability/timing'
-import { withStatementFaults } from '../support/with-faults'
+import { withFaults, withStatementFaults } from '../support/with-faults'
 
 /** The real D1 binding, failing its first `failures` statements the way D1 reports a blip. */
 function flakyD1(failures: number, message = 'D1_ERROR: Network connection lost.'): D1Database {
@@ -36,6 +36,35 @@ describe('openDb', () => {
       'D1 read failed',
     )
     expect(timing.count('d1')).toBe(1)
+  })
+
+  it('sends the reads issued together as one batch: one round trip', async () => {
+    const timing = new Timing()
+    const batches: number[] = []
+    const d1 = withFaults(env.DB, {
+      batch: (batch, statements) => (batches.push(statements.length), batch(statements)),
+    })
+    const db = openDb(d1, timing)
+    const [one, two] = await Promise.all([db.first('SELECT 1 AS n'), db.all('SELECT 2 AS n')])
+    expect([one, two]).toEqual([{ n: 1 }, [{ n: 2 }]])
+    expect([batches, timing.count('d1')]).toEqual([[2], 1])
+    // One after the other: two round trips, each statement on its own.
+    await db.first('SELECT 3')
+    await db.first('SELECT 4')
+    expect([batches, timing.count('d1')]).toEqual([[2], 3])
+  })
+
+  it('retries a batch after a blip, and fails only the read at fault after a mistake', async () => {
+    const timing = new Timing()
+    const db = openDb(flakyD1(1), timing)
+    const [one, two] = await Promise.all([db.first('SELECT 1 AS n'), db.first('SELECT 2 AS n')])
+    expect([one, two, timing.count('d1')]).toEqual([{ n: 1 }, { n: 2 }, 2])
+    const [good, bad] = await Promise.allSettled([
+      db.first<{ n: number }>('SELECT 1 AS n'),
+      db.all('SELECT * FROM no_such_table'),
+    ])
+    expect(good).toEqual({ status: 'fulfilled', value: { n: 1 } })
+    expect(bad.status === 'rejected' && String(bad.reason)).toContain('D1 read failed')
   })
 
   it('keeps reads of derived tables in memory for a minute, and never a live read', async () => {

@@ -27,8 +27,9 @@ function distantD1(trips: Trip[]): D1Database {
       trip.end = performance.now()
     }
   }
-  const statement = (s: D1PreparedStatement, sql: string): D1PreparedStatement =>
-    withFaults(s, {
+  const sqlOf = new WeakMap<D1PreparedStatement, string>()
+  const statement = (s: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const distant: D1PreparedStatement = withFaults(s, {
       bind: (bind, ...params) => statement(bind(...params), sql),
       all: (all) => away(sql, all),
       first: (first: (column?: string) => Promise<unknown>, column?: string) =>
@@ -36,11 +37,21 @@ function distantD1(trips: Trip[]): D1Database {
       raw: (raw, options) => away(sql, () => raw(options)),
       run: (run) => away(sql, run),
     })
+    sqlOf.set(distant, sql)
+    return distant
+  }
   const prepare = (real: (sql: string) => D1PreparedStatement, sql: string) =>
     statement(real(sql), sql)
+  // Statements sent together (src/data/db.ts) are one round trip.
+  const batch = (
+    real: (statements: D1PreparedStatement[]) => Promise<D1Result[]>,
+    statements: D1PreparedStatement[],
+  ) => away(statements.map((s) => sqlOf.get(s) ?? '').join('; '), () => real(statements))
   return withFaults(env.DB, {
     prepare,
-    withSession: (withSession, constraint) => withFaults(withSession(constraint), { prepare }),
+    batch,
+    withSession: (withSession, constraint) =>
+      withFaults(withSession(constraint), { prepare, batch }),
   })
 }
 

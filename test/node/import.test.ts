@@ -1,6 +1,6 @@
 // `npm run import` against a real local D1 in a temporary persist folder, as an operator runs it:
-// bad lines rejected with their numbers and reasons while the rest load, the same tables after a
-// second run, a run killed half-way resumed from its checkpoint, and the file read as a stream.
+// bad lines rejected with their numbers and reasons while the rest load, the migrations applied
+// as wrangler would, the same tables after a second run, a run killed half-way resumed from its checkpoint, and the file read as a stream.
 import { execFile, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -140,6 +140,15 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
     expect(first.service_city_stats).toBeGreaterThan(0)
     expect(first.job_city_stats).toBeGreaterThan(0)
     expect(first.gate).toBe(count('cities') + count('providers') + count('jobs'))
+  })
+
+  it('applies the migrations as wrangler records them: wrangler finds none left to apply', async () => {
+    const { stdout } = await promisify(execFile)(
+      'node_modules/.bin/wrangler',
+      ['d1', 'migrations', 'list', 'DB', '--local', '--persist-to', join(dir, 'cli')],
+      { env: { ...ENV, CI: 'true' } },
+    )
+    expect(stdout).toContain('No migrations to apply')
   })
 
   it('leaves the same tables when run twice', async () => {

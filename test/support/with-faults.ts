@@ -25,24 +25,53 @@ export function withFaults<T extends object>(binding: T, faults: Faults<T>): T {
   })
 }
 
-/** The real D1, except that the statements `pick` gives faults for answer with those faults. */
+/**
+ * The real D1, except that the statements `pick` gives faults for answer with those faults. In a
+ * `batch` (how a page sends the reads it issues together: src/data/db.ts), a statement's `all`
+ * fault answers for it there too, given the real batch's result for that statement as its `all`;
+ * the batch answers once every statement has, and fails if any fails.
+ */
 export function withStatementFaults(
   db: D1Database,
   pick: (sql: string) => Faults<D1PreparedStatement> | undefined,
 ): D1Database {
-  const faulty = (statement: D1PreparedStatement, faults: Faults<D1PreparedStatement>) =>
-    withFaults(statement, {
+  // The real statement behind each faulty one, with its faults.
+  const behind = new WeakMap<object, [D1PreparedStatement, Faults<D1PreparedStatement>]>()
+  const faulty = (
+    statement: D1PreparedStatement,
+    faults: Faults<D1PreparedStatement>,
+  ): D1PreparedStatement => {
+    const standIn: D1PreparedStatement = withFaults(statement, {
       ...faults,
-      bind: (bind, ...params) => withFaults(bind(...params), faults),
+      bind: (bind, ...params) => faulty(bind(...params), faults),
     })
+    behind.set(standIn, [statement, faults])
+    return standIn
+  }
   const prepare = (real: (sql: string) => D1PreparedStatement, sql: string) => {
     const faults = pick(sql)
     return faults ? faulty(real(sql), faults) : real(sql)
   }
+  const batch = (
+    real: (statements: D1PreparedStatement[]) => Promise<D1Result[]>,
+    statements: D1PreparedStatement[],
+  ) => {
+    let answered: Promise<D1Result[]> | undefined
+    const results = () => (answered ??= real(statements.map((s) => behind.get(s)?.[0] ?? s)))
+    return Promise.all(
+      statements.map((s, i) => {
+        const all = () => results().then((r) => r[i])
+        const fault = behind.get(s)?.[1].all as ((all: () => unknown) => unknown) | undefined
+        return fault ? fault(all) : all()
+      }),
+    )
+  }
   return withFaults(db, {
     prepare,
+    batch,
     // A session's reads (D1's Sessions API) get the same faults.
-    withSession: (withSession, constraint) => withFaults(withSession(constraint), { prepare }),
+    withSession: (withSession, constraint) =>
+      withFaults(withSession(constraint), { prepare, batch }),
   })
 }
 

@@ -9,7 +9,8 @@ import { aMessage, removeRowsFrom } from './examples'
 
 // The rollups a sync batch derives for what it touched (src/data/rollups.ts) are the ones a
 // recompute of every row gives, whatever the changes: providers moving between cities and
-// states, offering and withdrawing services, removed; activities changing keyword and dates.
+// states, offering and withdrawing services, removed; activities changing keyword and dates. The
+// national rates by experience among them, summed from the states' rows.
 
 const db = env.DB
 const NOW = new Date('2026-01-01T00:00:00Z')
@@ -81,6 +82,10 @@ const ROLLUPS = [
      FROM service_state_stats WHERE state_code IN ('GA', 'MA') ORDER BY 1, 2`,
   `SELECT * FROM city_service_mixes WHERE city_id IN (${CITIES.join()}) ORDER BY 1, 2`,
   'SELECT * FROM activity_ends ORDER BY 1, 2',
+  `SELECT service, state_code, band, providers, ROUND(rate_sum, 6) AS rate_sum
+     FROM rate_experience_state_stats WHERE state_code IN ('GA', 'MA') ORDER BY 1, 2, 3`,
+  `SELECT service, band, providers, ROUND(rate_avg, 6) AS rate_avg
+     FROM rate_experience_stats WHERE city_id = 0 ORDER BY 1, 2`,
 ]
 
 const rollups = () => Promise.all(ROLLUPS.map(async (sql) => (await db.prepare(sql).all()).results))
