@@ -2,15 +2,14 @@
 // content-hashed file names under dist/client/assets, cached as immutable by _headers, and
 // dist/asset-manifest.json, which the worker imports to link them.
 //
-// The browser script (src/client/entry.tsx) hydrates with React 19 itself, in two files:
-// React's runtime (`react.js`: react, react-dom/client, the JSX runtime) and our code
-// (`client.js`), which imports it. React changes only when its pinned version does, so a
-// deploy of our code leaves a returning visitor's cached copy of React valid; pages link it
-// with `modulepreload` so both download at once (src/views/document.tsx).
+// The browser script is two files: `client.js` (src/client/entry.ts), which the page loads and
+// which does only what the first paint depends on, and `react.js`, which it imports once the
+// page has been painted: React 19's runtime (react, react-dom/client, the JSX runtime) and
+// everything that runs on it (src/client/islands.tsx).
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { basename } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import type { BuildOptions, BuildResult, PluginBuild } from 'esbuild'
 import { build, transform } from 'esbuild'
 import { SERVICES } from '../src/catalog/services'
 import { DEFAULT_QUERY, listingFilterFields } from '../src/queries/listing-query'
@@ -25,15 +24,14 @@ interface Asset {
 }
 
 /**
- * The browser script and React's runtime. esbuild's code splitting puts what both entry points
- * import into a shared chunk: `react-runtime.ts` imports exactly React, so React is that chunk,
- * and `react-runtime.ts`'s own (empty) output is dropped.
+ * The browser script and the file it imports once the page has been painted, built apart: one
+ * build of `islands.tsx` with React (`react.js`), then one of `entry.ts` (`client.js`), whose
+ * `import('./islands')` is pointed at react.js's hashed name. (esbuild's code splitting would
+ * add a third file: the helpers both share.)
  */
 async function clientScripts(): Promise<Asset[]> {
-  const result = await build({
-    entryPoints: ['src/client/entry.tsx', 'src/client/react-runtime.ts'],
+  const options = {
     bundle: true,
-    splitting: true,
     minify: true,
     format: 'esm',
     // Safari 14.1, not 14: older Safari miscompiles some destructuring, which esbuild cannot lower.
@@ -42,26 +40,40 @@ async function clientScripts(): Promise<Asset[]> {
     // React's production build: its development build is larger and warns in the console.
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
-    outdir: 'dist/client-build',
-    entryNames: '[name]',
-    chunkNames: 'react',
-    metafile: true,
     write: false,
-  })
-  const output = (name: string) => {
-    const file = result.outputFiles.find((f) => basename(f.path) === name)
-    if (!file) throw new Error(`esbuild wrote no ${name}: is React still shared?`)
+  } satisfies BuildOptions
+  const only = (result: BuildResult<{ write: false }>) => {
+    const [file, ...more] = result.outputFiles
+    if (!file || more.length) throw new Error(`expected one file, got ${result.outputFiles.length}`)
     return file.text
   }
-  const chunks = result.outputFiles.filter((f) => !/(entry|react-runtime)\.js$/.test(f.path))
-  if (chunks.length !== 1) throw new Error(`expected one shared chunk, got ${chunks.length}`)
-  const react = output('react.js')
-  // The entry imports the chunk by its unhashed name: point it at the hashed file.
-  const client = output('entry.js').replaceAll(
-    '"./react.js"',
-    `"./${hashedName('react.js', react)}"`,
+  // Almost every function of this file runs while the islands hydrate: compiled on demand, each
+  // would be parsed again on the main thread. This comment at the top of the file has Chromium
+  // compile them all at once, off the main thread, while the file downloads (V8's explicit
+  // compile hints).
+  const react = `//# allFunctionsCalledOnLoad\n${only(
+    await build({ ...options, entryPoints: ['src/client/islands.tsx'] }),
+  )}`
+  const reactFile = hashedName('react.js', react)
+  const client = only(
+    await build({
+      ...options,
+      entryPoints: ['src/client/entry.ts'],
+      plugins: [
+        {
+          name: 'islands',
+          setup(b: PluginBuild) {
+            b.onResolve({ filter: /^\.\/islands$/ }, () => ({
+              path: `./${reactFile}`,
+              external: true,
+            }))
+          },
+        },
+      ],
+    }),
   )
-  if (client === output('entry.js')) throw new Error('entry.js does not import ./react.js')
+  if (!client.includes(`import("./${reactFile}")`))
+    throw new Error('client.js does not import react.js')
   // client.js first: its hash covers react.js too (it names react.js's hash), and the build id
   // is the first 30 hex digits of the hashes in this order (src/views/assets.ts).
   return [

@@ -1,7 +1,7 @@
 // Every route of `npm run bench` on one catalog, each beside its reference, and the catalog's
 // query plans and gate.
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { explainPageReads, isScan } from '../../test/support/page-reads'
 import type { PageName } from '../../src/pages'
@@ -111,15 +111,23 @@ export async function benchCatalog(
   }
 }
 
-/** JavaScript a page ships: its module scripts and preloads, gzip. */
+/** JavaScript a page ships: its module scripts and preloads and what they import, gzip. */
 async function shippedJs(html: string): Promise<number> {
   const srcs = [
     ...html.matchAll(/<script type="module" src="\/([^"]+)"/g),
     ...html.matchAll(/<link rel="modulepreload" href="\/([^"]+)"/g),
   ].map((m) => m[1] ?? '')
+  const seen = new Set<string>()
   let bytes = 0
-  for (const src of new Set(srcs))
-    bytes += gzipSync(await readFile(join('dist/client', src))).byteLength
+  for (let src = srcs.pop(); src !== undefined; src = srcs.pop()) {
+    if (seen.has(src)) continue
+    seen.add(src)
+    const script = await readFile(join('dist/client', src))
+    bytes += gzipSync(script).byteLength
+    // The browser script imports React's file by a path relative to its own.
+    for (const m of script.toString().matchAll(/(?:from|import\()\s*"\.\/([^"]+)"/g))
+      srcs.push(join(dirname(src), m[1] ?? ''))
+  }
   return bytes
 }
 

@@ -26,14 +26,16 @@ export function fail(error: unknown): void {
 }
 
 /**
- * Whether an error event came from this script or React's runtime it loads, not from a tag or
- * an extension.
+ * Whether an error event came from the browser script or the file it loads with React (this
+ * one: `import.meta.url`), not from a tag or an extension.
  */
 export function isOurs(filename: string | undefined, stack: string | undefined): boolean {
   const scripts = [
-    ...document.querySelectorAll<HTMLScriptElement>('script[type="module"][src]'),
-    ...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][href]'),
-  ].map((element) => (element instanceof HTMLScriptElement ? element.src : element.href))
+    import.meta.url,
+    ...[...document.querySelectorAll<HTMLScriptElement>('script[type="module"][src]')].map(
+      (script) => script.src,
+    ),
+  ]
   return scripts.some((script) => filename === script || (stack ?? '').includes(script))
 }
 

@@ -167,9 +167,10 @@ function TagManager({ site }: { site: Site }) {
 
 /**
  * The browser script (a module: it runs once the document is parsed, never blocking the first
- * paint) and its configuration. React's runtime, which it imports, is preloaded beside it, so
- * both download at once rather than one after the other; both at low priority, after the
- * stylesheet, as the first paint needs neither.
+ * paint) and its configuration. At low priority, after the stylesheet, as the first paint needs
+ * none of it. It fetches React and the islands itself once the page has been painted
+ * (src/client/entry.ts): neither is linked here, so neither competes with what the first paint
+ * needs.
  */
 function ClientScript({ site }: { site: Site }) {
   const config: ClientConfig = {
@@ -186,7 +187,6 @@ function ClientScript({ site }: { site: Site }) {
         id={CLIENT_CONFIG_ID}
         dangerouslySetInnerHTML={{ __html: scriptJson(config) }}
       />
-      <link rel="modulepreload" href={assets['react.js']} fetchPriority="low" />
       <script type="module" src={assets['client.js']} fetchPriority="low" />
     </>
   )

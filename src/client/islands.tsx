@@ -1,7 +1,8 @@
-// The browser script of listing pages and the home page. It hydrates each island on its own
-// root, from the state the page carries, takes over navigation between listing states, and
-// turns the search form into a typeahead (docs/browser.md). Pages work fully without it. React 19 renders the islands here as on the server; its runtime is a
-// file of its own (scripts/build-assets.ts).
+// What the browser script (./entry.ts) loads once the page has been painted: it hydrates each
+// island on its own root, from the state the page carries, takes over navigation between
+// listing states, and turns the search form into a typeahead (docs/browser.md). React 19
+// renders the islands here as on the server; with React, this is the build's `react.js`
+// (scripts/build-assets.ts).
 import { startTransition, useSyncExternalStore } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import type { IslandName } from '../views/listing/islands'
@@ -9,7 +10,6 @@ import { ISLANDS, STATE_ID } from '../views/listing/islands'
 import type { ListingState } from '../views/listing/listing-state'
 import { Markup } from '../views/markup'
 import { fail, IslandBoundary, isOurs } from './app-error'
-import { watchPhotos } from './photos'
 import { withPlacedCards } from './placed-cards'
 import { tracePageLoad } from './report'
 import { startRouter } from './router'
@@ -32,14 +32,6 @@ window.addEventListener('unhandledrejection', (event) => {
   const reason = event.reason as Error | undefined
   if (isOurs(undefined, reason?.stack)) fail(reason)
 })
-
-watchPhotos()
-
-// Beside the results (wide screens) the filter form shows whether its panel is open or not
-// (styles.css): opening the panel says so to assistive technology too.
-if (matchMedia('(min-width: 60rem)').matches)
-  for (const panel of document.querySelectorAll('[data-island="filters"] details'))
-    panel.setAttribute('open', '')
 
 const json = document.getElementById(STATE_ID)?.textContent
 if (json) {
