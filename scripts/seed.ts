@@ -3,21 +3,17 @@
 // within the last few days; a change to any of them, or an older catalog (its jobs closing, its
 // activities ending), reseeds.
 import { createHash } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { once } from 'node:events'
 import { fail, parseCommandLine, usageError, wholeNumber } from './cli'
 import type { ImportHost } from './import/host'
 import { openHost } from './import/host'
 import { importStream } from './import/import-file'
-import type { NumberedLine } from './import/ndjson'
 import { openRejects } from './import/rejects'
 import { seedVerdict } from './seed/freshness'
 import { TABLES } from './seed/city-rows'
-import { generateCatalog, LARGE } from './seed/generate-catalog'
-import { cityMessages } from './seed/messages'
-import { catalogPlaces } from './seed/places'
+import { LARGE } from './seed/generate-catalog'
+import { generateInThread } from './seed/generate-thread'
 import { insertStatements } from './seed/sql'
 import { zipRows } from './seed/zips'
 
@@ -94,10 +90,11 @@ async function seed(host: ImportHost, opts: typeof options, version: string): Pr
   // Every US ZIP code, for the search form: not catalog data, so not a change message.
   for (const sql of insertStatements('zip_codes', zipRows())) await host.query(sql)
   const file = join(persistTo, 'catalog.ndjson')
+  await mkdir(persistTo, { recursive: true })
   // The import takes each line as it is generated and written: D1 applies one batch while the
-  // next is generated and validated, instead of waiting for the whole file. Nothing resumes a
-  // seed, so no checkpoint.
-  const catalog = generatedCatalog(file, opts, now)
+  // next is validated here and the one after generated in a thread of its own, instead of
+  // waiting for the whole file. Nothing resumes a seed, so no checkpoint.
+  const catalog = generateInThread({ ...opts, now: now.toISOString(), file })
   const result = await importStream(host, {
     lines: catalog.lines,
     file: null,
@@ -120,34 +117,6 @@ async function seed(host: ImportHost, opts: typeof options, version: string): Pr
   console.log(
     `seed: ${result.applied} messages imported in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   )
-}
-
-/**
- * The generated catalog as NDJSON change messages, one snapshot versioned by the seed's moment,
- * generated city by city: each line written to `file` and yielded with its number. `total`
- * estimates the lines of the whole catalog from the cities generated so far.
- */
-function generatedCatalog(file: string, opts: typeof options, now: Date) {
-  const places = catalogPlaces(opts.cities)
-  let cities = 0
-  let line = 0
-  return {
-    total: (read: number) => Math.round(cities ? (line * places.length) / cities : read),
-    lines: (async function* (): AsyncGenerator<NumberedLine> {
-      await mkdir(join(file, '..'), { recursive: true })
-      const out = createWriteStream(file)
-      for (const rows of generateCatalog(places, { scale: opts.scale, seed: opts.seed, now })) {
-        const messages = [...cityMessages(rows, now.getTime())]
-        const lines = messages.map((m) => JSON.stringify(m))
-        if (!out.write(lines.join('\n') + '\n')) await once(out, 'drain')
-        cities++
-        // Each line with the message it was made from, which the import need not parse again.
-        for (const [i, text] of lines.entries()) yield { line: ++line, text, value: messages[i] }
-      }
-      out.end()
-      await once(out, 'finish')
-    })(),
-  }
 }
 
 function showGate({ gateItems, gateBytes }: { gateItems: number; gateBytes: number }): void {

@@ -130,12 +130,12 @@ export async function importLines(run: LineImport): Promise<ImportCounts> {
     // an unhandled rejection.
     committing.catch(() => undefined)
   }
-  for await (const { line, text, value } of run.lines) {
+  for await (const { line, text } of run.lines) {
     counts.read++
     last = line
     let input: unknown
     try {
-      input = value ?? JSON.parse(text)
+      input = JSON.parse(text)
     } catch (error) {
       reject(line, `not JSON: ${reasonOf(error)}`, text)
       continue

@@ -8,8 +8,6 @@ export interface NumberedLine {
   text: string
   /** Bytes of the file read up to the end of this line (for a progress estimate). */
   end?: number
-  /** The line's JSON value, when its producer has it (the seed's generator): not parsed again. */
-  value?: unknown
 }
 
 /**

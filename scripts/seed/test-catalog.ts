@@ -2,8 +2,7 @@
 // places around Atlanta (for nearby-city links and thin pages), as the NDJSON lines of change
 // messages `npm run import` reads: test/setup.ts loads them through the import's own code. The
 // ZIP codes around them, for the search form, are INSERT statements: not catalog data.
-import { generateCatalog } from './generate-catalog'
-import { cityMessages } from './messages'
+import { catalogLines } from './catalog-lines'
 import { catalogPlaces, placesNear } from './places'
 import { insertStatements } from './sql'
 import { zipRowsNear } from './zips'
@@ -13,11 +12,7 @@ export const TEST_SCALE = 0.25
 const testPlaces = () => [...catalogPlaces(20), ...placesNear('atlanta-ga', 40, 12)]
 
 export function testCatalogLines(now: Date): string[] {
-  const places = testPlaces()
-  const lines: string[] = []
-  for (const rows of generateCatalog(places, { scale: TEST_SCALE, seed: 1, now }))
-    for (const message of cityMessages(rows, now.getTime())) lines.push(JSON.stringify(message))
-  return lines
+  return [...catalogLines(testPlaces(), { scale: TEST_SCALE, seed: 1, now })].flat()
 }
 
 /** The ZIP codes within 5 miles of the test catalog's places. */

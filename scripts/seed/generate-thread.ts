@@ -1,0 +1,61 @@
+// Runs the seed's generator in a worker thread (generate-worker.ts), so that generating the
+// catalog and validating it for the import use two cores while the import worker applies it.
+import { on } from 'node:events'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { NumberedLine } from '../import/ndjson'
+
+/** Lines the generator may run ahead of the import (a few of the largest cities). */
+export const AHEAD_LINES = 20_000
+
+export interface GeneratorData {
+  cities: number
+  scale: number
+  seed: number
+  /** The catalog's moment, ISO 8601. */
+  now: string
+  /** Where the lines are written as they are generated. */
+  file: string
+  /** One Int32: the lines the main thread has taken. */
+  taken: SharedArrayBuffer
+}
+
+export interface ThreadCatalog {
+  lines: AsyncGenerator<NumberedLine>
+  /** The lines of the whole catalog, estimated from the places generated so far. */
+  total: (read: number) => number
+}
+
+/** The catalog generated in a worker thread, its lines numbered as they come. */
+export function generateInThread(options: Omit<GeneratorData, 'taken'>): ThreadCatalog {
+  let places = 0
+  let generated = 0
+  let line = 0
+  return {
+    total: (read) => Math.round(generated ? (line * places) / generated : read),
+    lines: (async function* () {
+      const taken = new Int32Array(new SharedArrayBuffer(4))
+      const worker = new Worker(join(import.meta.dirname, 'generate-worker.ts'), {
+        workerData: { ...options, taken: taken.buffer } satisfies GeneratorData,
+        // The worker's TypeScript is loaded as the seed's own is.
+        execArgv: ['--import', 'tsx'],
+      })
+      try {
+        // `on` rejects on the worker's 'error' event: a failure in the generator ends the seed.
+        for await (const [chunk] of on(worker, 'message')) {
+          if (chunk === null) break
+          const city = chunk as { text: string; lines: number; places: number }
+          places = city.places
+          generated++
+          const texts = city.text.split('\n')
+          texts.pop()
+          for (const text of texts) yield { line: ++line, text }
+          Atomics.add(taken, 0, city.lines)
+          Atomics.notify(taken, 0)
+        }
+      } finally {
+        await worker.terminate()
+      }
+    })(),
+  }
+}
