@@ -8,6 +8,9 @@ import type { NumberedLine } from '../import/ndjson'
 /** Lines the generator may run ahead of the import (a few of the largest cities). */
 export const AHEAD_LINES = 20_000
 
+/** Lines taken between two turns of the event loop. */
+const YIELD_LINES = 100
+
 export interface GeneratorData {
   cities: number
   scale: number
@@ -49,7 +52,13 @@ export function generateInThread(options: Omit<GeneratorData, 'taken'>): ThreadC
           generated++
           const texts = city.text.split('\n')
           texts.pop()
-          for (const text of texts) yield { line: ++line, text }
+          for (const text of texts) {
+            yield { line: ++line, text }
+            // A city's lines would otherwise all be taken without the event loop turning once:
+            // the batch the import has just sent would not leave until they were, and the import
+            // worker would wait for it (a large city is a dozen batches).
+            if (line % YIELD_LINES === 0) await new Promise((resolve) => setImmediate(resolve))
+          }
           Atomics.add(taken, 0, city.lines)
           Atomics.notify(taken, 0)
         }
