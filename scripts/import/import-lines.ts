@@ -9,8 +9,12 @@ import type { Checkpoint } from './checkpoint'
 import { checkpointStatement } from './checkpoint'
 import type { NumberedLine } from './ndjson'
 
-/** Messages a D1 batch applies: D1 limits a batch by its time, not its statement count. */
-export const BATCH_MESSAGES = 500
+/**
+ * Messages a D1 batch applies: D1 limits a batch by its time, not its statement count. A batch
+ * costs the import worker a request and a few statements per kind whatever its size: 1,000 took
+ * less of its CPU than 500 (docs/performance.md).
+ */
+export const BATCH_MESSAGES = 1000
 
 export interface ImportCounts {
   /** Lines read (blank ones aside), skipped ones of a resumed import not included. */

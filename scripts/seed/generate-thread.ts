@@ -23,6 +23,15 @@ export interface GeneratorData {
   taken: SharedArrayBuffer
 }
 
+/** What the worker posts for each city, then null at the end. */
+export interface CityChunk {
+  /** The city's lines, each ended by a newline. */
+  text: string
+  lines: number
+  /** The places of the whole catalog. */
+  places: number
+}
+
 export interface ThreadCatalog {
   lines: AsyncGenerator<NumberedLine>
   /** The lines of the whole catalog, estimated from the places generated so far. */
@@ -47,7 +56,7 @@ export function generateInThread(options: Omit<GeneratorData, 'taken'>): ThreadC
         // `on` rejects on the worker's 'error' event: a failure in the generator ends the seed.
         for await (const [chunk] of on(worker, 'message')) {
           if (chunk === null) break
-          const city = chunk as { text: string; lines: number; places: number }
+          const city = chunk as CityChunk
           places = city.places
           generated++
           const texts = city.text.split('\n')

@@ -5,9 +5,12 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import { catalogLines } from './catalog-lines'
-import type { GeneratorData } from './generate-thread'
+import type { CityChunk, GeneratorData } from './generate-thread'
 import { AHEAD_LINES } from './generate-thread'
 import { catalogPlaces } from './places'
+
+/** A wait is cut short now and then, so that a worker ended meanwhile (`terminate`) stops. */
+const WAIT_MS = 100
 
 const data = workerData as GeneratorData
 const port = parentPort
@@ -22,15 +25,11 @@ for (const lines of catalogLines(places, {
   now: new Date(data.now),
 })) {
   // Blocks this thread (never the main one) until the main thread has caught up.
-  for (
-    let seen = Atomics.load(taken, 0);
-    posted - seen > AHEAD_LINES;
-    seen = Atomics.load(taken, 0)
-  )
-    Atomics.wait(taken, 0, seen)
+  while (posted - Atomics.load(taken, 0) > AHEAD_LINES)
+    Atomics.wait(taken, 0, Atomics.load(taken, 0), WAIT_MS)
   const text = lines.join('\n') + '\n'
   writeSync(out, text)
-  port.postMessage({ text, lines: lines.length, places: places.length })
+  port.postMessage({ text, lines: lines.length, places: places.length } satisfies CityChunk)
   posted += lines.length
 }
 closeSync(out)
