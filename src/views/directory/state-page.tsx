@@ -31,7 +31,7 @@ export interface StatePageProps {
  * the cities' counts add up to the first figure, since the page lists only cities worth a visit.
  * A state with more cities than the page reads (`whole`: the state's totals) is summed from its
  * totals, and the cities listed from their own: "7,786 babysitters in 376 places across Georgia,
- * 4,120 of them in the 24 cities below."
+ * 2,824 of them in the 24 cities below."
  */
 export function stateSummary(
   service: Pick<Service, 'noun' | 'nouns'>,
