@@ -80,7 +80,7 @@ describe('state pages (SEGMENTATION_STATE)', () => {
     expect(linked).toEqual(kept.map((c) => c.slug))
     expect(textOf(html)).toContain(
       `${cities.reduce((n, c) => n + c.providers, 0)} babysitters in ${cities.length} places across Vermont, ` +
-        `${kept.length * 6} of them in the ${kept.length} cities below.`,
+        `${kept.length * 6} of them in the ${kept.length} cities with the most.`,
     )
     const sitemaps = [
       ...(await page('/sitemap.xml')).html.matchAll(

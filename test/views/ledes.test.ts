@@ -47,7 +47,7 @@ describe('ledes', () => {
     )
     // More cities than the page reads: the state's totals, and what the listed cities hold.
     expect(stateSummary(sitters, 'Georgia', cities, { providers: 7786, cities: 376 })).toBe(
-      '7,786 babysitters in 376 places across Georgia, 303 of them in the 2 cities below.',
+      '7,786 babysitters in 376 places across Georgia, 303 of them in the 2 cities with the most.',
     )
     expect(
       stateSummary(sitters, 'Georgia', [{ providers: 3, listed: false }], {

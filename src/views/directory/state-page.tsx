@@ -31,7 +31,7 @@ export interface StatePageProps {
  * the cities' counts add up to the first figure, since the page lists only cities worth a visit.
  * A state with more cities than the page reads (`whole`: the state's totals) is summed from its
  * totals, and the cities listed from their own: "7,786 babysitters in 376 places across Georgia,
- * 2,824 of them in the 24 cities below."
+ * 2,824 of them in the 24 cities with the most."
  */
 export function stateSummary(
   service: Pick<Service, 'noun' | 'nouns'>,
@@ -47,7 +47,7 @@ export function stateSummary(
   if (whole) {
     const all = `${count(whole.providers, service.noun, service.nouns)} in ${count(whole.cities, 'place', 'places')} across ${stateName}`
     return listed.length
-      ? `${all}, ${number(sum(listed))} of them in the ${count(listed.length, 'city', 'cities')} below.`
+      ? `${all}, ${number(sum(listed))} of them in the ${count(listed.length, 'city', 'cities')} with the most.`
       : `${all}.`
   }
   if (listed.length === 0)
