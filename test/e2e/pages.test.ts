@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import axe from 'axe-core'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
-import { base, hydrated, launch, open } from './browser'
+import { base, hydrated, interact, launch, open } from './browser'
 import { E2E_PURGE_TOKEN } from './server'
 import manifest from '../../dist/asset-manifest.json'
 
@@ -123,6 +123,7 @@ it('renders every page type with no console error, no axe violation, and scripts
     const listing = (await page.locator('[data-island]').count()) > 0
     const search = (await page.locator('[data-search]').count()) > 0
     if (listing) await hydrated(page)
+    if (search) await interact(page)
     if (search) await page.locator('[data-search] [role="combobox"]').waitFor()
     const islands = listing || search
     expect({ type, failed, errors, violations: await violations(page) }).toEqual({
