@@ -27,13 +27,15 @@ const remember = (event: Event) => {
 }
 document.addEventListener('change', remember)
 
-onFirstInteraction(async () => {
+onFirstInteraction(() => void start())
+
+async function start(): Promise<void> {
   const { hydrated } = await import('./islands')
   await hydrated
   document.removeEventListener('change', remember)
   for (const target of changed.values())
     if (target.isConnected) target.dispatchEvent(new Event('change', { bubbles: true }))
-})
+}
 
 /**
  * Runs `then` once, on the first sign that the visitor is using the page. A form or a link

@@ -33,7 +33,7 @@ describe('React', () => {
     await page.waitForLoadState('load')
     await page.waitForTimeout(1_500)
     expect(seen).toEqual([])
-    expect(await page.evaluate(() => history.state)).toBeNull()
+    expect(await page.evaluate(() => history.state as unknown)).toBeNull()
     await hydrated(page)
     expect(seen).toHaveLength(1)
     expect(errors).toEqual([])
@@ -65,7 +65,7 @@ describe('React', () => {
     })
     await page.locator('summary', { hasText: 'Filters' }).click()
     await page.locator('select[name="experience"]').selectOption('10')
-    expect(await page.evaluate(() => history.state)).toBeNull()
+    expect(await page.evaluate(() => history.state as unknown)).toBeNull()
     await page.waitForURL(/experience=10/)
     await expect
       .poll(() => page.locator('.lede').first().textContent())
