@@ -22,8 +22,8 @@
 // production, D1's work is not the worker's CPU), each called through a socket of the worker's
 // own. Each route is loaded by autocannon from a process of its own; its CPU per request is the site workerd's CPU time over the whole run divided by the
 // requests it completed. Each page is measured beside a static string of its own size from the
-// same worker, and the gate's 404 beside a bare one. Prints tables and the targets, met or not;
-// asserts nothing.
+// same worker, and the gate's 404 beside a bare one. Prints tables and the targets, met or not,
+// with a short CPU profile of the request behind each one missed; asserts nothing.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -33,13 +33,13 @@ import { parseCommandLine, usageError, wholeNumber } from './cli'
 import { benchDistance } from './bench/distance'
 import { buildHarness, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
-import { profileRoute } from './bench/profile'
+import { gapProfile, profileRoute } from './bench/profile'
 import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
 import { measureRoute } from './bench/measure-route'
 import { serveNext } from './bench/peers'
 import { benchSync, MIX_RATE, percentile } from './bench/sync'
 import type { Peer, Target } from './bench/targets'
-import { scaleTargets, targets } from './bench/targets'
+import { scaleTargets, targets, TRIED } from './bench/targets'
 
 const USAGE = `
   npm run bench                      the default catalog (npm start's)
@@ -61,7 +61,7 @@ const USAGE = `
                                      of each kind, 2,360 changes)
 
 Builds the benchmark worker, serves it in workerd and loads each page type; prints tables and
-the targets, met or not (docs/performance.md).
+the targets, met or not, each one missed with a short CPU profile (docs/performance.md).
 `
 const { values } = parseCommandLine(USAGE, {
   duration: { type: 'string', default: '5' },
@@ -299,14 +299,18 @@ for (const r of results) {
     `gate: ${kb(r.gate.bytes)} of bloom filter, read and decoded in ${r.gate.ms.toFixed(2)} ms (median of 20)\n`,
   )
   console.log(`targets, ${r.name} catalog:\n`)
-  console.log(`${targetTable(targets(r.rows, r.name === 'default' ? peer : null))}\n`)
+  const ts = targets(r.rows, r.name === 'default' ? peer : null)
+  console.log(`${targetTable(ts)}\n`)
+  if (r.name === 'default') await showGaps(ts)
 }
 const [small, large] = results
 if (small && large) {
   console.log(
     'targets, large catalog against the default (p50 in whole ms: read 1 → 2 ms as noise):\n',
   )
-  console.log(`${targetTable(scaleTargets(small.rows, large.rows))}\n`)
+  const ts = scaleTargets(small.rows, large.rows)
+  console.log(`${targetTable(ts)}\n`)
+  if (ts.some((t) => !t.met)) console.log(`what was tried for the rows not met: ${TRIED}\n`)
 }
 if (peer)
   console.log(
@@ -315,6 +319,27 @@ if (peer)
       `(every process of next start)\n`,
   )
 console.log(`worker bundle: ${kb(bundleGzip)} gzip (${SITE})`)
+
+/**
+ * Each missed target with the profile of the request it measures (one profile for targets that
+ * share a request), and where what was tried against it is written down.
+ */
+async function showGaps(ts: readonly Target[]): Promise<void> {
+  const byRequest = new Map<string, { path: string; hit: boolean; names: string[] }>()
+  for (const t of ts) {
+    if (t.met || !t.profile) continue
+    const key = `${t.profile.path} ${t.profile.hit}`
+    const entry = byRequest.get(key) ?? { ...t.profile, names: [] }
+    entry.names.push(t.target)
+    byRequest.set(key, entry)
+  }
+  if (!byRequest.size) return
+  console.log(`the gaps, each with where its CPU goes (what was tried: ${TRIED}):\n`)
+  for (const { path, hit, names } of byRequest.values()) {
+    console.error(`bench: profiling ${path}${hit ? ' (hit)' : ''}`)
+    console.log(`${names.join('; ')}\n${await gapProfile(path, hit, LOAD)}\n`)
+  }
+}
 
 /** Next.js's pages router on its 20-card page, loaded as the project's rows are. */
 async function benchPeer(): Promise<Peer> {

@@ -17,8 +17,48 @@ interface ProfileNode {
   children?: number[]
 }
 
+interface Profile {
+  nodes: ProfileNode[]
+  requests: number
+}
+
 /** Prints the top functions and files by self time while `path` is loaded. */
 export async function profileRoute(path: string, hit: boolean, load: Load): Promise<void> {
+  const { nodes, requests } = await takeProfile(path, hit, load)
+  report(nodes, requests, path, hit)
+}
+
+/**
+ * What a target's gap is made of, in a few lines: the share of the worker's samples in each of
+ * the functions that take most of them, with and without what they call.
+ */
+export async function gapProfile(path: string, hit: boolean, load: Load): Promise<string> {
+  const { nodes, requests } = await takeProfile(path, hit, load)
+  const total = nodes.reduce((n, node) => n + node.hitCount, 0)
+  const self = new Map<string, number>()
+  for (const { callFrame, hitCount } of nodes) {
+    const fn = nameOf(callFrame)
+    self.set(fn, (self.get(fn) ?? 0) + hitCount)
+  }
+  // The root and the anonymous frames that wrap everything say nothing about where time goes.
+  const telling = (m: Map<string, number>, n: number) =>
+    [...m]
+      .filter(([name]) => !name.startsWith('(root)') && !name.startsWith('(anonymous)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(
+        ([name, hits]) =>
+          `${((100 * hits) / total).toFixed(0)} % ${name.replace(/ bench-worker\.js$/, '')}`,
+      )
+      .join(', ')
+  return (
+    `${requests} requests of ${path} profiled:\n` +
+    `  total time: ${telling(inclusive(nodes), 14)}\n` +
+    `  self time: ${telling(self, 10)}`
+  )
+}
+
+async function takeProfile(path: string, hit: boolean, load: Load): Promise<Profile> {
   const d1 = await serveD1(CATALOGS.default)
   const site = await serve(CATALOGS.default, hit ? 'cached' : { missing: [path] }, d1, {
     inspectorPort: INSPECTOR_PORT,
@@ -35,7 +75,7 @@ export async function profileRoute(path: string, hit: boolean, load: Load): Prom
       profile: { nodes: ProfileNode[] }
     }
     inspector.close()
-    report(profile.nodes, run.requests.total, path, hit)
+    return { nodes: profile.nodes, requests: run.requests.total }
   } finally {
     await Promise.all([site.mf.dispose(), d1.mf.dispose()])
   }
@@ -47,7 +87,7 @@ function report(nodes: ProfileNode[], requests: number, path: string, hit: boole
   const byFile = new Map<string, number>()
   for (const { callFrame, hitCount } of nodes) {
     const file = fileOf(callFrame.url)
-    const fn = `${callFrame.functionName || '(anonymous)'} ${file}`
+    const fn = nameOf(callFrame)
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + hitCount)
     byFile.set(file, (byFile.get(file) ?? 0) + hitCount)
   }
@@ -68,7 +108,7 @@ function inclusive(nodes: ProfileNode[]): Map<string, number> {
   const byId = new Map(nodes.map((n) => [n.id, n]))
   const totals = new Map<string, number>()
   const walk = (node: ProfileNode, onStack: ReadonlySet<string>): void => {
-    const name = `${node.callFrame.functionName || '(anonymous)'} ${fileOf(node.callFrame.url)}`
+    const name = nameOf(node.callFrame)
     const stack = onStack.has(name) ? onStack : new Set([...onStack, name])
     for (const fn of stack) totals.set(fn, (totals.get(fn) ?? 0) + node.hitCount)
     for (const child of node.children ?? []) {
@@ -80,6 +120,9 @@ function inclusive(nodes: ProfileNode[]): Map<string, number> {
   if (root) walk(root, new Set())
   return totals
 }
+
+const nameOf = (frame: ProfileNode['callFrame']): string =>
+  `${frame.functionName || '(anonymous)'} ${fileOf(frame.url)}`
 
 /**
  * The bundle's functions are named after the module they came from only through its source

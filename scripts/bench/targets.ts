@@ -16,7 +16,12 @@ export interface Target {
   target: string
   measured: string
   met: boolean
+  /** The request whose CPU profile shows what a missed target is made of. */
+  profile?: { path: string; hit: boolean }
 }
+
+/** Where each remaining gap's profile is read and what was tried against it is listed. */
+export const TRIED = 'docs/performance.md#the-remaining-gaps-and-what-was-tried'
 
 /** CPU per request of a miss, in ms, at most: the pages most requests that render are. */
 const MISS_CPU: Partial<Record<PageName, number>> = {
@@ -46,6 +51,7 @@ export function targets(rows: readonly Row[], peer: Peer | null = null): Target[
       target: `${label(row)}: CPU ≤ ${limit.toFixed(1)} ms/request`,
       measured: `${row.measured.cpu.toFixed(2)} ms`,
       met: row.measured.cpu <= limit,
+      profile: { path: row.path, hit: false },
     })
   }
   for (const { route, cache, least } of SHARE) {
@@ -56,6 +62,7 @@ export function targets(rows: readonly Row[], peer: Peer | null = null): Target[
       target: `${label(row)}: ≥ ${least}× the ${row.reference.route === 'static' ? 'static string' : row.reference.route}'s req/s`,
       measured: `${share.toFixed(2)}×`,
       met: share >= least,
+      profile: { path: row.path, hit: true },
     })
   }
   const miss = rows.find((r) => r.route === 'directory' && r.cache === 'miss')
@@ -65,6 +72,7 @@ export function targets(rows: readonly Row[], peer: Peer | null = null): Target[
       target: `directory, miss: ≥ ${PEER_SHARE}× the req/s of ${peer.name}`,
       measured: `${share.toFixed(2)}×`,
       met: share >= PEER_SHARE,
+      profile: { path: miss.path, hit: false },
     })
   }
   return met
