@@ -141,7 +141,10 @@ it('renders every page type with no console error, no axe violation, and scripts
     else if (status >= 400) expect(await page.locator('h1').textContent()).toContain(`${status}`)
     await page.context().close()
   }
-})
+  // Two dozen pages one after the other, each checked by axe, and those with islands hydrated
+  // after an interaction (React loads on it, no longer during the page's load): more than the
+  // project's 60 s a test on this shared machine.
+}, 120_000)
 
 it('renders the 405 page of a form posted to a page, with no console error and no axe violation', async () => {
   const { page, errors, failed } = await openRecording('/babysitters')
