@@ -14,7 +14,7 @@ if (matchMedia('(min-width: 60rem)').matches)
   for (const panel of document.querySelectorAll('[data-island="filters"] details'))
     panel.setAttribute('open', '')
 
-/** What says the visitor is using the page: a pointer, a key, a focus, a scroll. */
+/** What says the visitor is using the page: a pointer, a key, a focus (and a scroll, below). */
 const INTERACTIONS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'wheel']
 
 // A choice made in an island's form before React took over (a filter, the buying intent) is
