@@ -8,7 +8,8 @@
 //   npm run bench -- --only directory  one page's rows, by its name in src/pages.ts (repeat for more; 'gate 404')
 //   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
 //                                      trip 50 ms away, and the round trips that implies
-//   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
+//   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
+//                                      --large: on the 1M-provider catalog)
 //   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
 //   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page
 //                                      (installed once outside the project: bench/peers.ts)
@@ -49,7 +50,8 @@ const USAGE = `
   npm run bench -- --only directory  one page's rows, by its name in src/pages.ts (repeat for more; 'gate 404')
   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
                                      trip 50 ms away, and the round trips that implies
-  npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit)
+  npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
+                                     --large: on the 1M-provider catalog)
   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page,
                                      installed once from the npm registry into the system's
@@ -192,10 +194,6 @@ if (values.purges) {
   )
   process.exit(0)
 }
-if (values.profile) {
-  await profileRoute(values.profile, values.hit, LOAD)
-  process.exit(0)
-}
 if (values.large)
   await step(
     'large catalog (seeded once)',
@@ -203,6 +201,10 @@ if (values.large)
     ['tsx', 'scripts/seed.ts', '--large', '--persist-to', '.wrangler/bench-large'],
     { progress: true },
   )
+if (values.profile) {
+  await profileRoute(values.profile, values.hit, LOAD, values.large ? 'large' : 'default')
+  process.exit(0)
+}
 await step('production bundle', 'node_modules/.bin/wrangler', [
   'deploy',
   '--dry-run',

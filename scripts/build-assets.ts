@@ -3,8 +3,8 @@
 // dist/asset-manifest.json, which the worker imports to link them.
 //
 // The browser script is two files: `client.js` (src/client/entry.ts), which the page loads and
-// which does only what the first paint depends on, and `react.js`, which it imports once the
-// page has been painted: React 19's runtime (react, react-dom/client, the JSX runtime) and
+// which does only what the page's look depends on, and `react.js`, which it imports on the
+// visitor's first interaction: React 19's runtime (react, react-dom/client, the JSX runtime) and
 // everything that runs on it (src/client/islands.tsx).
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -24,7 +24,7 @@ interface Asset {
 }
 
 /**
- * The browser script and the file it imports once the page has been painted, built apart: one
+ * The browser script and the file it imports on the first interaction, built apart: one
  * build of `islands.tsx` with React (`react.js`), then one of `entry.ts` (`client.js`), whose
  * `import('./islands')` is pointed at react.js's hashed name. (esbuild's code splitting would
  * add a third file: the helpers both share.)

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import type { V4MiniflareOptions } from 'miniflare'
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
+import { parse } from 'smol-toml'
 import { childWorkerds } from './cpu-time'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
@@ -53,9 +54,12 @@ export async function buildHarness(): Promise<void> {
   ])
 }
 
-const compatibilityDate =
-  /compatibility_date = "([^"]+)"/.exec(await readFile('wrangler.toml', 'utf8'))?.[1] ??
-  '2026-04-20'
+/** The site's compatibility date and flags (nodejs_compat: React's Node server build). */
+const { compatibility_date: compatibilityDate, compatibility_flags: compatibilityFlags = [] } =
+  parse(await readFile('wrangler.toml', 'utf8')) as {
+    compatibility_date: string
+    compatibility_flags?: string[]
+  }
 
 /** A workerd that Miniflare runs for us: its address and its processes, for their CPU time. */
 export interface Server {
@@ -100,6 +104,7 @@ export async function serve(
     scriptPath: join(HARNESS, 'bench-worker.js'),
     modules: true,
     compatibilityDate,
+    compatibilityFlags,
     bindings: {
       PUBLIC_ORIGIN: 'https://www.care.example',
       ENVIRONMENT: 'bench',

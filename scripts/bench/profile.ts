@@ -4,6 +4,7 @@
 //
 //   npm run bench -- --profile /babysitters/atlanta-ga          every request renders (a miss)
 //   npm run bench -- --profile /babysitters/atlanta-ga --hit    served from the cache
+//   npm run bench -- --profile /babysitters/ga --large          on the 1M-provider catalog
 import autocannon from 'autocannon'
 import type { Load } from './measure-route'
 import { CATALOGS, PHONE, serve, serveD1 } from './harness'
@@ -23,8 +24,13 @@ interface Profile {
 }
 
 /** Prints the top functions and files by self time while `path` is loaded. */
-export async function profileRoute(path: string, hit: boolean, load: Load): Promise<void> {
-  const { nodes, requests } = await takeProfile(path, hit, load)
+export async function profileRoute(
+  path: string,
+  hit: boolean,
+  load: Load,
+  catalog: keyof typeof CATALOGS = 'default',
+): Promise<void> {
+  const { nodes, requests } = await takeProfile(path, hit, load, catalog)
   report(nodes, requests, path, hit)
 }
 
@@ -58,9 +64,14 @@ export async function gapProfile(path: string, hit: boolean, load: Load): Promis
   )
 }
 
-async function takeProfile(path: string, hit: boolean, load: Load): Promise<Profile> {
-  const d1 = await serveD1(CATALOGS.default)
-  const site = await serve(CATALOGS.default, hit ? 'cached' : { missing: [path] }, d1, {
+async function takeProfile(
+  path: string,
+  hit: boolean,
+  load: Load,
+  catalog: keyof typeof CATALOGS = 'default',
+): Promise<Profile> {
+  const d1 = await serveD1(CATALOGS[catalog])
+  const site = await serve(CATALOGS[catalog], hit ? 'cached' : { missing: [path] }, d1, {
     inspectorPort: INSPECTOR_PORT,
   })
   try {

@@ -1,7 +1,8 @@
 // The browser script of listing pages and of pages with the search form (docs/browser.md). It
-// does at once only what the first paint depends on, and loads the rest (React, the islands,
-// navigation, the typeahead: ./islands.tsx) once the page has been painted, so nothing heavy
-// runs, or downloads, before the visitor sees the page. Pages work fully without either.
+// does at once only what the page's look depends on, and loads the rest (React, the islands,
+// navigation, the typeahead: ./islands.tsx) on the visitor's first interaction with the page,
+// so nothing heavy runs, or downloads, while the page loads and nobody uses it yet. Pages work
+// fully without either.
 import { watchPhotos } from './photos'
 
 watchPhotos()
@@ -13,24 +14,41 @@ if (matchMedia('(min-width: 60rem)').matches)
   for (const panel of document.querySelectorAll('[data-island="filters"] details'))
     panel.setAttribute('open', '')
 
-afterFirstPaint(() => void import('./islands'))
+/** What says the visitor is using the page: a pointer, a key, a focus (and a scroll, below). */
+const INTERACTIONS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'wheel']
+
+// A choice made in an island's form before React took over (a filter, the buying intent) is
+// applied once it has, as it would have been at once: its change is dispatched again.
+const changed = new Map<Element, Element>()
+const remember = (event: Event) => {
+  const target = event.target
+  const form = target instanceof Element ? target.closest('[data-island] form') : null
+  if (form && target instanceof Element) changed.set(form, target)
+}
+document.addEventListener('change', remember)
+
+onFirstInteraction(() => void start())
+
+async function start(): Promise<void> {
+  const { hydrated } = await import('./islands')
+  await hydrated
+  document.removeEventListener('change', remember)
+  for (const target of changed.values())
+    if (target.isConnected) target.dispatchEvent(new Event('change', { bubbles: true }))
+}
 
 /**
- * Runs `then` once the page's first content is on screen: the paint timing's first contentful
- * paint, reported once the frame has been presented. A page that is hidden paints nothing until
- * shown, so it runs `then` at once, as does a browser without paint timing.
+ * Runs `then` once, on the first sign that the visitor is using the page. A form or a link
+ * used before React is there works as without JavaScript (forms are GETs); what React adds
+ * follows moments later.
  */
-function afterFirstPaint(then: () => void): void {
-  if (
-    document.visibilityState === 'hidden' ||
-    !PerformanceObserver.supportedEntryTypes.includes('paint')
-  ) {
+function onFirstInteraction(then: () => void): void {
+  const options = { capture: true, passive: true } as const
+  const once = () => {
+    for (const type of INTERACTIONS) document.removeEventListener(type, once, options)
+    removeEventListener('scroll', once, options)
     then()
-    return
   }
-  new PerformanceObserver((entries, observer) => {
-    if (!entries.getEntriesByName('first-contentful-paint').length) return
-    observer.disconnect()
-    then()
-  }).observe({ type: 'paint', buffered: true })
+  for (const type of INTERACTIONS) document.addEventListener(type, once, options)
+  addEventListener('scroll', once, options)
 }

@@ -1,9 +1,10 @@
-// What the browser script (./entry.ts) loads once the page has been painted: it hydrates each
-// island on its own root, from the state the page carries, takes over navigation between
+// What the browser script (./entry.ts) loads on the visitor's first interaction: it hydrates
+// each island on its own root, from the state the page carries, takes over navigation between
 // listing states, and turns the search form into a typeahead (docs/browser.md). React 19
 // renders the islands here as on the server; with React, this is the build's `react.js`
 // (scripts/build-assets.ts).
-import { startTransition, useSyncExternalStore } from 'react'
+import type { ReactNode } from 'react'
+import { startTransition, useEffect, useSyncExternalStore } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import type { IslandName } from '../views/listing/islands'
 import { ISLANDS, STATE_ID } from '../views/listing/islands'
@@ -25,6 +26,27 @@ function LiveIsland({ name }: { name: IslandName }) {
   return <View state={state} live={live} />
 }
 
+let hydrating = 0
+let settle: () => void = () => undefined
+/** Resolves once every root of the page has hydrated: the islands and the search form. */
+export const hydrated = new Promise<void>((resolve) => (settle = resolve))
+
+function Hydrated({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    if (--hydrating === 0) settle()
+  }, [])
+  return children
+}
+
+// As a transition, hydration yields to the browser every few milliseconds instead of holding
+// the main thread for a whole island: a tap or a scroll is never kept waiting by it.
+function hydrate(root: Element, children: ReactNode): void {
+  hydrating++
+  startTransition(() => {
+    hydrateRoot(root, <Hydrated>{children}</Hydrated>)
+  })
+}
+
 window.addEventListener('error', (event) => {
   if (isOurs(event.filename, (event.error as Error | undefined)?.stack)) fail(event.error)
 })
@@ -40,23 +62,19 @@ if (json) {
     document.querySelector('[data-island="results"]') ?? document,
   )
   initView(state)
-  // As a transition, hydration yields to the browser every few milliseconds instead of holding
-  // the main thread for a whole island: a tap or a scroll is never kept waiting by it.
-  startTransition(() => {
-    for (const root of document.querySelectorAll<HTMLElement>('[data-island]')) {
-      const name = root.dataset.island
-      if (name && name in ISLANDS) {
-        hydrateRoot(
-          root,
-          <Markup value={markup}>
-            <IslandBoundary>
-              <LiveIsland name={name as IslandName} />
-            </IslandBoundary>
-          </Markup>,
-        )
-      }
+  for (const root of document.querySelectorAll<HTMLElement>('[data-island]')) {
+    const name = root.dataset.island
+    if (name && name in ISLANDS) {
+      hydrate(
+        root,
+        <Markup value={markup}>
+          <IslandBoundary>
+            <LiveIsland name={name as IslandName} />
+          </IslandBoundary>
+        </Markup>,
+      )
     }
-  })
+  }
   startRouter()
 }
 
@@ -65,15 +83,20 @@ const searchRoot = document.querySelector<HTMLElement>('[data-search]')
 const searchProps = document.getElementById(SEARCH_PROPS_ID)?.textContent
 if (searchRoot && searchProps) {
   const props = JSON.parse(searchProps) as SearchFormProps
-  startTransition(() => {
-    hydrateRoot(
-      searchRoot,
-      <IslandBoundary>
-        <SearchForm {...props} suggest={suggestPlaces} />
-      </IslandBoundary>,
-    )
-  })
+  // The visitor may have typed before React arrived (the focus that loaded it, then keys).
+  const typed = searchRoot.querySelector<HTMLInputElement>('input[name="place"]')?.value
+  hydrate(
+    searchRoot,
+    <IslandBoundary>
+      <SearchForm
+        {...props}
+        {...(typed !== undefined && typed !== props.place ? { typedBefore: typed } : {})}
+        suggest={suggestPlaces}
+      />
+    </IslandBoundary>,
+  )
 }
+if (!hydrating) settle()
 
 if (document.readyState === 'complete') tracePageLoad()
 else window.addEventListener('load', () => setTimeout(tracePageLoad, 0))

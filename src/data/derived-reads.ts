@@ -25,7 +25,10 @@ const derivedOnly = new Map<string, boolean>()
 export function readsDerivedOnly(sql: string): boolean {
   let only = derivedOnly.get(sql)
   if (only === undefined) {
-    const tables = [...sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/gi)].map((m) =>
+    // Comments left out: "-- CROSS JOIN keeps cities as the outer loop" names no table, and
+    // read as one it kept those reads from ever being kept.
+    const code = sql.replace(/--[^\n]*/g, '')
+    const tables = [...code.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/gi)].map((m) =>
       m[1]?.toLowerCase(),
     )
     only = tables.length > 0 && tables.every((t) => t !== undefined && DERIVED_TABLES.has(t))

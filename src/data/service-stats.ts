@@ -86,8 +86,12 @@ export function findTopCities(
   )
 }
 
-/** The most cities a state page reads, largest first. */
-export const MAX_STATE_CITIES = 200
+/**
+ * The most cities a state page reads and links, those with the most providers: a state of the
+ * 1M-provider catalog has hundreds, and a page linking them all grows with the catalog
+ * (docs/pages.md, "Nearby places"; the directories' sitemaps list every city).
+ */
+export const MAX_STATE_CITIES = 24
 
 export function findStateCities(
   db: Db,

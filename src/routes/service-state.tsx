@@ -2,12 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { stateName } from '../catalog/states'
 import { findTopProviders } from '../data/provider-listing'
-import {
-  findStateCities,
-  findStateLeaders,
-  findStateStats,
-  MAX_STATE_CITIES,
-} from '../data/service-stats'
+import { findStateCities, findStateLeaders, findStateStats } from '../data/service-stats'
 import type { Service } from '../catalog/services'
 import type { ServiceCount } from '../data/service-stats'
 import type { LinkItem } from '../views/parts/link-list'
@@ -77,11 +72,13 @@ function describeState(
   const linked = cities
     .filter((city) => worthListing(city.providers))
     .sort((a, b) => b.population - a.population)
+  // Past MAX_STATE_CITIES the page reads only the cities with the most providers, and sums the
+  // state from its own row.
   const summary = stateSummary(
     service,
     name,
     cities.map((city) => ({ providers: city.providers, listed: worthListing(city.providers) })),
-    cities.length < MAX_STATE_CITIES,
+    stats && stats.cities > cities.length ? stats : null,
   )
   const path = statePath(service.slug, code)
   const crumbs = [

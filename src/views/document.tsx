@@ -168,9 +168,8 @@ function TagManager({ site }: { site: Site }) {
 /**
  * The browser script (a module: it runs once the document is parsed, never blocking the first
  * paint) and its configuration. At low priority, after the stylesheet, as the first paint needs
- * none of it. It fetches React and the islands itself once the page has been painted
- * (src/client/entry.ts): neither is linked here, so neither competes with what the first paint
- * needs.
+ * none of it. It fetches React and the islands itself on the visitor's first interaction
+ * (src/client/entry.ts): neither is linked here, so neither competes with the page's load.
  */
 function ClientScript({ site }: { site: Site }) {
   const config: ClientConfig = {

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type { ComponentType } from 'react'
 import { createElement } from 'react'
-import { renderToString } from 'react-dom/server'
+import { renderToString } from 'react-dom/server.node'
 
 const encoder = new TextEncoder()
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { renderToReadableStream } from 'react-dom/server'
+import { renderToReadableStream } from 'react-dom/server.node'
 import { coalesce } from './coalesce'
 import type { Splices } from './splice'
 

@@ -51,8 +51,20 @@ export function sameDocument(page: Page): Promise<boolean> {
   return page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument === true)
 }
 
-/** Waits until the islands have hydrated: the browser script has run and taken the page over. */
+/**
+ * A visitor's first interaction with the page (a key pressed, nothing typed): the browser script
+ * loads React and the islands on it (docs/browser.md).
+ */
+export async function interact(page: Page): Promise<void> {
+  await page.keyboard.press('Shift')
+}
+
+/**
+ * Interacts, then waits until the islands have hydrated: the browser script has loaded React
+ * and taken the page over.
+ */
 export async function hydrated(page: Page): Promise<void> {
+  await interact(page)
   await page.waitForFunction(() => history.state !== null)
 }
 

@@ -2,7 +2,7 @@
 // form that lands on a directory; with it, a combobox that suggests the catalog's cities and is
 // used with the keyboard alone.
 import { describe, expect, it } from 'vitest'
-import { base, visitsInOneBrowser } from './browser'
+import { base, interact, visitsInOneBrowser } from './browser'
 
 const visit = visitsInOneBrowser()
 
@@ -32,6 +32,7 @@ describe('the search form', () => {
   it('with JavaScript, suggests cities as the visitor types, chosen with the keyboard', async () => {
     const { page, errors, close } = await visit('/', true)
     const place = page.getByRole('combobox', { name: 'City or ZIP code' })
+    await interact(page)
     await place.waitFor()
     await page.getByLabel('Care', { exact: true }).selectOption('tutors')
     await place.pressSequentially('Atla', { delay: 30 })
@@ -54,6 +55,7 @@ describe('the search form', () => {
   it('with JavaScript, closes the suggestions on Escape and still submits what was typed', async () => {
     const { page, errors, close } = await visit('/babysitters/ga', true)
     const place = page.getByRole('combobox', { name: 'City or ZIP code' })
+    await interact(page)
     await place.waitFor()
     await place.pressSequentially('Sava', { delay: 30 })
     await page.getByRole('listbox', { name: 'Places' }).waitFor()

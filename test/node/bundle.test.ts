@@ -25,8 +25,12 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
 it("bundles React's production server renderer, not the ten-times-slower development one", () => {
-  expect(bundle).toContain('react-dom-server.edge.production')
-  expect(bundle).not.toContain('react-dom-server.edge.development')
+  expect(bundle).toContain('react-dom-server.node.production')
+  expect(bundle).not.toContain('react-dom-server.node.development')
+})
+
+it("bundles one server renderer: React's Node build, not the edge build beside it", () => {
+  expect(bundle).not.toContain('react-dom-server.edge')
 })
 
 it('stays under 1 MiB gzip', () => {

@@ -21,7 +21,7 @@ it('keeps the JavaScript of a listing page within 80 KiB gzip', async () => {
   expect(total).toBeLessThanOrEqual(BUDGET)
 })
 
-it("ships React's own production client, imported by the browser script after the first paint, and no Preact", async () => {
+it("ships React's own production client, imported by the browser script on the first interaction, and no Preact", async () => {
   const [client, react] = await Promise.all([read('client.js'), read('react.js')])
   expect(react).toContain(`"${reactDom.version}"`)
   expect(react).toContain('hydrateRoot')

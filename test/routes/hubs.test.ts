@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import { aProvider, refreshCatalogStats } from '../support/builders'
 import {
   canonicalOf,
   cardLinks,
@@ -43,6 +44,52 @@ describe('state pages (SEGMENTATION_STATE)', () => {
     expect(res.status).toBe(200)
     expect(robotsOf(html)).toBe('noindex,follow')
     expect(textOf(html)).toContain('No babysitters in Wyoming have profiles yet.')
+  })
+
+  it('link only the cities with the most providers, however many the state has, and sum the state whole', async () => {
+    // The most a state page links, so that its size does not grow with the catalog
+    // (docs/performance.md): a larger bound fails here, on purpose.
+    const LINKED = 24
+    // Two more cities worth a link than that, in a state the test catalog leaves empty: the two
+    // with the fewest providers are left out, yet listed in the sitemaps.
+    const cities = Array.from({ length: LINKED + 2 }, (_, k) => ({
+      id: 900_000 + k,
+      slug: `town-${k}-vt`,
+      name: `Town ${k}`,
+      population: 100_000 - k * 1000,
+      providers: k < LINKED ? 6 : 5,
+    }))
+    await env.DB.batch(
+      cities.map((c) =>
+        env.DB.prepare(
+          `INSERT INTO cities (id, slug, name, state_code, lat, lng, population)
+           VALUES (?, ?, ?, 'VT', 44, -72.6, ?)`,
+        ).bind(c.id, c.slug, c.name, c.population),
+      ),
+    )
+    for (const c of cities)
+      for (let i = 0; i < c.providers; i++)
+        await aProvider({ cityId: c.id, service: 'babysitters' })
+    await refreshCatalogStats()
+
+    const { res, html } = await page('/babysitters/vt')
+    expect(res.status).toBe(200)
+    const linked = [...html.matchAll(/<a href="\/babysitters\/(town-\d+-vt)">/g)].map((m) => m[1])
+    const kept = cities.slice(0, LINKED)
+    // Largest first (by population), as before.
+    expect(linked).toEqual(kept.map((c) => c.slug))
+    expect(textOf(html)).toContain(
+      `${cities.reduce((n, c) => n + c.providers, 0)} babysitters in ${cities.length} places across Vermont, ` +
+        `${kept.length * 6} of them in the ${kept.length} cities with the most.`,
+    )
+    const sitemaps = [
+      ...(await page('/sitemap.xml')).html.matchAll(
+        /<loc>[^<]+(\/sitemaps\/directories-\d+\.xml)</g,
+      ),
+    ]
+    let listed = ''
+    for (const [, path] of sitemaps) listed += (await page(path ?? '')).html
+    for (const c of cities) expect(listed).toContain(`${ORIGIN}/babysitters/${c.slug}<`)
   })
 
   it('answer an unknown state with 404 and no D1 statement', async () => {

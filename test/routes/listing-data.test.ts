@@ -31,8 +31,8 @@ describe('listing islands', () => {
           ? ['heading', 'filters', 'results']
           : ['heading', 'intent', 'filters', 'results'],
       )
-      // The browser script; React, which it fetches once the page has been painted, is not
-      // linked, so nothing competes with what the first paint needs.
+      // The browser script; React, which it fetches on the visitor's first interaction, is not
+      // linked, so nothing competes with the page's load.
       expect(html).toMatch(/<script type="module" src="\/assets\/client\.[0-9a-f]{10}\.js"/)
       expect(html).not.toMatch(/modulepreload|react\.[0-9a-f]{10}\.js/)
       // The cards are sent once, as markup: the state beside them carries none.

@@ -45,10 +45,16 @@ describe('ledes', () => {
     expect(stateSummary(sitters, 'Georgia', cities.slice(0, 2))).toBe(
       '303 babysitters in 2 cities across Georgia.',
     )
-    // Too many cities to read them all: the rest is not summed.
-    expect(stateSummary(sitters, 'Georgia', cities, false)).toBe(
-      '303 babysitters in 2 cities across Georgia.',
+    // More cities than the page reads: the state's totals, and what the listed cities hold.
+    expect(stateSummary(sitters, 'Georgia', cities, { providers: 7786, cities: 376 })).toBe(
+      '7,786 babysitters in 376 places across Georgia, 303 of them in the 2 cities with the most.',
     )
+    expect(
+      stateSummary(sitters, 'Georgia', [{ providers: 3, listed: false }], {
+        providers: 30,
+        cities: 25,
+      }),
+    ).toBe('30 babysitters in 25 places across Georgia.')
     expect(stateSummary(sitters, 'Wyoming', [{ providers: 2, listed: false }])).toBe(
       '2 babysitters in Wyoming, in 1 place with only a few so far.',
     )

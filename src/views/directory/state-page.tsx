@@ -29,25 +29,31 @@ export interface StatePageProps {
 /**
  * "303 babysitters in 5 cities across Georgia, and 3 more in 2 places with only a few so far.":
  * the cities' counts add up to the first figure, since the page lists only cities worth a visit.
+ * A state with more cities than the page reads (`whole`: the state's totals) is summed from its
+ * totals, and the cities listed from their own: "7,786 babysitters in 376 places across Georgia,
+ * 2,824 of them in the 24 cities with the most."
  */
 export function stateSummary(
   service: Pick<Service, 'noun' | 'nouns'>,
   stateName: string,
   cities: readonly { providers: number; listed: boolean }[],
-  /** Whether `cities` are all the state's: else the unlisted rest is not summed (too many). */
-  complete = true,
+  whole: { providers: number; cities: number } | null = null,
 ): string {
   const listed = cities.filter((c) => c.listed)
   const others = cities.filter((c) => !c.listed)
   const sum = (rows: typeof cities) => rows.reduce((n, c) => n + c.providers, 0)
   const rest = `${count(others.length, 'place', 'places')} with only a few so far`
   if (cities.length === 0) return `No ${service.nouns} in ${stateName} have profiles yet.`
+  if (whole) {
+    const all = `${count(whole.providers, service.noun, service.nouns)} in ${count(whole.cities, 'place', 'places')} across ${stateName}`
+    return listed.length
+      ? `${all}, ${number(sum(listed))} of them in the ${count(listed.length, 'city', 'cities')} with the most.`
+      : `${all}.`
+  }
   if (listed.length === 0)
     return `${count(sum(others), service.noun, service.nouns)} in ${stateName}, in ${rest}.`
   const main = `${count(sum(listed), service.noun, service.nouns)} in ${count(listed.length, 'city', 'cities')} across ${stateName}`
-  return others.length && complete
-    ? `${main}, and ${number(sum(others))} more in ${rest}.`
-    : `${main}.`
+  return others.length ? `${main}, and ${number(sum(others))} more in ${rest}.` : `${main}.`
 }
 
 /** The cities of a state with counts and top providers (page kind SEGMENTATION_STATE). */

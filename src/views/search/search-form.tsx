@@ -14,6 +14,11 @@ export interface SearchFormProps {
   service: string | null
   /** The place typed, shown back on the search page. */
   place: string
+  /**
+   * What the visitor had typed before the browser script took the form over (it loads React on
+   * the first interaction: docs/browser.md): kept, and suggested for at once.
+   */
+  typedBefore?: string
   /** The cities that `typed` may mean: the browser script's request (src/client/search.ts). */
   suggest?: (typed: string, signal: AbortSignal) => Promise<readonly Suggestion[]>
 }
@@ -62,15 +67,15 @@ export function SearchIsland(props: SearchFormProps) {
   )
 }
 
-export function SearchForm({ services, service, place, suggest }: SearchFormProps) {
+export function SearchForm({ services, service, place, typedBefore, suggest }: SearchFormProps) {
   const id = useId()
   // Server and hydration render the plain form; the combobox appears once the script runs.
   const [enhanced, setEnhanced] = useState(false)
-  const [text, setText] = useState(place)
+  const [text, setText] = useState(typedBefore ?? place)
   const [options, setOptions] = useState<readonly Suggestion[]>([])
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
-  const typed = useRef(false)
+  const typed = useRef(typedBefore !== undefined)
   useEffect(() => setEnhanced(true), [])
 
   useEffect(() => {
