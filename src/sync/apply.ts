@@ -423,6 +423,14 @@ function reviewAdded(s: Statements, m: MessageOf<'review.added'>): void {
     instant(r.createdAt),
     `provider:${r.providerId}`,
   )
+  // A review moved to a removed provider goes with it, as if the removal had come after: the row
+  // an older version left on another provider must not outlive the newer version.
+  s.add(
+    m,
+    `DELETE FROM reviews WHERE id IN (SELECT ?3 FROM {rows} WHERE ${NEWER} AND ${removedProvider('?4')})`,
+    m.id,
+    `provider:${r.providerId}`,
+  )
   s.version(m, false)
 }
 

@@ -198,6 +198,29 @@ describe('applying catalog changes', () => {
     ).rejects.toThrow(/NOT NULL/)
   })
 
+  it('drops a review moved to a removed provider from the provider it was of', async () => {
+    await applyChanges(db, [
+      aMessage('provider.upserted', (m) => (m.id = 900000601)),
+      aMessage('review.added', (m) => ((m.id = 900000601), (m.entity.providerId = 900000601))),
+      aMessage('provider.removed', (m) => (m.id = 900000602)),
+    ])
+    expect(await row('SELECT review_count FROM providers WHERE id = 900000601')).toEqual({
+      review_count: 1,
+    })
+    await applyChanges(db, [
+      aMessage('review.added', (m) => {
+        m.id = 900000601
+        m.version += 1
+        m.entity.providerId = 900000602
+      }),
+    ])
+    expect(await row('SELECT id FROM reviews WHERE id = 900000601')).toBeNull()
+    expect(await row('SELECT rating, review_count FROM providers WHERE id = 900000601')).toEqual({
+      rating: null,
+      review_count: 0,
+    })
+  })
+
   it('adds a city with every page of it purged, its slug logged for the gate', async () => {
     const seq = await lastPurge()
     await applyChanges(db, [aMessage('city.added')])
