@@ -45,12 +45,20 @@ interface Nearby {
   minProviders?: number
 }
 
+/**
+ * The `limit` rows nearest `city` within `radiusMiles`. On a large catalog the box holds a
+ * hundred cities or more for the handful shown, so only those shown are copied.
+ */
 function nearest<T extends City>(city: City, rows: T[], radiusMiles: number, limit: number) {
-  return rows
-    .map((c) => ({ ...c, miles: milesBetween(city, c) }))
-    .filter((c) => c.miles <= radiusMiles)
+  const within: { row: T; miles: number }[] = []
+  for (const row of rows) {
+    const miles = milesBetween(city, row)
+    if (miles <= radiusMiles) within.push({ row, miles })
+  }
+  return within
     .sort((a, b) => a.miles - b.miles)
     .slice(0, limit)
+    .map(({ row, miles }) => ({ ...row, miles }))
 }
 
 /** Cities within `radiusMiles` of `city` that have providers of `service`, nearest first. */
