@@ -14,8 +14,7 @@ import { importFile } from '../../scripts/import/import-file'
 import { TABLES } from '../../scripts/seed/city-rows'
 import { readLines } from '../../scripts/import/ndjson'
 import type { Reject } from '../../scripts/import/rejects'
-import { generateCatalog } from '../../scripts/seed/generate-catalog'
-import { cityMessages } from '../../scripts/seed/messages'
+import { catalogLines } from '../../scripts/seed/catalog-lines'
 import { catalogPlaces } from '../../scripts/seed/places'
 import { readGate } from '../../src/gate/gate-store'
 
@@ -34,9 +33,7 @@ let valid = 0
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'care-import-'))
   catalog = join(dir, 'catalog.ndjson')
-  const lines: string[] = []
-  for (const rows of generateCatalog(catalogPlaces(21), { scale: 0.05, seed: 1, now: NOW }))
-    for (const message of cityMessages(rows, NOW.getTime())) lines.push(JSON.stringify(message))
+  const lines = [...catalogLines(catalogPlaces(21), { scale: 0.05, seed: 1, now: NOW })].flat()
   valid = lines.length
   const first = (kind: string) =>
     JSON.parse(lines.find((l) => l.includes(`"${kind}"`)) ?? '{}') as {
