@@ -14,6 +14,8 @@ export interface SeedGate {
   url: string
   /** The seed has ended: `failure` null when it succeeded, else what went wrong. */
   settle(failure: string | null): void
+  /** The builds waiting for it now. */
+  waiting(): number
   close(): Promise<void>
 }
 
@@ -40,6 +42,7 @@ export async function openSeedGate(): Promise<SeedGate> {
       for (const res of waiting) answer(res)
       waiting.clear()
     },
+    waiting: () => waiting.size,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
