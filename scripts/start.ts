@@ -69,13 +69,16 @@ async function main(): Promise<void> {
   })
   // The status npm start ends with: the seed's when it failed, else wrangler dev's.
   let status: number | undefined
+  // A signal came: both are stopping, and the seed's end is no failure to report.
+  let stopping = false
   const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal)
   }
   seed.on('exit', (code, signal) => {
     if (code === 0) return gate.settle(null)
-    status = code ?? 1
     gate.settle(`scripts/seed.ts ended with ${code ?? signal}`)
+    if (stopping) return
+    status = code ?? 1
     console.error(`npm start: the seed failed (${code ?? signal}); stopping wrangler dev`)
     stop(dev)
   })
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
   // passed on, and npm start ends when wrangler dev has.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
     process.on(signal, () => {
+      stopping = true
       stop(seed, signal)
       stop(dev, signal)
     })
