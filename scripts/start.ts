@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   })
   // The status npm start ends with: the seed's when it failed, else wrangler dev's.
   let status: number | undefined
-  // A signal came: both are stopping, and the seed's end is no failure to report.
+  // A signal came or wrangler dev ended: the seed's end is then no failure to report.
   let stopping = false
   const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal)
@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     stop(dev)
   })
   const ended = (code: number | null) => {
+    stopping = true
     stop(seed)
     void gate.close().then(() => process.exit(status ?? code ?? 1))
   }
