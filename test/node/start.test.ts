@@ -24,6 +24,8 @@ afterAll(async () => {
 function run(command: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
+    // A group of its own, as a terminal gives npm start: what is left of it can be told.
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const out = { text: '' }
@@ -31,6 +33,12 @@ function run(command: string, args: string[], env: Record<string, string> = {}) 
   child.stderr.on('data', (chunk: Buffer) => (out.text += chunk.toString()))
   const exited = once(child, 'exit').then(([code]) => code as number | null)
   return { child, out, exited }
+}
+
+/** `npm start` on 127.0.0.1:`port` with `args`. */
+function npmStart(port: number, args: string[]) {
+  const local = ['--port', String(port), '--ip', '127.0.0.1', '--inspector-port', '0']
+  return run('node_modules/.bin/tsx', ['scripts/start.ts', ...args, ...local])
 }
 
 /** Resolves once `test` holds, checking every 50 ms. */
@@ -134,68 +142,45 @@ describe('npm start', () => {
     const file = join(dir, 'not-a-folder')
     await writeFile(file, '')
     const port = await freePort()
-    const start = run('node_modules/.bin/tsx', [
-      'scripts/start.ts',
-      '--persist-to',
-      file,
-      '--port',
-      String(port),
-      '--ip',
-      '127.0.0.1',
-      '--inspector-port',
-      '0',
-    ])
+    const start = npmStart(port, ['--persist-to', file])
     expect(await start.exited).toBe(1)
     expect(start.out.text).toContain('ENOTDIR')
     expect(start.out.text).toContain('npm start: the seed failed (1); stopping wrangler dev')
+    await until(() => !groupAlive(start.child))
     await expect(fetch(`http://127.0.0.1:${port}/robots.txt`)).rejects.toThrow()
   }, 120_000)
 
   it('answers no request before the seed has ended, and stops everything on a signal', async () => {
     const port = await freePort()
-    const start = spawn(
-      'node_modules/.bin/tsx',
-      [
-        'scripts/start.ts',
-        '--persist-to',
-        join(dir, 'state'),
-        '--cities',
-        '20',
-        '--scale',
-        '0.05',
-        '--port',
-        String(port),
-        '--ip',
-        '127.0.0.1',
-        '--inspector-port',
-        '0',
-      ],
-      { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let out = ''
-    start.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
-    start.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
-    const exited = once(start, 'exit')
+    const start = npmStart(port, [
+      '--persist-to',
+      join(dir, 'state'),
+      '--cities',
+      '20',
+      '--scale',
+      '0.05',
+    ])
     try {
       // Polled from the start: the first answer of any kind must come after the seed's end.
       let seededWhenAnswered: boolean | undefined
       for (let i = 0; seededWhenAnswered === undefined; i++) {
-        const seeded = /seed: \d+ messages imported/.test(out)
+        const seeded = /seed: \d+ messages imported/.test(start.out.text)
         const res = await fetch(`http://127.0.0.1:${port}/babysitters/atlanta-ga`).catch(() => null)
         if (res) {
           expect(res.status).toBe(200)
           seededWhenAnswered = seeded
-        } else if (i > 2_400) throw new Error(`npm start served nothing within 120 s:\n${out}`)
+        } else if (i > 2_400)
+          throw new Error(`npm start served nothing within 120 s:\n${start.out.text}`)
         else await new Promise((resolve) => setTimeout(resolve, 50))
       }
       expect(seededWhenAnswered).toBe(true)
       // npm start alone gets the signal (as from `kill`): it passes it on and ends last.
-      start.kill('SIGINT')
-      await exited
-      await until(() => !groupAlive(start))
+      start.child.kill('SIGINT')
+      await start.exited
+      await until(() => !groupAlive(start.child))
       await expect(fetch(`http://127.0.0.1:${port}/robots.txt`)).rejects.toThrow()
     } finally {
-      if (groupAlive(start)) process.kill(-(start.pid ?? 0), 'SIGKILL')
+      if (groupAlive(start.child)) process.kill(-(start.child.pid ?? 0), 'SIGKILL')
     }
   }, 240_000)
 })
