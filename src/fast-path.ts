@@ -137,9 +137,12 @@ function answer(
   if (key === null) return null
   const stored = memory.hotPages.recall(key)
   const meta = servable(stored, bot)
-  if (!stored || !meta) return null
   const now = Date.now()
-  if (assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') return null
+  if (!stored || !meta || assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') {
+    // A miss: the pipeline renders it, with what was decided here rather than deciding it again.
+    memory.handedOn.set(request, { set, evaluations, variant, key, gate })
+    return null
+  }
 
   // A copy sent as it is brings the policy of its scripts' hashes: no nonce to make.
   const nonce = meta.nonce === null ? '' : newNonce()

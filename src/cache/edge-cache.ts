@@ -44,15 +44,19 @@ export function edgeCache(
     const reporter = c.get('reporter')
     const { hotPages, purges, refreshes } = c.get('memory')
     const flags = c.get('flags')
-    const { searchParams } = new URL(c.req.url)
-    const key = pageKey(
-      { query, params: c.req.param() },
-      c.env.PUBLIC_ORIGIN,
-      c.req.path,
-      searchParams,
-      flags.on,
-      flags.variant,
-    )
+    // The fast path's key of this request, if it was for the variant the flags step decided.
+    const handed = c.get('memory').handedOn.get(c.req.raw)
+    const key =
+      handed?.variant === flags.variant
+        ? handed.key
+        : pageKey(
+            { query, params: c.req.param() },
+            c.env.PUBLIC_ORIGIN,
+            c.req.path,
+            new URL(c.req.url).searchParams,
+            flags.on,
+            flags.variant,
+          )
     const now = Date.now()
     if (key === null) {
       // A query the page refuses: its 400 is rendered, never looked up nor stored.

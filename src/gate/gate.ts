@@ -21,9 +21,11 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
     // answers nothing but refused slugs learns of them too.
     memory.purges.refreshIfDue(c.env.DB, waitUntil, report)
     const valueOf = (name: string) => c.req.param(name) ?? ''
-    let answer = checkSlugs(filter, params, valueOf, (built) =>
-      citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
-    )
+    let answer =
+      memory.handedOn.get(c.req.raw)?.gate ??
+      checkSlugs(filter, params, valueOf, (built) =>
+        citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
+      )
     // A slug the isolate would refuse on additions read before the newest purge it knows of
     // (or none yet): they are read again first, for at most GATE_DEADLINE_MS; past it, D1 decides.
     if (!answer && filter) {
