@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
 import { entityId } from '../urls/paths'
-import type { GateFilter, GateKind } from './gate-filter'
+import type { GateAnswer, GateFilter, GateKind } from './gate-filter'
 import { GATE_DEADLINE_MS, loadGate } from './gate-store'
 import type { Additions } from './new-cities'
 import { citiesAddedAfter, currentNewCities } from './new-cities'
@@ -42,12 +42,6 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
     if (answer?.known === false) throw new HTTPException(404)
     await next()
   }
-}
-
-/** The gate's word on a URL: whether its slugs may exist, and the breadcrumb of each check. */
-export interface GateAnswer {
-  known: boolean
-  crumbs: string[]
 }
 
 /**
