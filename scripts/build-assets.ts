@@ -14,7 +14,9 @@ import { build, transform } from 'esbuild'
 import { SERVICES } from '../src/catalog/services'
 import { DEFAULT_QUERY, listingFilterFields } from '../src/queries/listing-query'
 import { EMBEDDED_STATE_BUDGET } from '../src/views/listing/island-props'
+import { fail } from './cli'
 import { portrait } from './portraits'
+import { seedFinished } from './seed-gate'
 import { PORTRAIT_COUNT, portraitPath } from './seed/photos'
 
 /** What the build writes: source name and file body. */
@@ -163,6 +165,12 @@ const filterJson = SERVICES.map((service) => ({
 console.log(
   `Listing state JSON: budget ${kib(EMBEDDED_STATE_BUDGET)} a page, no cards; the largest ` +
     `filter set ${kib(filterJson.bytes)} (${filterJson.service})`,
+)
+
+// Under `npm start` the seed runs while wrangler dev starts, and wrangler dev starts the worker
+// only once this build has ended: so the build, done, waits for the seed (scripts/seed-gate.ts).
+await seedFinished().catch((error: unknown) =>
+  fail(error instanceof Error ? error.message : String(error)),
 )
 
 /** Writes `body` to `path` unless it already holds exactly that. */

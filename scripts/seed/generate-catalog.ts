@@ -50,15 +50,28 @@ export function activitiesFor(providers: number): number {
   return Math.round(providers * 0.05)
 }
 
+/** The seed cities: the first places, with the most providers and every job family and activity. */
+const seedCitiesOf = (places: readonly Place[]) => new Set(places.slice(0, 20).map((p) => p.slug))
+
+/**
+ * Each place's providers at `scale` (au pairs and errand runners aside), in order: known before
+ * anything is generated, so each city's share of the catalog is too (the seed's progress line).
+ */
+export function placeProviders(places: readonly Place[], scale: number): number[] {
+  const seedCities = seedCitiesOf(places)
+  return places.map((place) => providersFor(place, seedCities.has(place.slug), scale))
+}
+
 export function* generateCatalog(
   places: readonly Place[],
   options: GenerateOptions,
 ): Generator<CityRows> {
   const ids: Ids = { provider: 0, review: 0, job: 0, activity: 0 }
-  const seedCities = new Set(places.slice(0, 20).map((p) => p.slug))
-  for (const place of places) {
+  const seedCities = seedCitiesOf(places)
+  const counts = placeProviders(places, options.scale)
+  for (const [index, place] of places.entries()) {
     faker.seed([options.seed, place.id])
-    const providers = providersFor(place, seedCities.has(place.slug), options.scale)
+    const providers = counts[index] ?? 0
     const rows: CityRows = {
       cities: [
         {

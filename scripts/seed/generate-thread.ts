@@ -28,23 +28,31 @@ export interface CityChunk {
   /** The city's lines, each ended by a newline. */
   text: string
   lines: number
-  /** The places of the whole catalog. */
-  places: number
+  /** The city's providers, au pairs and errand runners aside (`placeProviders`)... */
+  providers: number
+  /** ...and the whole catalog's, known from the start. */
+  catalogProviders: number
 }
 
 export interface ThreadCatalog {
   lines: AsyncGenerator<NumberedLine>
-  /** The lines of the whole catalog, estimated from the places generated so far. */
+  /**
+   * The lines of the whole catalog, estimated from the cities generated so far: their lines for
+   * each of their providers, times the catalog's providers. The seed cities come first, and
+   * cities shrink down the list, so a count of cities alone would say several times too many.
+   */
   total: (read: number) => number
 }
 
 /** The catalog generated in a worker thread, its lines numbered as they come. */
 export function generateInThread(options: Omit<GeneratorData, 'taken'>): ThreadCatalog {
-  let places = 0
-  let generated = 0
+  // The lines and providers of the cities received so far, and the catalog's providers.
+  let linesIn = 0
+  let providersIn = 0
+  let catalogProviders = 0
   let line = 0
   return {
-    total: (read) => Math.round(generated ? (line * places) / generated : read),
+    total: (read) => Math.round(providersIn ? (linesIn * catalogProviders) / providersIn : read),
     lines: (async function* () {
       const taken = new Int32Array(new SharedArrayBuffer(4))
       const worker = new Worker(join(import.meta.dirname, 'generate-worker.ts'), {
@@ -57,8 +65,9 @@ export function generateInThread(options: Omit<GeneratorData, 'taken'>): ThreadC
         for await (const [chunk] of on(worker, 'message')) {
           if (chunk === null) break
           const city = chunk as CityChunk
-          places = city.places
-          generated++
+          catalogProviders = city.catalogProviders
+          linesIn += city.lines
+          providersIn += city.providers
           const texts = city.text.split('\n')
           texts.pop()
           for (const text of texts) {

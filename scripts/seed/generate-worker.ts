@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { catalogLines } from './catalog-lines'
 import type { CityChunk, GeneratorData } from './generate-thread'
 import { AHEAD_LINES } from './generate-thread'
+import { placeProviders } from './generate-catalog'
 import { catalogPlaces } from './places'
 
 /** A wait is cut short now and then, so that a worker ended meanwhile (`terminate`) stops. */
@@ -17,8 +18,11 @@ const port = parentPort
 if (!port) throw new Error('generate-worker.ts runs in a worker thread')
 const taken = new Int32Array(data.taken)
 const places = catalogPlaces(data.cities)
+const providers = placeProviders(places, data.scale)
+const catalogProviders = providers.reduce((sum, n) => sum + n, 0)
 const out = openSync(data.file, 'w')
 let posted = 0
+let city = 0
 for (const lines of catalogLines(places, {
   scale: data.scale,
   seed: data.seed,
@@ -29,7 +33,12 @@ for (const lines of catalogLines(places, {
     Atomics.wait(taken, 0, Atomics.load(taken, 0), WAIT_MS)
   const text = lines.join('\n') + '\n'
   writeSync(out, text)
-  port.postMessage({ text, lines: lines.length, places: places.length } satisfies CityChunk)
+  port.postMessage({
+    text,
+    lines: lines.length,
+    providers: providers[city++] ?? 0,
+    catalogProviders,
+  } satisfies CityChunk)
   posted += lines.length
 }
 closeSync(out)
