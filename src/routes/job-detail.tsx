@@ -17,7 +17,10 @@ import { JobDetailPage } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from '../seo/indexability'
-import { renderPage, streamed } from './render-page'
+import { placedCards, placementOf, renderPage } from './render-page'
+import type { Placement } from '../views/markup'
+import { jobCard } from '../views/jobs/job-card'
+import type { CardModel } from '../views/listing/listing-state'
 import { entityRedirect } from '../cache/entity-redirect'
 import { TAG } from '../cache/tags'
 
@@ -43,10 +46,12 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const now = new Date()
   const expired = isExpired(job, now)
   const decision = decideIndexing({ expired })
+  const placement = placementOf(c)
   return renderPage(
     c,
-    <JobDetailPage {...describeJob(c, loaded, { path, now, expired, decision })} />,
+    <JobDetailPage {...describeJob(c, loaded, { path, now, expired, decision, placement })} />,
     {
+      placement,
       decision,
       status: expired ? 410 : 200,
       analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
@@ -84,9 +89,15 @@ async function loadJob(db: Db, slug: string) {
 function describeJob(
   c: Context<AppEnv>,
   { job, jobs, services, jobCounts }: LoadedJob,
-  page: { path: string; now: Date; expired: boolean; decision: IndexDecision },
+  page: {
+    path: string
+    now: Date
+    expired: boolean
+    decision: IndexDecision
+    placement: Placement
+  },
 ): JobDetailPageProps {
-  const { path, now, expired, decision } = page
+  const { path, now, expired, decision, placement } = page
   const { db } = c.var
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${job.cityName}, ${job.stateCode}`
@@ -121,11 +132,7 @@ function describeJob(
     ages: jobs.service.ages,
     requirements: JOB_REQUIREMENTS,
     // Other jobs are not needed for the status: streamed after the shell.
-    similar: streamed(
-      expired
-        ? findOpenJobsNear(db, job, now, 6)
-        : findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: 4 }),
-    ),
+    similar: placedCards(placement, otherJobs(db, job, { now, expired })),
     listing: listed
       ? {
           href: listing,
@@ -137,6 +144,18 @@ function describeJob(
     now,
     expired,
   }
+}
+
+/** Similar open jobs, or open ones nearby for a closed job, as cards. */
+async function otherJobs(
+  db: Db,
+  job: Job,
+  { now, expired }: { now: Date; expired: boolean },
+): Promise<CardModel[]> {
+  const jobs = expired
+    ? await findOpenJobsNear(db, job, now, 6)
+    : await findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: 4 })
+  return jobs.map((j) => jobCard(j, now))
 }
 
 /** The job as the JobPosting it is while open; a family posts as "Private family". */

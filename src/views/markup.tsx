@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react'
 import { createContext, createElement, useContext } from 'react'
+import type { Fragments } from './fragments'
+import { Splices } from './splice'
 
 /**
  * Markup of fragments rendered before the page (src/views/fragments.ts), by an explicit key
@@ -10,6 +12,24 @@ import { createContext, createElement, useContext } from 'react'
  * card itself.
  */
 export const Markup = createContext<ReadonlyMap<unknown, string>>(new Map())
+
+/**
+ * The fragments one page's render places: its `Markup` for React (a marker for each) and the
+ * `Splices` its stream puts the bytes back with. Fragments whose data comes after the render
+ * started (a streamed section's cards) are added when it arrives, outside React's render,
+ * before React sees the data that needs them.
+ */
+export class Placement {
+  readonly markup = new Map<unknown, string>()
+  readonly splices = new Splices()
+
+  constructor(readonly fragments: Fragments) {}
+
+  add(entries: Iterable<readonly [unknown, string]>): void {
+    for (const [key, html] of entries)
+      this.markup.set(key, this.splices.place(this.fragments.bytes(html)))
+  }
+}
 
 /** The keys of markup rendered before the page. */
 export const MARKUP_KEY = {

@@ -1,14 +1,16 @@
 import { Suspense, use } from 'react'
 import type { Labelled } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
-import type { Job, JobCard } from '../../data/jobs'
+import type { Job } from '../../data/jobs'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { WorkCallToAction } from '../parts/call-to-action'
 import { longDate, rateRange, startLabel } from '../parts/format'
-import { JobCardView, scheduleLabel } from './job-card'
+import { Card } from '../listing/card'
+import type { CardModel } from '../listing/listing-state'
+import { scheduleLabel } from './job-card'
 
 export interface JobDetailPageProps {
   head: Head
@@ -18,8 +20,8 @@ export interface JobDetailPageProps {
   place: string
   ages: readonly Labelled[]
   requirements: readonly Labelled[]
-  /** Slower: streamed after the shell. */
-  similar: Promise<readonly JobCard[]>
+  /** Slower: streamed after the shell, their cards' markup placed before the promise resolves. */
+  similar: Promise<readonly CardModel[]>
   /**
    * The job listing of the service and city, when it is worth a link: "Pet care jobs in
    * Atlanta", and the family's name in a sentence ("pet care jobs").
@@ -119,7 +121,7 @@ function SimilarJobs(props: JobDetailPageProps) {
       </h2>
       <ul className="cards">
         {similar.map((j) => (
-          <JobCardView key={j.id} job={j} now={props.now} />
+          <Card key={j.key} card={j} />
         ))}
       </ul>
       {props.listing ? (

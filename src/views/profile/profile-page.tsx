@@ -2,11 +2,12 @@ import { Suspense, use } from 'react'
 import { BADGES, TRAITS, WEEKDAYS } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
 import type { Service } from '../../catalog/services'
-import type { ProviderCard } from '../../data/provider-listing'
 import type { Provider, ProviderService, Review } from '../../data/providers'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { avatarOf, ProviderCardView } from '../directory/provider-card'
+import { avatarOf } from '../directory/provider-card'
+import { Card } from '../listing/card'
+import type { CardModel } from '../listing/listing-state'
 import { Avatar } from '../parts/avatar'
 import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
@@ -40,7 +41,8 @@ export interface ProfilePageProps {
   credentials: readonly string[]
   ratings: readonly { label: string; average: number }[]
   reviews: readonly Review[]
-  similar: Promise<readonly ProviderCard[]>
+  /** Their cards' markup placed before the promise resolves (src/routes/render-page.ts). */
+  similar: Promise<readonly CardModel[]>
   ctaSegment: string
   /** A message form for visitors (flag embeddedGuestMessaging). */
   messaging: boolean
@@ -215,7 +217,7 @@ function Reviews(props: {
   )
 }
 
-function Similar({ items, title }: { items: Promise<readonly ProviderCard[]>; title: string }) {
+function Similar({ items, title }: { items: Promise<readonly CardModel[]>; title: string }) {
   const cards = use(items)
   if (cards.length === 0) return null
   return (
@@ -223,7 +225,7 @@ function Similar({ items, title }: { items: Promise<readonly ProviderCard[]>; ti
       <h2 id="similar-title">{title}</h2>
       <ul className="cards">
         {cards.map((c) => (
-          <ProviderCardView key={c.id} p={c} distance={null} />
+          <Card key={c.key} card={c} />
         ))}
       </ul>
     </section>
