@@ -30,7 +30,7 @@ import { decideIndexing, worthListing } from '../seo/indexability'
 import type { Crumb } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/parts/format'
 import type { ProfilePageProps, ProfileService } from '../views/profile/profile-page'
-import { ProfilePage } from '../views/profile/profile-page'
+import { ProfilePage, profileMarkup } from '../views/profile/profile-page'
 import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
 import type { PageOptions } from './render-page'
 import { placedCards, placementOf, renderPage } from './render-page'
@@ -52,7 +52,8 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
     return entityRedirect(c, path, [TAG.provider(loaded.provider.id)])
   const placement = placementOf(c)
   const { props, options } = describeProfile(c, loaded, { path, placement })
-  return renderPage(c, <ProfilePage {...props} />, { ...options, placement })
+  const markup = profileMarkup(placement.fragments, props)
+  return renderPage(c, <ProfilePage {...props} />, { ...options, placement, markup })
 }
 
 type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>

@@ -39,6 +39,8 @@ export const MARKUP_KEY = {
   filters: 'filters',
   /** A card, by its model serialised (`JSON.stringify(card)`). */
   card: (json: string) => `card:${json}`,
+  /** A section about the provider on a profile: one of each a page. */
+  profile: (section: string) => `profile:${section}`,
 } as const
 
 /**
@@ -51,12 +53,13 @@ export function Placed({
   children,
   ...attributes
 }: {
-  tag: 'li' | 'div' | 'header' | 'footer'
+  tag: 'li' | 'div' | 'header' | 'footer' | 'section'
   markupKey: string | null
   children: ReactNode
   className?: string
   id?: string
   'data-island'?: string
+  'aria-labelledby'?: string
 }) {
   const markup = useContext(Markup)
   const html = markupKey === null || markup.size === 0 ? undefined : markup.get(markupKey)

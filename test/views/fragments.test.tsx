@@ -16,6 +16,10 @@ import { providerCard } from '../../src/views/directory/provider-card'
 import { Fragments } from '../../src/views/fragments'
 import { Card, cardMarkup } from '../../src/views/listing/card'
 import { Markup, MARKUP_KEY } from '../../src/views/markup'
+import { BUSINESS_TYPES } from '../../src/catalog/enums'
+import type { Provider } from '../../src/data/providers'
+import type { ProfilePageProps } from '../../src/views/profile/profile-page'
+import { ProfilePage, profileMarkup } from '../../src/views/profile/profile-page'
 
 // Text as stored data may hold it: markup, quotes, entities, line separators, emoji.
 const text = fc.oneof(
@@ -92,6 +96,88 @@ function placed(node: ReactNode, markup?: [unknown, string][]): string {
   )
 }
 
+const date = fc
+  .date({ min: new Date('2000-01-01'), max: new Date('2030-12-31'), noInvalidDate: true })
+  .map((d) => d.toISOString())
+
+/** A profile's props as its route makes them, from any provider, services and reviews. */
+const profile: fc.Arbitrary<ProfilePageProps> = fc.record({
+  head: fc.constant({ title: 't', description: 'd', robots: 'index', jsonLd: [] }),
+  crumbs: fc.constant([{ name: 'Ann B.', path: '/p/ann-b-1' }]),
+  provider: fc.record({
+    id: fc.nat(),
+    nameSlug: fc.constant('ann-b'),
+    firstName: text,
+    lastName: text,
+    businessType: fc.constantFrom(...BUSINESS_TYPES),
+    businessName: fc.option(text),
+    cityId: fc.nat(),
+    citySlug: fc.constant('atlanta-ga'),
+    cityName: text,
+    stateCode: fc.constant('GA'),
+    lat: fc.constant(33.7),
+    lng: fc.constant(-84.4),
+    headline: text,
+    bio: text,
+    photoUrl: fc.option(fc.webUrl()),
+    yearsExperience: fc.nat(40),
+    badges: fc.nat(255),
+    availability: fc.nat(127),
+    traits: fc.nat(255),
+    languages: fc.constant(''),
+    certifications: fc.constant(''),
+    education: fc.option(text),
+    rating: fc.option(fc.double({ min: 1, max: 5, noNaN: true })),
+    reviewCount: fc.nat(500),
+    capacity: fc.option(fc.nat(200)),
+    openingHours: fc.option(text),
+    address: fc.option(text),
+    createdAt: date,
+    updatedAt: date,
+  }) satisfies fc.Arbitrary<Provider>,
+  name: text,
+  place: text,
+  services: fc.subarray([...SERVICES]).chain((services) =>
+    fc.tuple(
+      ...services.map((service) =>
+        fc.record({
+          service: fc.constant(service),
+          row: fc.record({
+            service: fc.constant(service.slug),
+            rateMin: fc.nat(60),
+            rateMax: fc.nat(90),
+            payUnit: fc.constantFrom(...PAY_UNITS),
+            ages: fc.nat(255),
+            options: fc.nat(1023),
+            schedules: fc.nat(255),
+          }),
+        }),
+      ),
+    ),
+  ),
+  languages: fc.array(text, { maxLength: 3 }),
+  credentials: fc.array(text, { maxLength: 3 }),
+  ratings: fc.array(
+    fc.record({ label: text, average: fc.double({ min: 1, max: 5, noNaN: true }) }),
+    {
+      maxLength: 3,
+    },
+  ),
+  reviews: fc.array(
+    fc.record({
+      id: fc.nat(),
+      author: text,
+      rating: fc.integer({ min: 1, max: 5 }),
+      body: text,
+      createdAt: date,
+    }),
+    { maxLength: 4 },
+  ),
+  similar: fc.constant(Promise.resolve([])),
+  ctaSegment: fc.constantFrom('babysitters', 'day-care'),
+  messaging: fc.boolean(),
+})
+
 describe('fragments rendered once', () => {
   it('place exactly the markup a fresh render of the card writes, the first time and from memory', () => {
     const fragments = new Fragments()
@@ -156,6 +242,40 @@ describe('fragments rendered once', () => {
       }),
       { numRuns: 100 },
     )
+  })
+
+  it("place what a fresh render writes for a profile's sections, for any provider, first time and from memory", () => {
+    const fragments = new Fragments()
+    fc.assert(
+      fc.property(profile, (props) => {
+        const page = (
+          <SiteContext.Provider value={DEFAULT_SITE}>
+            <ProfilePage {...props} />
+          </SiteContext.Provider>
+        )
+        const fresh = placed(page)
+        expect(placed(page, profileMarkup(fragments, props))).toBe(fresh)
+        expect(placed(page, profileMarkup(fragments, props))).toBe(fresh)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('never serve an old profile section for a changed provider or review: the content is the key', () => {
+    const fragments = new Fragments()
+    const [props] = fc.sample(profile, { numRuns: 1, seed: 3 })
+    if (!props) throw new Error('no profile')
+    const sections = (p: ProfilePageProps) =>
+      profileMarkup(fragments, p)
+        .map(([, html]) => html)
+        .join('')
+    const before = sections({ ...props, provider: { ...props.provider, bio: 'The bio as it was' } })
+    const after = sections({ ...props, provider: { ...props.provider, bio: 'The bio as changed' } })
+    expect(before).toContain('The bio as it was')
+    expect(after).toContain('The bio as changed')
+    expect(after).not.toContain('The bio as it was')
+    const review = { id: 1, author: 'A', rating: 5, body: 'A new review', createdAt: '2026-11-01' }
+    expect(sections({ ...props, reviews: [review] })).toContain('A new review')
   })
 
   it("place what a fresh render writes for every service's filter panel, plain and filtered", async () => {
