@@ -274,8 +274,12 @@ describe('fragments rendered once', () => {
     expect(before).toContain('The bio as it was')
     expect(after).toContain('The bio as changed')
     expect(after).not.toContain('The bio as it was')
+    // Each part of the content in the key: the same provider with a review more.
     const review = { id: 1, author: 'A', rating: 5, body: 'A new review', createdAt: '2026-11-01' }
-    expect(sections({ ...props, reviews: [review] })).toContain('A new review')
+    expect(sections(props)).not.toContain('A new review')
+    expect(sections({ ...props, reviews: [...props.reviews, review] })).toContain('A new review')
+    const rating = { label: 'A new rating', average: 4 }
+    expect(sections({ ...props, ratings: [...props.ratings, rating] })).toContain('A new rating')
   })
 
   it("place what a fresh render writes for every service's filter panel, plain and filtered", async () => {
