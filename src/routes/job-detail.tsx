@@ -13,7 +13,7 @@ import { absoluteUrl, pageHead, SITE_NAME } from '../seo/head'
 import type { IndexDecision } from '../seo/indexability'
 import { decideIndexing, worthListing } from '../seo/indexability'
 import type { JobDetailPageProps } from '../views/jobs/job-detail-page'
-import { JobDetailPage } from '../views/jobs/job-detail-page'
+import { JobDetailPage, jobMarkup } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from '../seo/indexability'
@@ -47,26 +47,24 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const expired = isExpired(job, now)
   const decision = decideIndexing({ expired })
   const placement = placementOf(c)
-  return renderPage(
-    c,
-    <JobDetailPage {...describeJob(c, loaded, { path, now, expired, decision, placement })} />,
-    {
-      placement,
-      decision,
-      status: expired ? 410 : 200,
-      analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
-      // The job service's tag and its provider service's, as on the job listing.
-      tags: [
-        TAG.job(job.id),
-        TAG.city(job.citySlug),
-        TAG.service(job.service),
-        TAG.service(jobs.service.slug),
-      ],
-      lastModified: job.postedAt,
-      // An open job is served from cache no longer than until it closes (then: 410).
-      headers: expired ? {} : { expires: new Date(job.validThrough).toUTCString() },
-    },
-  )
+  const props = describeJob(c, loaded, { path, now, expired, decision, placement })
+  return renderPage(c, <JobDetailPage {...props} />, {
+    placement,
+    markup: jobMarkup(placement.fragments, props),
+    decision,
+    status: expired ? 410 : 200,
+    analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
+    // The job service's tag and its provider service's, as on the job listing.
+    tags: [
+      TAG.job(job.id),
+      TAG.city(job.citySlug),
+      TAG.service(job.service),
+      TAG.service(jobs.service.slug),
+    ],
+    lastModified: job.postedAt,
+    // An open job is served from cache no longer than until it closes (then: 410).
+    headers: expired ? {} : { expires: new Date(job.validThrough).toUTCString() },
+  })
 }
 
 type LoadedJob = Awaited<ReturnType<typeof loadJob>>

@@ -41,6 +41,8 @@ export const MARKUP_KEY = {
   card: (json: string) => `card:${json}`,
   /** A section about the provider on a profile: one of each a page. */
   profile: (section: string) => `profile:${section}`,
+  /** A section about the job on an open job's page: one of each a page. */
+  job: (section: string) => `job:${section}`,
 } as const
 
 /**
@@ -53,7 +55,7 @@ export function Placed({
   children,
   ...attributes
 }: {
-  tag: 'li' | 'div' | 'header' | 'footer' | 'section'
+  tag: 'li' | 'div' | 'header' | 'footer' | 'section' | 'dl'
   markupKey: string | null
   children: ReactNode
   className?: string

@@ -20,6 +20,10 @@ import { BUSINESS_TYPES } from '../../src/catalog/enums'
 import type { Provider } from '../../src/data/providers'
 import type { ProfilePageProps } from '../../src/views/profile/profile-page'
 import { ProfilePage, profileMarkup } from '../../src/views/profile/profile-page'
+import type { Job } from '../../src/data/jobs'
+import { JOB_REQUIREMENTS, JOB_SCHEDULES, JOB_SERVICES, JOB_TYPES } from '../../src/catalog/jobs'
+import type { JobDetailPageProps } from '../../src/views/jobs/job-detail-page'
+import { JobDetailPage, jobMarkup } from '../../src/views/jobs/job-detail-page'
 
 // Text as stored data may hold it: markup, quotes, entities, line separators, emoji.
 const text = fc.oneof(
@@ -178,6 +182,53 @@ const profile: fc.Arbitrary<ProfilePageProps> = fc.record({
   messaging: fc.boolean(),
 })
 
+/** An open job's page props as its route makes them, from any job. */
+const jobPage: fc.Arbitrary<JobDetailPageProps> = fc
+  .record({
+    job: fc.record({
+      id: fc.nat(),
+      titleSlug: fc.constant('a-job'),
+      title: text,
+      employer: fc.option(text),
+      jobType: fc.constantFrom(...JOB_TYPES.map((t) => t.code)),
+      payMin: fc.nat(60),
+      payMax: fc.nat(90),
+      payUnit: fc.constantFrom(...PAY_UNITS),
+      schedule: fc.constantFrom(...JOB_SCHEDULES.map((s) => s.code)),
+      hoursPerWeek: fc.option(fc.nat(60)),
+      startDate: date.map((d) => d.slice(0, 10)),
+      postedAt: date,
+      cityName: text,
+      stateCode: fc.constant('GA'),
+      service: fc.constantFrom(...JOB_SERVICES.map((s) => s.slug)),
+      description: text,
+      children: fc.nat(5),
+      ages: fc.nat(255),
+      requirements: fc.nat(255),
+      validThrough: date,
+      cityId: fc.nat(),
+      citySlug: fc.constant('atlanta-ga'),
+      lat: fc.constant(33.7),
+      lng: fc.constant(-84.4),
+    }) satisfies fc.Arbitrary<Job>,
+    employer: text,
+    place: text,
+    now: fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }),
+  })
+  .map(({ job, employer, place, now }) => ({
+    head: { title: 't', description: 'd', robots: 'index', jsonLd: [] },
+    crumbs: [{ name: 'A job', path: '/job/a-job-1' }],
+    job,
+    employer,
+    place,
+    ages: JOB_SERVICES.find((s) => s.slug === job.service)?.service.ages ?? [],
+    requirements: JOB_REQUIREMENTS,
+    similar: Promise.resolve([]),
+    listing: null,
+    now,
+    expired: false,
+  }))
+
 describe('fragments rendered once', () => {
   it('place exactly the markup a fresh render of the card writes, the first time and from memory', () => {
     const fragments = new Fragments()
@@ -280,6 +331,28 @@ describe('fragments rendered once', () => {
     expect(sections({ ...props, reviews: [...props.reviews, review] })).toContain('A new review')
     const rating = { label: 'A new rating', average: 4 }
     expect(sections({ ...props, ratings: [...props.ratings, rating] })).toContain('A new rating')
+  })
+
+  it("place what a fresh render writes for an open job's sections, and a job's start as of today", () => {
+    const fragments = new Fragments()
+    const render = (props: JobDetailPageProps, markup?: [unknown, string][]) =>
+      placed(
+        <SiteContext.Provider value={DEFAULT_SITE}>
+          <JobDetailPage {...props} />
+        </SiteContext.Provider>,
+        markup,
+      )
+    fc.assert(
+      fc.property(jobPage, (props) => {
+        const fresh = render(props)
+        expect(render(props, jobMarkup(fragments, props))).toBe(fresh)
+        expect(render(props, jobMarkup(fragments, props))).toBe(fresh)
+        // The same job once its start date has passed.
+        const later = { ...props, now: new Date(Date.parse(props.job.startDate) + 2 * 86_400_000) }
+        expect(render(later, jobMarkup(fragments, later))).toBe(render(later))
+      }),
+      { numRuns: 150 },
+    )
   })
 
   it("place what a fresh render writes for every service's filter panel, plain and filtered", async () => {

@@ -1,4 +1,5 @@
-import { Suspense, use } from 'react'
+import type { ComponentType } from 'react'
+import { createElement, Suspense, use } from 'react'
 import type { Labelled } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
 import type { Job } from '../../data/jobs'
@@ -11,6 +12,8 @@ import { longDate, rateRange, startLabel } from '../parts/format'
 import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
 import { scheduleLabel } from './job-card'
+import type { Fragments } from '../fragments'
+import { MARKUP_KEY, Placed } from '../markup'
 
 export interface JobDetailPageProps {
   head: Head
@@ -39,8 +42,12 @@ export interface JobDetailPageProps {
  */
 export function JobDetailPage(props: JobDetailPageProps) {
   const { job } = props
-  const ages = labelsOf(job.ages, props.ages)
-  const requirements = labelsOf(job.requirements, props.requirements)
+  const body = jobBody(props)
+  const placed = (id: Section, attributes: { className?: string; 'aria-labelledby'?: string }) => (
+    <Placed tag={id === 'facts' ? 'dl' : 'section'} {...attributes} markupKey={MARKUP_KEY.job(id)}>
+      {createElement(SECTIONS[id], { body })}
+    </Placed>
+  )
   return (
     <Document head={props.head} layout="detail">
       <Breadcrumbs crumbs={props.crumbs} />
@@ -65,48 +72,110 @@ export function JobDetailPage(props: JobDetailPageProps) {
               label="Apply now"
             />
           </div>
-          <dl className="facts job-facts">
-            <dt>Pay</dt>
-            <dd>{rateRange(job.payMin, job.payMax, job.payUnit)}</dd>
-            <dt>Schedule</dt>
-            <dd>{scheduleLabel(job)}</dd>
-            <dt>Start date</dt>
-            <dd>{startLabel(job.startDate, props.now)}</dd>
-            {job.children ? (
-              <>
-                <dt>Children</dt>
-                <dd>{`${job.children}${ages.length ? `: ${ages.join(', ')}` : ''}`}</dd>
-              </>
-            ) : null}
-            <dt>Location</dt>
-            <dd>{props.place}</dd>
-            <dt>Posted by</dt>
-            <dd>{props.employer}</dd>
-            <dt>Posted</dt>
-            <dd>{longDate(job.postedAt)}</dd>
-            <dt>Apply by</dt>
-            <dd>{longDate(job.validThrough)}</dd>
-          </dl>
-          <section aria-labelledby="description-title">
-            <h2 id="description-title">About the job</h2>
-            <p>{job.description}</p>
-          </section>
-          {requirements.length ? (
-            <section aria-labelledby="requirements-title">
-              <h2 id="requirements-title">Requirements</h2>
-              <ul>
-                {requirements.map((r) => (
-                  <li key={r}>{r}</li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          {placed('facts', { className: 'facts job-facts' })}
+          {placed('description', { 'aria-labelledby': 'description-title' })}
+          {body.requirements.length
+            ? placed('requirements', { 'aria-labelledby': 'requirements-title' })
+            : null}
         </>
       )}
       <Suspense fallback={<p className="loading">Loading other jobs…</p>}>
         <SimilarJobs {...props} />
       </Suspense>
     </Document>
+  )
+}
+
+/** What an open job's sections show: the job, and its start as of today. */
+interface JobBody {
+  job: Job
+  employer: string
+  place: string
+  start: string
+  ages: string[]
+  requirements: string[]
+}
+
+function jobBody(props: JobDetailPageProps): JobBody {
+  const { job, employer, place } = props
+  return {
+    job,
+    employer,
+    place,
+    start: startLabel(job.startDate, props.now),
+    ages: labelsOf(job.ages, props.ages),
+    requirements: labelsOf(job.requirements, props.requirements),
+  }
+}
+
+const SECTIONS = {
+  facts: Facts,
+  description: Description,
+  requirements: Requirements,
+} satisfies Record<string, ComponentType<{ body: JobBody }>>
+
+type Section = keyof typeof SECTIONS
+
+/**
+ * An open job's sections, rendered once per content: keyed by the JSON of all they show (the
+ * start as a label, so a job that has started is another key), never an old job's markup.
+ */
+export function jobMarkup(fragments: Fragments, props: JobDetailPageProps): [string, string][] {
+  if (props.expired) return []
+  const body = jobBody(props)
+  const json = JSON.stringify(body)
+  return (Object.keys(SECTIONS) as Section[])
+    .filter((id) => id !== 'requirements' || body.requirements.length > 0)
+    .map((id) => [MARKUP_KEY.job(id), fragments.html(`job-${id}`, SECTIONS[id], { body }, json)])
+}
+
+function Facts({ body }: { body: JobBody }) {
+  const { job, ages } = body
+  return (
+    <>
+      <dt>Pay</dt>
+      <dd>{rateRange(job.payMin, job.payMax, job.payUnit)}</dd>
+      <dt>Schedule</dt>
+      <dd>{scheduleLabel(job)}</dd>
+      <dt>Start date</dt>
+      <dd>{body.start}</dd>
+      {job.children ? (
+        <>
+          <dt>Children</dt>
+          <dd>{`${job.children}${ages.length ? `: ${ages.join(', ')}` : ''}`}</dd>
+        </>
+      ) : null}
+      <dt>Location</dt>
+      <dd>{body.place}</dd>
+      <dt>Posted by</dt>
+      <dd>{body.employer}</dd>
+      <dt>Posted</dt>
+      <dd>{longDate(job.postedAt)}</dd>
+      <dt>Apply by</dt>
+      <dd>{longDate(job.validThrough)}</dd>
+    </>
+  )
+}
+
+function Description({ body }: { body: JobBody }) {
+  return (
+    <>
+      <h2 id="description-title">About the job</h2>
+      <p>{body.job.description}</p>
+    </>
+  )
+}
+
+function Requirements({ body }: { body: JobBody }) {
+  return (
+    <>
+      <h2 id="requirements-title">Requirements</h2>
+      <ul>
+        {body.requirements.map((r) => (
+          <li key={r}>{r}</li>
+        ))}
+      </ul>
+    </>
   )
 }
 
