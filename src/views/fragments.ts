@@ -7,6 +7,8 @@ const encoder = new TextEncoder()
 
 /** What an isolate's rendered fragments may hold in all (string length, about bytes). */
 const MAX_SIZE = 4 * 1024 * 1024
+/** What the keys of content seen once may hold in all (string length). */
+const MAX_SEEN = 1024 * 1024
 
 /**
  * Fragments that many pages repeat (a provider's card on every listing it appears in, a
@@ -26,6 +28,24 @@ export class Fragments {
     sizeCalculation: (html, key) => 2 * html.length + key.length,
     dispose: (html) => this.#bytes.delete(html),
   })
+
+  /** Keys of a page's own content rendered once, not kept (`again`). */
+  readonly #seen = new LRUCache<string, true>({
+    maxSize: MAX_SEEN,
+    sizeCalculation: (_, key) => key.length,
+  })
+
+  /**
+   * Whether content under `key` was seen before in this isolate (and notes it if not). For what
+   * only one page shows (a profile's sections): rendering them apart costs more than in the
+   * page, which only a repeat render earns back, so a page keeps them from its second render;
+   * a first one, what a crawler walking the long tail gets, renders them in the page.
+   */
+  again(key: string): boolean {
+    if (this.#seen.has(key)) return true
+    this.#seen.set(key, true)
+    return false
+  }
 
   /**
    * The markup of `<Component {...props} />`, from memory when rendered before. `json`: the

@@ -139,7 +139,8 @@ type Section = keyof typeof SECTIONS
  * The sections about the provider, rendered once per content: keyed by the JSON of all that
  * shapes them (a service by its slug: the catalog's services are constants), so a changed
  * provider, service, rating or review is another key and is never served an old section. A
- * centre has no availability section.
+ * centre has no availability section. None on the content's first render in the isolate: the
+ * page renders them itself (`Fragments.again`).
  */
 export function profileMarkup(fragments: Fragments, body: ProfileBody): [string, string][] {
   const { provider, name, place, languages, credentials, ratings, reviews } = body
@@ -154,6 +155,7 @@ export function profileMarkup(fragments: Fragments, body: ProfileBody): [string,
     ratings,
     reviews,
   ])
+  if (!fragments.again(`profile:${json}`)) return []
   return (Object.keys(SECTIONS) as Section[])
     .filter((id) => id !== 'availability' || provider.businessType !== 'SMB')
     .map((id) => [
