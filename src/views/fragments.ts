@@ -29,22 +29,34 @@ export class Fragments {
     dispose: (html) => this.#bytes.delete(html),
   })
 
-  /** Keys of a page's own content rendered once, not kept (`again`). */
+  /** Keys of a page's own content rendered once, not kept (`sections`). */
   readonly #seen = new LRUCache<string, true>({
     maxSize: MAX_SEEN,
     sizeCalculation: (_, key) => key.length,
   })
 
   /**
-   * Whether content under `key` was seen before in this isolate (and notes it if not). For what
-   * only one page shows (a profile's sections): rendering them apart costs more than in the
-   * page, which only a repeat render earns back, so a page keeps them from its second render;
-   * a first one, what a crawler walking the long tail gets, renders them in the page.
+   * The markup of each of a page's own sections, `[id, Component]`, under `markupKey(id)`: all
+   * shaped by `body`, whose JSON (`json`) keys them. None on the content's first render in the
+   * isolate, only its key noted: what only one page shows costs more rendered apart than in the
+   * page, which only a repeat render earns back, so a first render (what a crawler walking the
+   * long tail gets) renders them in the page, and the next ones place them.
    */
-  again(key: string): boolean {
-    if (this.#seen.has(key)) return true
-    this.#seen.set(key, true)
-    return false
+  sections<B>(
+    name: string,
+    sections: readonly (readonly [string, ComponentType<{ body: B }>])[],
+    { body, json }: { body: B; json: string },
+    markupKey: (id: string) => string,
+  ): [string, string][] {
+    const key = `${name}:${json}`
+    if (!this.#seen.has(key)) {
+      this.#seen.set(key, true)
+      return []
+    }
+    return sections.map(([id, Component]) => [
+      markupKey(id),
+      this.html(`${name}-${id}`, Component, { body }, json),
+    ])
   }
 
   /**

@@ -119,16 +119,16 @@ type Section = keyof typeof SECTIONS
 /**
  * An open job's sections, rendered once per content: keyed by the JSON of all they show (the
  * start as a label, so a job that has started is another key), never an old job's markup.
- * None on the content's first render in the isolate (`Fragments.again`).
+ * None on the content's first render in the isolate (`Fragments.sections`).
  */
 export function jobMarkup(fragments: Fragments, props: JobDetailPageProps): [string, string][] {
   if (props.expired) return []
   const body = jobBody(props)
   const json = JSON.stringify(body)
-  if (!fragments.again(`job:${json}`)) return []
-  return (Object.keys(SECTIONS) as Section[])
-    .filter((id) => id !== 'requirements' || body.requirements.length > 0)
-    .map((id) => [MARKUP_KEY.job(id), fragments.html(`job-${id}`, SECTIONS[id], { body }, json)])
+  const shown = Object.entries(SECTIONS).filter(
+    ([id]) => id !== 'requirements' || body.requirements.length > 0,
+  )
+  return fragments.sections('job', shown, { body, json }, MARKUP_KEY.job)
 }
 
 function Facts({ body }: { body: JobBody }) {

@@ -140,7 +140,7 @@ type Section = keyof typeof SECTIONS
  * shapes them (a service by its slug: the catalog's services are constants), so a changed
  * provider, service, rating or review is another key and is never served an old section. A
  * centre has no availability section. None on the content's first render in the isolate: the
- * page renders them itself (`Fragments.again`).
+ * page renders them itself (`Fragments.sections`).
  */
 export function profileMarkup(fragments: Fragments, body: ProfileBody): [string, string][] {
   const { provider, name, place, languages, credentials, ratings, reviews } = body
@@ -155,13 +155,10 @@ export function profileMarkup(fragments: Fragments, body: ProfileBody): [string,
     ratings,
     reviews,
   ])
-  if (!fragments.again(`profile:${json}`)) return []
-  return (Object.keys(SECTIONS) as Section[])
-    .filter((id) => id !== 'availability' || provider.businessType !== 'SMB')
-    .map((id) => [
-      MARKUP_KEY.profile(id),
-      fragments.html(`profile-${id}`, SECTIONS[id], { body }, json),
-    ])
+  const shown = Object.entries(SECTIONS).filter(
+    ([id]) => id !== 'availability' || provider.businessType !== 'SMB',
+  )
+  return fragments.sections('profile', shown, { body, json }, MARKUP_KEY.profile)
 }
 
 function ProfileHead({ body }: { body: ProfileBody }) {
