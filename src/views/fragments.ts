@@ -37,7 +37,7 @@ export class Fragments {
 
   /**
    * The markup of each of a page's own sections, `[id, Component]`, under `markupKey(id)`: all
-   * shaped by `body`, whose JSON (`json`) keys them. None on the content's first render in the
+   * shaped by `body()` (made only to render them here), whose JSON (`json`) keys them. None on the content's first render in the
    * isolate, only its key noted: what only one page shows costs more rendered apart than in the
    * page, which only a repeat render earns back, so a first render (what a crawler walking the
    * long tail gets) renders them in the page, and the next ones place them.
@@ -45,7 +45,7 @@ export class Fragments {
   sections<B>(
     name: string,
     sections: readonly (readonly [string, ComponentType<{ body: B }>])[],
-    { body, json }: { body: B; json: string },
+    { body, json }: { body: () => B; json: string },
     markupKey: (id: string) => string,
   ): [string, string][] {
     const key = `${name}:${json}`
@@ -53,9 +53,10 @@ export class Fragments {
       this.#seen.set(key, true)
       return []
     }
+    const props = { body: body() }
     return sections.map(([id, Component]) => [
       markupKey(id),
-      this.html(`${name}-${id}`, Component, { body }, json),
+      this.html(`${name}-${id}`, Component, props, json),
     ])
   }
 

@@ -128,7 +128,7 @@ export function jobMarkup(fragments: Fragments, props: JobDetailPageProps): [str
   const shown = Object.entries(SECTIONS).filter(
     ([id]) => id !== 'requirements' || body.requirements.length > 0,
   )
-  return fragments.sections('job', shown, { body, json }, MARKUP_KEY.job)
+  return fragments.sections('job', shown, { body: () => body, json }, MARKUP_KEY.job)
 }
 
 function Facts({ body }: { body: JobBody }) {

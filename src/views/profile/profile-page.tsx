@@ -62,6 +62,7 @@ export function ProfilePage(props: ProfilePageProps) {
   const { provider: p, name } = props
   const smb = p.businessType === 'SMB'
   const primary = props.services[0]
+  const body = profileBody(props)
   const section = (id: Section, className?: string) => (
     <Placed
       tag="section"
@@ -69,7 +70,7 @@ export function ProfilePage(props: ProfilePageProps) {
       aria-labelledby={className ? undefined : `${id}-title`}
       markupKey={MARKUP_KEY.profile(id)}
     >
-      {createElement(SECTIONS[id], { body: props })}
+      {createElement(SECTIONS[id], { body })}
     </Placed>
   )
   return (
@@ -121,7 +122,12 @@ export function ProfilePage(props: ProfilePageProps) {
 type ProfileBody = Pick<
   ProfilePageProps,
   'provider' | 'name' | 'place' | 'services' | 'languages' | 'credentials' | 'ratings' | 'reviews'
->
+> & { memberSince: string }
+
+/** The sections' props; a date no code expects throws here, in the page's own render. */
+function profileBody(props: ProfilePageProps): ProfileBody {
+  return { ...props, memberSince: monthYear(props.provider.createdAt) }
+}
 
 /** The inside of each section about the provider, by the id its heading's id starts with. */
 const SECTIONS = {
@@ -142,9 +148,9 @@ type Section = keyof typeof SECTIONS
  * centre has no availability section. None on the content's first render in the isolate: the
  * page renders them itself (`Fragments.sections`).
  */
-export function profileMarkup(fragments: Fragments, body: ProfileBody): [string, string][] {
-  const { provider, name, place, languages, credentials, ratings, reviews } = body
-  const services = body.services.map(({ service, row }) => [service.slug, row])
+export function profileMarkup(fragments: Fragments, props: ProfilePageProps): [string, string][] {
+  const { provider, name, place, languages, credentials, ratings, reviews } = props
+  const services = props.services.map(({ service, row }) => [service.slug, row])
   const json = JSON.stringify([
     provider,
     name,
@@ -158,6 +164,7 @@ export function profileMarkup(fragments: Fragments, body: ProfileBody): [string,
   const shown = Object.entries(SECTIONS).filter(
     ([id]) => id !== 'availability' || provider.businessType !== 'SMB',
   )
+  const body = () => profileBody(props)
   return fragments.sections('profile', shown, { body, json }, MARKUP_KEY.profile)
 }
 
@@ -276,7 +283,7 @@ function Details({ body }: { body: ProfileBody }) {
         {traits.length ? (
           <Fact term={smb ? 'Center' : 'Good to know'} value={traits.join(', ')} />
         ) : null}
-        <Fact term="Member since" value={monthYear(p.createdAt)} />
+        <Fact term="Member since" value={body.memberSince} />
       </dl>
     </>
   )
