@@ -7,9 +7,8 @@ import type { Evaluations } from './flags/evaluate'
 import { evaluateAll, fingerprint } from './flags/evaluate'
 import { recordFlags } from './flags/flags-middleware'
 import type { PageContext } from './flags/page-context'
-import type { GateAnswer } from './gate/gate'
 import { checkSlugs } from './gate/gate'
-import type { GateKind } from './gate/gate-filter'
+import type { GateAnswer, GateKind } from './gate/gate-filter'
 import { knownNewCities } from './gate/new-cities'
 import { pageTags } from './observability/observe'
 import { logProblem } from './observability/reporter'
@@ -137,9 +136,12 @@ function answer(
   if (key === null) return null
   const stored = memory.hotPages.recall(key)
   const meta = servable(stored, bot)
-  if (!stored || !meta) return null
   const now = Date.now()
-  if (assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') return null
+  if (!stored || !meta || assess(meta, now, purges.newestOf(meta.tags)) !== 'fresh') {
+    // A miss: the pipeline renders it, with what was decided here rather than deciding it again.
+    memory.handedOn.set(request, { set, evaluations, variant, key, gate })
+    return null
+  }
 
   // A copy sent as it is brings the policy of its scripts' hashes: no nonce to make.
   const nonce = meta.nonce === null ? '' : newNonce()

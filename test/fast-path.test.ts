@@ -228,3 +228,41 @@ describe('the fast path', () => {
     expect([other.res.status, other.fast, other.statements]).toEqual([404, true, []])
   })
 })
+
+describe('a miss the fast path leaves to the pipeline', () => {
+  it("is rendered with the fast path's decisions, as the pipeline alone renders it: the response, and the copy stored under the fast path's key", async () => {
+    for (const [agent, city] of [
+      [PHONE, 'austin-tx'],
+      [GOOGLEBOT, 'denver-co'],
+    ] as const) {
+      const path = `/au-pairs/${city}`
+      const handing = anIsolate()
+      const alone = anIsolate()
+      // Each isolate then holds the flag set, the gate and the purges: the fast path decides.
+      await warm(handing, `/housekeeping/${city}`)
+      await warm(alone, `/errands/${city}`)
+      const handedOn = vi.spyOn(handing.memory.handedOn, 'set')
+      const init = { headers: { 'user-agent': agent } }
+      const handed = await served(handing, path, init)
+      expect([handed.cache, handed.fast]).toEqual(['MISS', false])
+      expect(handedOn).toHaveBeenCalledOnce()
+      const decided = handedOn.mock.calls[0]?.[1]
+      expect(decided?.variant).toBe(handed.res.headers.get('x-variant'))
+      expect(decided?.gate).toEqual({ known: true, crumbs: ['city may exist'] })
+
+      // The isolates share the Cache API: the other renders the page only once it is gone.
+      await caches.default.delete(decided?.key ?? '')
+      const slow = await throughPipeline(alone, path, init)
+      expect(slow.res.headers.get('x-cache')).toBe('MISS')
+      expect(handed.res.status).toBe(slow.res.status)
+      const timing = (res: Response) =>
+        comparable(res).map(([n, v]) => [n, n === 'server-timing' ? v.replace(/[\d.]+/g, '') : v])
+      expect(timing(handed.res)).toEqual(timing(slow.res))
+      expect(cookieNames(handed.res)).toEqual(cookieNames(slow.res))
+      expect(sameDocument(handed.body)).toBe(sameDocument(slow.body))
+      // Stored under the key the fast path computes: the next request is its hit.
+      const again = await served(handing, path, init)
+      expect([again.cache, again.fast]).toEqual(['HIT', true])
+    }
+  })
+})

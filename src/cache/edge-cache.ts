@@ -9,7 +9,8 @@ import type { EntryMeta, Freshness } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
 import { contentTag, ifNoneMatchHits } from './etag'
-import { cutAtNonce, includesText } from '../lib/nonce'
+import type { NonceFree } from '../lib/nonce'
+import { cutAtNonce, includesText, withoutNonce } from '../lib/nonce'
 import { PENDING_BOUNDARY } from '../views/render-html'
 import { hashedScripts } from '../lib/script-hashes'
 import { policy as securityPolicy } from '../lib/content-security-policy'
@@ -43,15 +44,19 @@ export function edgeCache(
     const reporter = c.get('reporter')
     const { hotPages, purges, refreshes } = c.get('memory')
     const flags = c.get('flags')
-    const { searchParams } = new URL(c.req.url)
-    const key = pageKey(
-      { query, params: c.req.param() },
-      c.env.PUBLIC_ORIGIN,
-      c.req.path,
-      searchParams,
-      flags.on,
-      flags.variant,
-    )
+    // The fast path's key of this request, if it was for the variant the flags step decided.
+    const handed = c.get('memory').handedOn.get(c.req.raw)
+    const key =
+      handed?.variant === flags.variant
+        ? handed.key
+        : pageKey(
+            { query, params: c.req.param() },
+            c.env.PUBLIC_ORIGIN,
+            c.req.path,
+            new URL(c.req.url).searchParams,
+            flags.on,
+            flags.variant,
+          )
     const now = Date.now()
     if (key === null) {
       // A query the page refuses: its 400 is rendered, never looked up nor stored.
@@ -161,7 +166,7 @@ async function store(
         .map((t) => t.trim()) ?? []),
     ],
   }
-  const keep = async (body: ArrayBuffer, etag: string | null) => {
+  const keep = async (rendered: Uint8Array, cut: NonceFree, etag: string | null) => {
     // Only error-free renders: a page with a section that failed is never stored.
     if (c.get('renderFailed')) return
     // Nor one that read a flag its key does not name: another variant may differ.
@@ -171,7 +176,6 @@ async function store(
       return
     }
     if (!(await fromCurrentData(c, meta.tags))) return
-    const rendered = new Uint8Array(body)
     const complete = !includesText(rendered, PENDING_BOUNDARY)
     const copy = new Headers(headers)
     copy.delete('server-timing')
@@ -179,7 +183,7 @@ async function store(
     // Sent as it is, with its scripts' hashes; but the tag manager passes the nonce it finds
     // on to the scripts it adds, so a page that loads it gets a nonce of its own each time.
     const sentAsIs = !c.get('flags').config.tagManagerEnabled
-    const hashed = sentAsIs ? await hashedScripts(rendered, meta.nonce) : null
+    const hashed = sentAsIs ? await hashedScripts(rendered, meta.nonce, cut) : null
     if (hashed)
       copy.set(
         'content-security-policy',
@@ -196,8 +200,9 @@ async function store(
     c.get('reporter').problem('cache: store failed', { error: String(error) })
 
   if (c.get('bot')) {
-    const body = await new Response(res.body).arrayBuffer()
-    const etag = c.get('renderFailed') ? null : await etagOf(res.status, body, meta.nonce)
+    const body = new Uint8Array(await new Response(res.body).arrayBuffer())
+    const cut = withoutNonce(body, meta.nonce)
+    const etag = c.get('renderFailed') ? null : await etagOf(res.status, cut)
     if (etag) headers.set('etag', etag)
     const notModified = etag !== null && ifNoneMatchHits(c.req.header('if-none-match'), etag)
     replace(
@@ -206,7 +211,7 @@ async function store(
         ? new Response(null, { status: 304, headers: withoutBodyHeaders(headers) })
         : new Response(body, { status: res.status, headers }),
     )
-    c.executionCtx.waitUntil(keep(body, etag).catch(failed))
+    c.executionCtx.waitUntil(keep(body, cut, etag).catch(failed))
     return
   }
   // A redirect has no body: stored as an empty one.
@@ -214,8 +219,9 @@ async function store(
   replace(c, new Response(toVisitor, { status: res.status, headers }))
   c.executionCtx.waitUntil(
     (async () => {
-      const body = await new Response(toCache).arrayBuffer()
-      await keep(body, await etagOf(res.status, body, meta.nonce))
+      const body = new Uint8Array(await new Response(toCache).arrayBuffer())
+      const cut = withoutNonce(body, meta.nonce)
+      await keep(body, cut, await etagOf(res.status, cut))
     })().catch(failed),
   )
 }
@@ -241,8 +247,8 @@ async function fromCurrentData(c: Context<AppEnv>, tags: readonly string[]): Pro
  * The ETag of a render: of a 200 only, named by what it holds (its body without the nonce), so
  * every refill of the same page, anywhere, has the same ETag.
  */
-async function etagOf(status: number, body: ArrayBuffer, nonce: string): Promise<string | null> {
-  return status === 200 ? contentTag(cutAtNonce(new Uint8Array(body), nonce)) : null
+async function etagOf(status: number, cut: NonceFree): Promise<string | null> {
+  return status === 200 ? contentTag(cut.body) : null
 }
 
 /** Answers kept briefly, whatever the page's policy, and for how long (seconds). */

@@ -1,15 +1,13 @@
-import { joinWithNonce } from '../lib/nonce'
-
 /**
- * The ETag of a stored page: a digest of its body with its nonce emptied (`parts`, the body cut
- * where the nonce was; src/lib/nonce.ts), which is the body a hit sends. It names what the
+ * The ETag of a stored page: a digest of its body with its nonce emptied (`withoutNonce` of
+ * src/lib/nonce.ts), which is the body a hit sends. It names what the
  * page is made of, not when it was rendered: every refill of the same page, in any isolate or
  * location, has the same ETag, and any change of data, flags or build that changes the page
  * changes it. Weak (RFC 9110 section 8.8.1): a page rendered with the tag manager carries a
  * nonce of its own in each response, so those are not the same byte for byte.
  */
-export async function contentTag(parts: readonly Uint8Array[]): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', joinWithNonce(parts, ''))
+export async function contentTag(nonceFree: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', nonceFree)
   const hex = [...new Uint8Array(digest, 0, 16)].map((b) => b.toString(16).padStart(2, '0'))
   return `W/"${hex.join('')}"`
 }

@@ -19,14 +19,15 @@ export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.get('reporter').problem,
   )
   const page = c.get('page')
-  const evaluations = evaluateAll(
-    set.flags,
-    { deviceId: c.get('deviceId'), bot: c.get('bot') },
-    page.target,
-  )
+  // What the fast path evaluated for this request, if it read the same set.
+  const handed = c.get('memory').handedOn.get(c.req.raw)
+  const same = handed?.set === set ? handed : undefined
+  const evaluations =
+    same?.evaluations ??
+    evaluateAll(set.flags, { deviceId: c.get('deviceId'), bot: c.get('bot') }, page.target)
   recordFlags(c.get('trail'), evaluations)
   c.get('reporter').tracesSampleRate = set.config.traceSampleRates.server
-  const variant = fingerprint(evaluations, set.config, page.shapedBy)
+  const variant = same?.variant ?? fingerprint(evaluations, set.config, page.shapedBy)
   // What the route and the views read, to check it against what the variant keys on.
   const read = new Set<Shaping>()
   const config = new Proxy(set.config, {

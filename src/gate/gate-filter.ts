@@ -1,6 +1,12 @@
 import BitSetModule from 'bloom-filters/dist/bloom/bit-set.js'
 import BloomModule from 'bloom-filters/dist/bloom/bloom-filter.js'
 
+/** The gate's word on a URL: whether its slugs may exist, and the breadcrumb of each check. */
+export interface GateAnswer {
+  known: boolean
+  crumbs: string[]
+}
+
 // CommonJS interop: bundlers hand over the class, Node's ESM loader the exports object.
 const BloomFilter = interop(BloomModule)
 const BitSet = interop(BitSetModule)

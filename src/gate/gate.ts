@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
 import { entityId } from '../urls/paths'
-import type { GateFilter, GateKind } from './gate-filter'
+import type { GateAnswer, GateFilter, GateKind } from './gate-filter'
 import { GATE_DEADLINE_MS, loadGate } from './gate-store'
 import type { Additions } from './new-cities'
 import { citiesAddedAfter, currentNewCities } from './new-cities'
@@ -21,9 +21,11 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
     // answers nothing but refused slugs learns of them too.
     memory.purges.refreshIfDue(c.env.DB, waitUntil, report)
     const valueOf = (name: string) => c.req.param(name) ?? ''
-    let answer = checkSlugs(filter, params, valueOf, (built) =>
-      citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
-    )
+    let answer =
+      memory.handedOn.get(c.req.raw)?.gate ??
+      checkSlugs(filter, params, valueOf, (built) =>
+        citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
+      )
     // A slug the isolate would refuse on additions read before the newest purge it knows of
     // (or none yet): they are read again first, for at most GATE_DEADLINE_MS; past it, D1 decides.
     if (!answer && filter) {
@@ -40,12 +42,6 @@ export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv
     if (answer?.known === false) throw new HTTPException(404)
     await next()
   }
-}
-
-/** The gate's word on a URL: whether its slugs may exist, and the breadcrumb of each check. */
-export interface GateAnswer {
-  known: boolean
-  crumbs: string[]
 }
 
 /**

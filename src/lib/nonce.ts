@@ -32,6 +32,21 @@ export function cutAtNonce(body: Uint8Array, nonce: string): Uint8Array[] {
   return parts
 }
 
+/** A document cut where its nonce stood, and its bytes without it: what a hit sends. */
+export interface NonceFree {
+  parts: Uint8Array[]
+  body: Uint8Array
+}
+
+/**
+ * `body` cut at `nonce` once, for every use of a stored copy (its ETag, its scripts' hashes):
+ * without a nonce in it, the body itself, not a copy.
+ */
+export function withoutNonce(body: Uint8Array, nonce: string): NonceFree {
+  const parts = cutAtNonce(body, nonce)
+  return { parts, body: parts.length === 1 ? body : joinWithNonce(parts, '') }
+}
+
 /** Whether `body` holds `text` (ASCII). */
 export function includesText(body: Uint8Array, text: string): boolean {
   return indexOfText(body, text) !== -1

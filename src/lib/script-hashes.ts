@@ -1,4 +1,5 @@
-import { cutAtNonce, indexOfText, joinWithNonce } from './nonce'
+import type { NonceFree } from './nonce'
+import { indexOfText, withoutNonce } from './nonce'
 
 /**
  * A rendered document made fit to be sent again as it is (docs/hardening.md): its nonce emptied
@@ -18,9 +19,13 @@ const encoder = new TextEncoder()
 const LESS_THAN = 0x3c
 const GREATER_THAN = 0x3e
 
-export async function hashedScripts(body: Uint8Array, nonce: string): Promise<Hashed> {
-  const parts = cutAtNonce(body, nonce)
-  const [first, ...rest] = parts
+/** `cut`: the body already cut at its nonce, when the caller has it (the ETag needed it too). */
+export async function hashedScripts(
+  body: Uint8Array,
+  nonce: string,
+  cut: NonceFree = withoutNonce(body, nonce),
+): Promise<Hashed> {
+  const [first, ...rest] = cut.parts
   // Most documents have no inline script at all: nothing to hash, nothing to copy.
   if (!first || !rest.length) return { body, hashes: [] }
   const scripts = new Set<string>()
@@ -32,7 +37,7 @@ export async function hashedScripts(body: Uint8Array, nonce: string): Promise<Ha
     before = after
   }
   const hashes = await Promise.all([...scripts].map(sha256Source))
-  return { body: joinWithNonce(parts, ''), hashes }
+  return { body: cut.body, hashes }
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import type { AppEnv } from '../env'
 import { isDataPath } from '../urls/data-prefix'
 import { normalisedPath } from '../urls/normalised-path'
 import { isProviderMessagePath, OPS_CATALOG, OPS_PURGE } from '../urls/paths'
@@ -55,7 +56,9 @@ function bad(reason: string): Verdict {
   return { kind: 'bad-request', reason }
 }
 
-export const normaliseRequest: MiddlewareHandler = async (c, next) => {
+export const normaliseRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // The fast path hands on only URLs it found in normal form, by this same check.
+  if (c.var.memory.handedOn.has(c.req.raw)) return next()
   const verdict = checkUrl(new URL(c.req.url))
   if (verdict.kind === 'bad-request') throw new HTTPException(400, { message: verdict.reason })
   if (verdict.kind === 'redirect') {
