@@ -13,11 +13,14 @@ import { absoluteUrl, pageHead, SITE_NAME } from '../seo/head'
 import type { IndexDecision } from '../seo/indexability'
 import { decideIndexing, worthListing } from '../seo/indexability'
 import type { JobDetailPageProps } from '../views/jobs/job-detail-page'
-import { JobDetailPage } from '../views/jobs/job-detail-page'
+import { JobDetailPage, jobMarkup } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from '../seo/indexability'
-import { renderPage, streamed } from './render-page'
+import { placedCards, placementOf, renderPage } from './render-page'
+import type { Placement } from '../views/markup'
+import { jobCard } from '../views/jobs/job-card'
+import type { CardModel } from '../views/listing/listing-state'
 import { entityRedirect } from '../cache/entity-redirect'
 import { TAG } from '../cache/tags'
 
@@ -43,25 +46,25 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const now = new Date()
   const expired = isExpired(job, now)
   const decision = decideIndexing({ expired })
-  return renderPage(
-    c,
-    <JobDetailPage {...describeJob(c, loaded, { path, now, expired, decision })} />,
-    {
-      decision,
-      status: expired ? 410 : 200,
-      analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
-      // The job service's tag and its provider service's, as on the job listing.
-      tags: [
-        TAG.job(job.id),
-        TAG.city(job.citySlug),
-        TAG.service(job.service),
-        TAG.service(jobs.service.slug),
-      ],
-      lastModified: job.postedAt,
-      // An open job is served from cache no longer than until it closes (then: 410).
-      headers: expired ? {} : { expires: new Date(job.validThrough).toUTCString() },
-    },
-  )
+  const placement = placementOf(c)
+  const props = describeJob(c, loaded, { path, now, expired, decision, placement })
+  return renderPage(c, <JobDetailPage {...props} />, {
+    placement,
+    markup: jobMarkup(placement.fragments, props),
+    decision,
+    status: expired ? 410 : 200,
+    analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
+    // The job service's tag and its provider service's, as on the job listing.
+    tags: [
+      TAG.job(job.id),
+      TAG.city(job.citySlug),
+      TAG.service(job.service),
+      TAG.service(jobs.service.slug),
+    ],
+    lastModified: job.postedAt,
+    // An open job is served from cache no longer than until it closes (then: 410).
+    headers: expired ? {} : { expires: new Date(job.validThrough).toUTCString() },
+  })
 }
 
 type LoadedJob = Awaited<ReturnType<typeof loadJob>>
@@ -84,9 +87,15 @@ async function loadJob(db: Db, slug: string) {
 function describeJob(
   c: Context<AppEnv>,
   { job, jobs, services, jobCounts }: LoadedJob,
-  page: { path: string; now: Date; expired: boolean; decision: IndexDecision },
+  page: {
+    path: string
+    now: Date
+    expired: boolean
+    decision: IndexDecision
+    placement: Placement
+  },
 ): JobDetailPageProps {
-  const { path, now, expired, decision } = page
+  const { path, now, expired, decision, placement } = page
   const { db } = c.var
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${job.cityName}, ${job.stateCode}`
@@ -121,11 +130,7 @@ function describeJob(
     ages: jobs.service.ages,
     requirements: JOB_REQUIREMENTS,
     // Other jobs are not needed for the status: streamed after the shell.
-    similar: streamed(
-      expired
-        ? findOpenJobsNear(db, job, now, 6)
-        : findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: 4 }),
-    ),
+    similar: placedCards(placement, otherJobs(db, job, { now, expired })),
     listing: listed
       ? {
           href: listing,
@@ -137,6 +142,18 @@ function describeJob(
     now,
     expired,
   }
+}
+
+/** Similar open jobs, or open ones nearby for a closed job, as cards. */
+async function otherJobs(
+  db: Db,
+  job: Job,
+  { now, expired }: { now: Date; expired: boolean },
+): Promise<CardModel[]> {
+  const jobs = expired
+    ? await findOpenJobsNear(db, job, now, 6)
+    : await findOpenJobs(db, [job.service], job.cityId, now, { excludeId: job.id, limit: 4 })
+  return jobs.map((j) => jobCard(j, now))
 }
 
 /** The job as the JobPosting it is while open; a family posts as "Private family". */

@@ -30,10 +30,13 @@ import { decideIndexing, worthListing } from '../seo/indexability'
 import type { Crumb } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/parts/format'
 import type { ProfilePageProps, ProfileService } from '../views/profile/profile-page'
-import { ProfilePage } from '../views/profile/profile-page'
+import { ProfilePage, profileMarkup } from '../views/profile/profile-page'
 import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
 import type { PageOptions } from './render-page'
-import { renderPage, streamed } from './render-page'
+import { placedCards, placementOf, renderPage } from './render-page'
+import type { Placement } from '../views/markup'
+import type { CardModel } from '../views/listing/listing-state'
+import { providerCard } from '../views/directory/provider-card'
 import { entityRedirect } from '../cache/entity-redirect'
 import { TAG } from '../cache/tags'
 
@@ -47,8 +50,10 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const path = providerPath(loaded.provider)
   if (slug !== providerSlug(loaded.provider))
     return entityRedirect(c, path, [TAG.provider(loaded.provider.id)])
-  const { props, options } = describeProfile(c, loaded, path)
-  return renderPage(c, <ProfilePage {...props} />, options)
+  const placement = placementOf(c)
+  const { props, options } = describeProfile(c, loaded, { path, placement })
+  const markup = profileMarkup(placement.fragments, props)
+  return renderPage(c, <ProfilePage {...props} />, { ...options, placement, markup })
 }
 
 type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>
@@ -78,7 +83,7 @@ async function loadProfile(db: Db, slug: string) {
 function describeProfile(
   c: Context<AppEnv>,
   { provider, services, reviews, averages, cityCounts, stateLeaders }: LoadedProfile,
-  path: string,
+  { path, placement }: { path: string; placement: Placement },
 ): { props: ProfilePageProps; options: PageOptions } {
   const primary = services[0]
   const name = provider.businessName ?? displayName(provider)
@@ -117,15 +122,23 @@ function describeProfile(
       .filter((a) => a.category !== 'OVERALL')
       .map((a) => ({ label: labelOf(RATING_CATEGORY_LABELS, a.category), average: a.average })),
     reviews,
-    similar: streamed(
-      primary
-        ? findSimilarProviders(c.var.db, primary.service.slug, provider.cityId, provider.id)
-        : Promise.resolve([]),
-    ),
+    similar: placedCards(placement, similarCards(c, provider, primary?.service ?? null)),
     ctaSegment: primary?.service.slug ?? 'caregivers',
     messaging: c.var.flags.on('embeddedGuestMessaging'),
   }
   return { props, options: profileOptions(provider, services) }
+}
+
+/** Other providers of the profile's first service in its city, as cards. */
+async function similarCards(
+  c: Context<AppEnv>,
+  provider: Provider,
+  service: Service | null,
+): Promise<CardModel[]> {
+  if (!service) return []
+  const rows = await findSimilarProviders(c.var.db, service.slug, provider.cityId, provider.id)
+  const robust = c.var.flags.on('robustDaycareCards')
+  return rows.map((p) => providerCard(p, null, robust))
 }
 
 /** The profile's title, description and structured data. */

@@ -9,12 +9,11 @@ import { robotsOf, seoGateHeader } from '../seo/indexability'
 import { frameMarkup } from '../views/document'
 import { cardMarkup } from '../views/listing/card'
 import { filterMarkup } from '../views/listing/islands'
-import type { ListingState } from '../views/listing/listing-state'
-import { Markup } from '../views/markup'
+import type { CardModel, ListingState } from '../views/listing/listing-state'
+import { Markup, Placement } from '../views/markup'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
 import { SiteContext } from '../views/site-context'
-import { Splices } from '../views/splice'
 import type { CacheTag } from '../cache/tags'
 import { TAG } from '../cache/tags'
 
@@ -31,6 +30,8 @@ export interface PageOptions {
   analytics?: Partial<DataLayer>
   /** The page's own fragments rendered before it, beside the frame's (src/views/fragments.ts). */
   markup?: readonly [unknown, string][]
+  /** Where fragments rendered after the page's render started go (`placementOf`). */
+  placement?: Placement
 }
 
 /** Renders a page with the headers every page carries, decided before the first byte. */
@@ -43,24 +44,43 @@ export function renderPage(
   const headers = pageHeaders(c, site, options)
   headers['x-robots-tag'] = robotsOf(options.decision)
   headers['x-seo-gate'] = seoGateHeader(options.decision)
-  const { fragments } = c.get('memory')
   // React places a marker for each fragment, and the stream its bytes, encoded once.
-  const splices = new Splices()
-  const markup = new Map<unknown, string>()
-  for (const [key, html] of [...frameMarkup(fragments, site), ...(options.markup ?? [])])
-    markup.set(key, splices.place(fragments.bytes(html)))
-  const page = createElement(Markup.Provider, { value: markup }, node)
+  const placement = options.placement ?? placementOf(c)
+  placement.add(frameMarkup(placement.fragments, site))
+  placement.add(options.markup ?? [])
+  const page = createElement(Markup.Provider, { value: placement.markup }, node)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     status: options.status ?? 200,
     headers,
     nonce: site.nonce,
-    splices,
+    splices: placement.splices,
     waitForAll: c.var.bot,
     onStreamError: (error) => {
       c.set('renderFailed', true)
       c.var.reporter.problem('render: a streamed section failed', { error: String(error) })
     },
   })
+}
+
+/** Where a page's fragments go, for a route that places some after its render starts. */
+export function placementOf(c: Context<AppEnv>): Placement {
+  return new Placement(c.get('memory').fragments)
+}
+
+/**
+ * Cards streamed after the shell, their markup rendered as their data arrives: the promise the
+ * view reads resolves once their fragments are placed, so React finds them.
+ */
+export function placedCards(
+  placement: Placement,
+  cards: Promise<readonly CardModel[]>,
+): Promise<readonly CardModel[]> {
+  return streamed(
+    cards.then((models) => {
+      placement.add(cardMarkup(placement.fragments, models))
+      return models
+    }),
+  )
 }
 
 /**

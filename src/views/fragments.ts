@@ -7,6 +7,8 @@ const encoder = new TextEncoder()
 
 /** What an isolate's rendered fragments may hold in all (string length, about bytes). */
 const MAX_SIZE = 4 * 1024 * 1024
+/** What the keys of content seen once may hold in all (string length). */
+const MAX_SEEN = 1024 * 1024
 
 /**
  * Fragments that many pages repeat (a provider's card on every listing it appears in, a
@@ -26,6 +28,37 @@ export class Fragments {
     sizeCalculation: (html, key) => 2 * html.length + key.length,
     dispose: (html) => this.#bytes.delete(html),
   })
+
+  /** Keys of a page's own content rendered once, not kept (`sections`). */
+  readonly #seen = new LRUCache<string, true>({
+    maxSize: MAX_SEEN,
+    sizeCalculation: (_, key) => key.length,
+  })
+
+  /**
+   * The markup of each of a page's own sections, `[id, Component]`, under `markupKey(id)`: all
+   * shaped by `body()` (made only to render them here), whose JSON (`json`) keys them. None on the content's first render in the
+   * isolate, only its key noted: what only one page shows costs more rendered apart than in the
+   * page, which only a repeat render earns back, so a first render (what a crawler walking the
+   * long tail gets) renders them in the page, and the next ones place them.
+   */
+  sections<B>(
+    name: string,
+    sections: readonly (readonly [string, ComponentType<{ body: B }>])[],
+    { body, json }: { body: () => B; json: string },
+    markupKey: (id: string) => string,
+  ): [string, string][] {
+    const key = `${name}:${json}`
+    if (!this.#seen.has(key)) {
+      this.#seen.set(key, true)
+      return []
+    }
+    const props = { body: body() }
+    return sections.map(([id, Component]) => [
+      markupKey(id),
+      this.html(`${name}-${id}`, Component, props, json),
+    ])
+  }
 
   /**
    * The markup of `<Component {...props} />`, from memory when rendered before. `json`: the

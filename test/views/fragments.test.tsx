@@ -16,6 +16,14 @@ import { providerCard } from '../../src/views/directory/provider-card'
 import { Fragments } from '../../src/views/fragments'
 import { Card, cardMarkup } from '../../src/views/listing/card'
 import { Markup, MARKUP_KEY } from '../../src/views/markup'
+import { BUSINESS_TYPES } from '../../src/catalog/enums'
+import type { Provider } from '../../src/data/providers'
+import type { ProfilePageProps } from '../../src/views/profile/profile-page'
+import { ProfilePage, profileMarkup } from '../../src/views/profile/profile-page'
+import type { Job } from '../../src/data/jobs'
+import { JOB_REQUIREMENTS, JOB_SCHEDULES, JOB_SERVICES, JOB_TYPES } from '../../src/catalog/jobs'
+import type { JobDetailPageProps } from '../../src/views/jobs/job-detail-page'
+import { JobDetailPage, jobMarkup } from '../../src/views/jobs/job-detail-page'
 
 // Text as stored data may hold it: markup, quotes, entities, line separators, emoji.
 const text = fc.oneof(
@@ -92,6 +100,135 @@ function placed(node: ReactNode, markup?: [unknown, string][]): string {
   )
 }
 
+const date = fc
+  .date({ min: new Date('2000-01-01'), max: new Date('2030-12-31'), noInvalidDate: true })
+  .map((d) => d.toISOString())
+
+/** A profile's props as its route makes them, from any provider, services and reviews. */
+const profile: fc.Arbitrary<ProfilePageProps> = fc.record({
+  head: fc.constant({ title: 't', description: 'd', robots: 'index', jsonLd: [] }),
+  crumbs: fc.constant([{ name: 'Ann B.', path: '/p/ann-b-1' }]),
+  provider: fc.record({
+    id: fc.nat(),
+    nameSlug: fc.constant('ann-b'),
+    firstName: text,
+    lastName: text,
+    businessType: fc.constantFrom(...BUSINESS_TYPES),
+    businessName: fc.option(text),
+    cityId: fc.nat(),
+    citySlug: fc.constant('atlanta-ga'),
+    cityName: text,
+    stateCode: fc.constant('GA'),
+    lat: fc.constant(33.7),
+    lng: fc.constant(-84.4),
+    headline: text,
+    bio: text,
+    photoUrl: fc.option(fc.webUrl()),
+    yearsExperience: fc.nat(40),
+    badges: fc.nat(255),
+    availability: fc.nat(127),
+    traits: fc.nat(255),
+    languages: fc.constant(''),
+    certifications: fc.constant(''),
+    education: fc.option(text),
+    rating: fc.option(fc.double({ min: 1, max: 5, noNaN: true })),
+    reviewCount: fc.nat(500),
+    capacity: fc.option(fc.nat(200)),
+    openingHours: fc.option(text),
+    address: fc.option(text),
+    createdAt: date,
+    updatedAt: date,
+  }) satisfies fc.Arbitrary<Provider>,
+  name: text,
+  place: text,
+  services: fc.subarray([...SERVICES]).chain((services) =>
+    fc.tuple(
+      ...services.map((service) =>
+        fc.record({
+          service: fc.constant(service),
+          row: fc.record({
+            service: fc.constant(service.slug),
+            rateMin: fc.nat(60),
+            rateMax: fc.nat(90),
+            payUnit: fc.constantFrom(...PAY_UNITS),
+            ages: fc.nat(255),
+            options: fc.nat(1023),
+            schedules: fc.nat(255),
+          }),
+        }),
+      ),
+    ),
+  ),
+  languages: fc.array(text, { maxLength: 3 }),
+  credentials: fc.array(text, { maxLength: 3 }),
+  ratings: fc.array(
+    fc.record({ label: text, average: fc.double({ min: 1, max: 5, noNaN: true }) }),
+    {
+      maxLength: 3,
+    },
+  ),
+  reviews: fc.array(
+    fc.record({
+      id: fc.nat(),
+      author: text,
+      rating: fc.integer({ min: 1, max: 5 }),
+      body: text,
+      createdAt: date,
+    }),
+    { maxLength: 4 },
+  ),
+  similar: fc.constant(Promise.resolve([])),
+  ctaSegment: fc.constantFrom('babysitters', 'day-care'),
+  messaging: fc.boolean(),
+})
+
+/** An open job's page props as its route makes them, from any job. */
+const jobPage: fc.Arbitrary<JobDetailPageProps> = fc
+  .record({
+    job: fc.record({
+      id: fc.nat(),
+      titleSlug: fc.constant('a-job'),
+      title: text,
+      employer: fc.option(text),
+      jobType: fc.constantFrom(...JOB_TYPES.map((t) => t.code)),
+      payMin: fc.nat(60),
+      payMax: fc.nat(90),
+      payUnit: fc.constantFrom(...PAY_UNITS),
+      schedule: fc.constantFrom(...JOB_SCHEDULES.map((s) => s.code)),
+      hoursPerWeek: fc.option(fc.nat(60)),
+      startDate: date.map((d) => d.slice(0, 10)),
+      postedAt: date,
+      cityName: text,
+      stateCode: fc.constant('GA'),
+      service: fc.constantFrom(...JOB_SERVICES.map((s) => s.slug)),
+      description: text,
+      children: fc.nat(5),
+      ages: fc.nat(255),
+      requirements: fc.nat(255),
+      validThrough: date,
+      cityId: fc.nat(),
+      citySlug: fc.constant('atlanta-ga'),
+      lat: fc.constant(33.7),
+      lng: fc.constant(-84.4),
+    }) satisfies fc.Arbitrary<Job>,
+    employer: text,
+    place: text,
+    now: fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }),
+  })
+  .map(({ job, employer, place, now }) => ({
+    head: { title: 't', description: 'd', robots: 'index', jsonLd: [] },
+    crumbs: [{ name: 'A job', path: '/job/a-job-1' }],
+    job,
+    employer,
+    place,
+    ages: JOB_SERVICES.find((s) => s.slug === job.service)?.service.ages ?? [],
+    requirements: JOB_REQUIREMENTS,
+    similar: Promise.resolve([]),
+    listing: null,
+    now,
+    expired: false,
+  }))
+
 describe('fragments rendered once', () => {
   it('place exactly the markup a fresh render of the card writes, the first time and from memory', () => {
     const fragments = new Fragments()
@@ -155,6 +292,77 @@ describe('fragments rendered once', () => {
         expect(placed(page, frameMarkup(fragments, site))).toBe(placed(page))
       }),
       { numRuns: 100 },
+    )
+  })
+
+  it("place what a fresh render writes for a profile's sections, for any provider, from its second render", () => {
+    fc.assert(
+      fc.property(profile, (props) => {
+        const fragments = new Fragments()
+        const page = (
+          <SiteContext.Provider value={DEFAULT_SITE}>
+            <ProfilePage {...props} />
+          </SiteContext.Provider>
+        )
+        // A first render has them in the page; the next ones place them, then from memory.
+        expect(profileMarkup(fragments, props)).toEqual([])
+        const kept = profileMarkup(fragments, props)
+        expect(kept.length).toBeGreaterThanOrEqual(5)
+        const fresh = placed(page)
+        expect(placed(page, kept)).toBe(fresh)
+        expect(placed(page, profileMarkup(fragments, props))).toBe(fresh)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('never serve an old profile section for a changed provider or review: the content is the key', () => {
+    const fragments = new Fragments()
+    const [props] = fc.sample(profile, { numRuns: 1, seed: 3 })
+    if (!props) throw new Error('no profile')
+    // Rendered twice, as the second render places them.
+    const sections = (p: ProfilePageProps) => {
+      profileMarkup(fragments, p)
+      return profileMarkup(fragments, p)
+        .map(([, html]) => html)
+        .join('')
+    }
+    const before = sections({ ...props, provider: { ...props.provider, bio: 'The bio as it was' } })
+    const after = sections({ ...props, provider: { ...props.provider, bio: 'The bio as changed' } })
+    expect(before).toContain('The bio as it was')
+    expect(after).toContain('The bio as changed')
+    expect(after).not.toContain('The bio as it was')
+    // Each part of the content in the key: the same provider with a review more.
+    const review = { id: 1, author: 'A', rating: 5, body: 'A new review', createdAt: '2026-11-01' }
+    expect(sections(props)).not.toContain('A new review')
+    expect(sections({ ...props, reviews: [...props.reviews, review] })).toContain('A new review')
+    const rating = { label: 'A new rating', average: 4 }
+    expect(sections({ ...props, ratings: [...props.ratings, rating] })).toContain('A new rating')
+  })
+
+  it("place what a fresh render writes for an open job's sections, and a job's start as of today", () => {
+    const render = (props: JobDetailPageProps, markup?: [unknown, string][]) =>
+      placed(
+        <SiteContext.Provider value={DEFAULT_SITE}>
+          <JobDetailPage {...props} />
+        </SiteContext.Provider>,
+        markup,
+      )
+    fc.assert(
+      fc.property(jobPage, (props) => {
+        const fragments = new Fragments()
+        // A first render has them in the page; the next ones place them.
+        const kept = (p: JobDetailPageProps) => {
+          jobMarkup(fragments, p)
+          return jobMarkup(fragments, p)
+        }
+        expect(jobMarkup(fragments, props)).toEqual([])
+        expect(render(props, kept(props))).toBe(render(props))
+        // The same job once its start date has passed.
+        const later = { ...props, now: new Date(Date.parse(props.job.startDate) + 2 * 86_400_000) }
+        expect(render(later, kept(later))).toBe(render(later))
+      }),
+      { numRuns: 150 },
     )
   })
 

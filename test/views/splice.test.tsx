@@ -3,7 +3,13 @@ import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { Card } from '../../src/views/listing/card'
 import type { ListingState } from '../../src/views/listing/listing-state'
-import { fetchPage } from '../support/fetch-page'
+import { env } from 'cloudflare:workers'
+import { findSimilarProviders } from '../../src/data/provider-listing'
+import { openDb } from '../../src/data/db'
+import { Timing } from '../../src/observability/timing'
+import { providerCard } from '../../src/views/directory/provider-card'
+import { providerPath } from '../../src/urls/paths'
+import { fetchPage, GOOGLEBOT, PHONE } from '../support/fetch-page'
 import { coalesce } from '../../src/views/coalesce'
 import { Splices } from '../../src/views/splice'
 
@@ -74,5 +80,33 @@ describe('splices: fragments placed as bytes', () => {
     expect(html).toContain(`<ul class="cards">${cards}</ul>`)
     expect(html).toMatch(/<header class="site-header"><div class="wrap"><a class="logo"/)
     expect(html).toMatch(/<footer class="site-footer"><div class="wrap"><h2>Find care<\/h2>/)
+  })
+
+  it("serves a profile's similar providers, streamed or complete, as a fresh render of their cards writes", async () => {
+    // A babysitter with no other service: the profile's similar providers are other babysitters.
+    const p = await env.DB.prepare(
+      `SELECT p.id, p.name_slug AS nameSlug, p.city_id AS cityId FROM providers p
+        WHERE (SELECT group_concat(service) FROM provider_services WHERE provider_id = p.id) = 'babysitters'
+        ORDER BY p.id LIMIT 1`,
+    ).first<{ id: number; nameSlug: string; cityId: number }>()
+    if (!p) throw new Error('the test catalog has no babysitter alone')
+    const similar = await findSimilarProviders(
+      openDb(env.DB, new Timing()),
+      'babysitters',
+      p.cityId,
+      p.id,
+    )
+    expect(similar.length).toBeGreaterThan(0)
+    const cards = similar
+      .map((s) => renderToString(<Card card={providerCard(s, null, false)} />))
+      .join('')
+    // A person's page streams the section after the shell; a crawler's has it in place.
+    for (const agent of [PHONE, GOOGLEBOT]) {
+      const html = await (
+        await fetchPage(providerPath(p), { headers: { 'user-agent': agent } })
+      ).text()
+      expect(html).not.toContain('\0')
+      expect(html).toContain(`<ul class="cards">${cards}</ul>`)
+    }
   })
 })

@@ -1,7 +1,6 @@
 import { JOB_SCHEDULES } from '../../catalog/jobs'
 import type { JobCard } from '../../data/jobs'
 import { jobPath } from '../../urls/paths'
-import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
 import { count, postedAgo, rateRange, startLabel } from '../parts/format'
 
@@ -32,8 +31,4 @@ export function jobCard(job: JobCard, now: Date): CardModel {
       },
     ],
   }
-}
-
-export function JobCardView({ job, now }: { job: JobCard; now: Date }) {
-  return <Card card={jobCard(job, now)} />
 }

@@ -1,14 +1,19 @@
-import { Suspense, use } from 'react'
+import type { ComponentType } from 'react'
+import { createElement, Suspense, use } from 'react'
 import type { Labelled } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
-import type { Job, JobCard } from '../../data/jobs'
+import type { Job } from '../../data/jobs'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { WorkCallToAction } from '../parts/call-to-action'
 import { longDate, rateRange, startLabel } from '../parts/format'
-import { JobCardView, scheduleLabel } from './job-card'
+import { Card } from '../listing/card'
+import type { CardModel } from '../listing/listing-state'
+import { scheduleLabel } from './job-card'
+import type { Fragments } from '../fragments'
+import { MARKUP_KEY, Placed } from '../markup'
 
 export interface JobDetailPageProps {
   head: Head
@@ -18,8 +23,8 @@ export interface JobDetailPageProps {
   place: string
   ages: readonly Labelled[]
   requirements: readonly Labelled[]
-  /** Slower: streamed after the shell. */
-  similar: Promise<readonly JobCard[]>
+  /** Slower: streamed after the shell, their cards' markup placed before the promise resolves. */
+  similar: Promise<readonly CardModel[]>
   /**
    * The job listing of the service and city, when it is worth a link: "Pet care jobs in
    * Atlanta", and the family's name in a sentence ("pet care jobs").
@@ -37,8 +42,12 @@ export interface JobDetailPageProps {
  */
 export function JobDetailPage(props: JobDetailPageProps) {
   const { job } = props
-  const ages = labelsOf(job.ages, props.ages)
-  const requirements = labelsOf(job.requirements, props.requirements)
+  const body = jobBody(props)
+  const placed = (id: Section, attributes: { className?: string; 'aria-labelledby'?: string }) => (
+    <Placed tag={id === 'facts' ? 'dl' : 'section'} {...attributes} markupKey={MARKUP_KEY.job(id)}>
+      {createElement(SECTIONS[id], { body })}
+    </Placed>
+  )
   return (
     <Document head={props.head} layout="detail">
       <Breadcrumbs crumbs={props.crumbs} />
@@ -63,48 +72,112 @@ export function JobDetailPage(props: JobDetailPageProps) {
               label="Apply now"
             />
           </div>
-          <dl className="facts job-facts">
-            <dt>Pay</dt>
-            <dd>{rateRange(job.payMin, job.payMax, job.payUnit)}</dd>
-            <dt>Schedule</dt>
-            <dd>{scheduleLabel(job)}</dd>
-            <dt>Start date</dt>
-            <dd>{startLabel(job.startDate, props.now)}</dd>
-            {job.children ? (
-              <>
-                <dt>Children</dt>
-                <dd>{`${job.children}${ages.length ? `: ${ages.join(', ')}` : ''}`}</dd>
-              </>
-            ) : null}
-            <dt>Location</dt>
-            <dd>{props.place}</dd>
-            <dt>Posted by</dt>
-            <dd>{props.employer}</dd>
-            <dt>Posted</dt>
-            <dd>{longDate(job.postedAt)}</dd>
-            <dt>Apply by</dt>
-            <dd>{longDate(job.validThrough)}</dd>
-          </dl>
-          <section aria-labelledby="description-title">
-            <h2 id="description-title">About the job</h2>
-            <p>{job.description}</p>
-          </section>
-          {requirements.length ? (
-            <section aria-labelledby="requirements-title">
-              <h2 id="requirements-title">Requirements</h2>
-              <ul>
-                {requirements.map((r) => (
-                  <li key={r}>{r}</li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          {placed('facts', { className: 'facts job-facts' })}
+          {placed('description', { 'aria-labelledby': 'description-title' })}
+          {body.requirements.length
+            ? placed('requirements', { 'aria-labelledby': 'requirements-title' })
+            : null}
         </>
       )}
       <Suspense fallback={<p className="loading">Loading other jobs…</p>}>
         <SimilarJobs {...props} />
       </Suspense>
     </Document>
+  )
+}
+
+/** What an open job's sections show: the job, and its start as of today. */
+interface JobBody {
+  job: Job
+  employer: string
+  place: string
+  start: string
+  ages: string[]
+  requirements: string[]
+}
+
+function jobBody(props: JobDetailPageProps): JobBody {
+  const { job, employer, place } = props
+  return {
+    job,
+    employer,
+    place,
+    start: startLabel(job.startDate, props.now),
+    ages: labelsOf(job.ages, props.ages),
+    requirements: labelsOf(job.requirements, props.requirements),
+  }
+}
+
+const SECTIONS = {
+  facts: Facts,
+  description: Description,
+  requirements: Requirements,
+} satisfies Record<string, ComponentType<{ body: JobBody }>>
+
+type Section = keyof typeof SECTIONS
+
+/**
+ * An open job's sections, rendered once per content: keyed by the JSON of all they show (the
+ * start as a label, so a job that has started is another key), never an old job's markup.
+ * None on the content's first render in the isolate (`Fragments.sections`).
+ */
+export function jobMarkup(fragments: Fragments, props: JobDetailPageProps): [string, string][] {
+  if (props.expired) return []
+  const body = jobBody(props)
+  const json = JSON.stringify(body)
+  const shown = Object.entries(SECTIONS).filter(
+    ([id]) => id !== 'requirements' || body.requirements.length > 0,
+  )
+  return fragments.sections('job', shown, { body: () => body, json }, MARKUP_KEY.job)
+}
+
+function Facts({ body }: { body: JobBody }) {
+  const { job, ages } = body
+  return (
+    <>
+      <dt>Pay</dt>
+      <dd>{rateRange(job.payMin, job.payMax, job.payUnit)}</dd>
+      <dt>Schedule</dt>
+      <dd>{scheduleLabel(job)}</dd>
+      <dt>Start date</dt>
+      <dd>{body.start}</dd>
+      {job.children ? (
+        <>
+          <dt>Children</dt>
+          <dd>{`${job.children}${ages.length ? `: ${ages.join(', ')}` : ''}`}</dd>
+        </>
+      ) : null}
+      <dt>Location</dt>
+      <dd>{body.place}</dd>
+      <dt>Posted by</dt>
+      <dd>{body.employer}</dd>
+      <dt>Posted</dt>
+      <dd>{longDate(job.postedAt)}</dd>
+      <dt>Apply by</dt>
+      <dd>{longDate(job.validThrough)}</dd>
+    </>
+  )
+}
+
+function Description({ body }: { body: JobBody }) {
+  return (
+    <>
+      <h2 id="description-title">About the job</h2>
+      <p>{body.job.description}</p>
+    </>
+  )
+}
+
+function Requirements({ body }: { body: JobBody }) {
+  return (
+    <>
+      <h2 id="requirements-title">Requirements</h2>
+      <ul>
+        {body.requirements.map((r) => (
+          <li key={r}>{r}</li>
+        ))}
+      </ul>
+    </>
   )
 }
 
@@ -119,7 +192,7 @@ function SimilarJobs(props: JobDetailPageProps) {
       </h2>
       <ul className="cards">
         {similar.map((j) => (
-          <JobCardView key={j.id} job={j} now={props.now} />
+          <Card key={j.key} card={j} />
         ))}
       </ul>
       {props.listing ? (

@@ -1,12 +1,14 @@
-import { Suspense, use } from 'react'
+import type { ComponentType } from 'react'
+import { createElement, Suspense, use } from 'react'
 import { BADGES, TRAITS, WEEKDAYS } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
 import type { Service } from '../../catalog/services'
-import type { ProviderCard } from '../../data/provider-listing'
 import type { Provider, ProviderService, Review } from '../../data/providers'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { avatarOf, ProviderCardView } from '../directory/provider-card'
+import { avatarOf } from '../directory/provider-card'
+import { Card } from '../listing/card'
+import type { CardModel } from '../listing/listing-state'
 import { Avatar } from '../parts/avatar'
 import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
@@ -16,6 +18,8 @@ import { weekDays } from '../parts/week-days'
 import { EMPTY_MESSAGE } from '../../queries/message-form'
 import { providerMessagePath } from '../../urls/paths'
 import { MessageForm } from '../message/message-form'
+import type { Fragments } from '../fragments'
+import { MARKUP_KEY, Placed } from '../markup'
 
 // A centre shows two traits, worded for a centre (the product says: "Daycare smoker and car checkboxes
 // are enabled"); the others describe a person.
@@ -40,7 +44,8 @@ export interface ProfilePageProps {
   credentials: readonly string[]
   ratings: readonly { label: string; average: number }[]
   reviews: readonly Review[]
-  similar: Promise<readonly ProviderCard[]>
+  /** Their cards' markup placed before the promise resolves (src/routes/render-page.ts). */
+  similar: Promise<readonly CardModel[]>
   ctaSegment: string
   /** A message form for visitors (flag embeddedGuestMessaging). */
   messaging: boolean
@@ -50,42 +55,28 @@ export interface ProfilePageProps {
  * A provider's profile: an individual caregiver, or a daycare centre (business type SMB). The
  * call to contact comes right after the profile's head, so a phone shows it on the first
  * screen; on wide screens it stands beside the profile and stays in view (`layout="detail"`).
+ * The sections about the provider are placed as markup rendered once per provider's content
+ * (`profileMarkup`); the call to action, which reads the request's flags, is rendered here.
  */
 export function ProfilePage(props: ProfilePageProps) {
   const { provider: p, name } = props
   const smb = p.businessType === 'SMB'
   const primary = props.services[0]
-  const badges = labelsOf(p.badges, BADGES)
-  const traits = smb
-    ? TRAITS.flatMap((t, i) =>
-        p.traits & (2 ** i) && CENTER_TRAITS[t.code] ? [CENTER_TRAITS[t.code] ?? ''] : [],
-      )
-    : labelsOf(p.traits, TRAITS)
+  const body = profileBody(props)
+  const section = (id: Section, className?: string) => (
+    <Placed
+      tag="section"
+      className={className}
+      aria-labelledby={className ? undefined : `${id}-title`}
+      markupKey={MARKUP_KEY.profile(id)}
+    >
+      {createElement(SECTIONS[id], { body })}
+    </Placed>
+  )
   return (
     <Document head={props.head} layout="detail">
       <Breadcrumbs crumbs={props.crumbs} />
-      <section className="profile-head">
-        <Avatar {...avatarOf(p.id, name, p.photoUrl)} eager large />
-        <div>
-          <h1>{name}</h1>
-          <p className="headline">{p.headline}</p>
-          <p className="meta">
-            {[
-              props.place,
-              yearsOf(p.yearsExperience, smb),
-              p.rating !== null
-                ? `★ ${p.rating.toFixed(1)} (${count(p.reviewCount, 'review', 'reviews')})`
-                : 'No reviews yet',
-            ].join(' · ')}
-          </p>
-          {primary ? (
-            <p className="rate">
-              {rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)}
-            </p>
-          ) : null}
-          {badges.length ? <List className="badges" label="Badges" items={badges} /> : null}
-        </div>
-      </section>
+      {section('head', 'profile-head')}
       <div className="detail-action">
         <CallToAction
           segment={props.ctaSegment}
@@ -108,70 +99,11 @@ export function ProfilePage(props: ProfilePageProps) {
           />
         </section>
       ) : null}
-      <section aria-labelledby="about-title">
-        <h2 id="about-title">{smb ? 'About the center' : `About ${p.firstName}`}</h2>
-        <p>{p.bio}</p>
-        {smb ? (
-          <dl className="facts">
-            {p.address ? <Fact term="Address" value={`${p.address}, ${props.place}`} /> : null}
-            {p.openingHours ? (
-              <Fact
-                term="Hours"
-                value={[p.openingHours, weekDays(p.availability)].filter(Boolean).join(', ')}
-              />
-            ) : null}
-            {p.capacity ? (
-              <Fact term="Capacity" value={count(p.capacity, 'child', 'children')} />
-            ) : null}
-          </dl>
-        ) : null}
-      </section>
-      <section aria-labelledby="services-title">
-        <h2 id="services-title">{smb ? 'Programs' : 'Services'}</h2>
-        {props.services.map(({ service, row }) => (
-          <div key={service.slug} className="service">
-            <h3>{`${smb ? 'Tuition' : service.title}: ${rateRange(row.rateMin, row.rateMax, row.payUnit)}`}</h3>
-            <OptionList
-              title={smb ? 'Age groups' : 'Ages'}
-              items={labelsOf(row.ages, service.ages)}
-            />
-            <OptionList
-              title={service.slug === 'tutors' ? 'Subjects' : 'Services'}
-              items={labelsOf(row.options, service.options)}
-            />
-            <OptionList title="Schedules" items={labelsOf(row.schedules, service.schedules)} />
-          </div>
-        ))}
-      </section>
-      {smb ? null : (
-        <section aria-labelledby="availability-title">
-          <h2 id="availability-title">Availability</h2>
-          <ul className="week">
-            {WEEKDAYS.map((day, i) => (
-              <li key={day.code} className={p.availability & (2 ** i) ? 'on' : 'off'}>
-                {`${day.label}: ${p.availability & (2 ** i) ? 'available' : 'not available'}`}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <section aria-labelledby="details-title">
-        <h2 id="details-title">Details</h2>
-        <dl className="facts">
-          {props.languages.length ? (
-            <Fact term="Languages" value={props.languages.join(', ')} />
-          ) : null}
-          {props.credentials.length ? (
-            <Fact term="Certifications" value={props.credentials.join(', ')} />
-          ) : null}
-          {p.education ? <Fact term="Education" value={p.education} /> : null}
-          {traits.length ? (
-            <Fact term={smb ? 'Center' : 'Good to know'} value={traits.join(', ')} />
-          ) : null}
-          <Fact term="Member since" value={monthYear(p.createdAt)} />
-        </dl>
-      </section>
-      <Reviews name={name} ratings={props.ratings} reviews={props.reviews} total={p.reviewCount} />
+      {section('about')}
+      {section('services')}
+      {smb ? null : section('availability')}
+      {section('details')}
+      {section('reviews')}
       <Suspense fallback={<p className="loading">Loading similar providers…</p>}>
         <Similar
           items={props.similar}
@@ -186,36 +118,204 @@ export function ProfilePage(props: ProfilePageProps) {
   )
 }
 
-function Reviews(props: {
-  name: string
-  ratings: ProfilePageProps['ratings']
-  reviews: readonly Review[]
-  total: number
-}) {
+/** What the sections about the provider show: the loaded provider and nothing of the request. */
+type ProfileBody = Pick<
+  ProfilePageProps,
+  'provider' | 'name' | 'place' | 'services' | 'languages' | 'credentials' | 'ratings' | 'reviews'
+> & { memberSince: string }
+
+/** The sections' props; a date no code expects throws here, in the page's own render. */
+function profileBody(props: ProfilePageProps): ProfileBody {
+  return { ...props, memberSince: monthYear(props.provider.createdAt) }
+}
+
+/** The inside of each section about the provider, by the id its heading's id starts with. */
+const SECTIONS = {
+  head: ProfileHead,
+  about: About,
+  services: Services,
+  availability: Availability,
+  details: Details,
+  reviews: Reviews,
+} satisfies Record<string, ComponentType<{ body: ProfileBody }>>
+
+type Section = keyof typeof SECTIONS
+
+/**
+ * The sections about the provider, rendered once per content: keyed by the JSON of all that
+ * shapes them (a service by its slug: the catalog's services are constants), so a changed
+ * provider, service, rating or review is another key and is never served an old section. A
+ * centre has no availability section. None on the content's first render in the isolate: the
+ * page renders them itself (`Fragments.sections`).
+ */
+export function profileMarkup(fragments: Fragments, props: ProfilePageProps): [string, string][] {
+  const { provider, name, place, languages, credentials, ratings, reviews } = props
+  const services = props.services.map(({ service, row }) => [service.slug, row])
+  const json = JSON.stringify([
+    provider,
+    name,
+    place,
+    services,
+    languages,
+    credentials,
+    ratings,
+    reviews,
+  ])
+  const shown = Object.entries(SECTIONS).filter(
+    ([id]) => id !== 'availability' || provider.businessType !== 'SMB',
+  )
+  const body = () => profileBody(props)
+  return fragments.sections('profile', shown, { body, json }, MARKUP_KEY.profile)
+}
+
+function ProfileHead({ body }: { body: ProfileBody }) {
+  const { provider: p, name } = body
+  const smb = p.businessType === 'SMB'
+  const primary = body.services[0]
+  const badges = labelsOf(p.badges, BADGES)
   return (
-    <section aria-labelledby="reviews-title">
-      <h2 id="reviews-title">{`Reviews (${props.total})`}</h2>
-      {props.total === 0 ? <p>{`${props.name} has no reviews yet.`}</p> : null}
-      {props.ratings.length ? (
+    <>
+      <Avatar {...avatarOf(p.id, name, p.photoUrl)} eager large />
+      <div>
+        <h1>{name}</h1>
+        <p className="headline">{p.headline}</p>
+        <p className="meta">
+          {[
+            body.place,
+            yearsOf(p.yearsExperience, smb),
+            p.rating !== null
+              ? `★ ${p.rating.toFixed(1)} (${count(p.reviewCount, 'review', 'reviews')})`
+              : 'No reviews yet',
+          ].join(' · ')}
+        </p>
+        {primary ? (
+          <p className="rate">
+            {rateRange(primary.row.rateMin, primary.row.rateMax, primary.row.payUnit)}
+          </p>
+        ) : null}
+        {badges.length ? <List className="badges" label="Badges" items={badges} /> : null}
+      </div>
+    </>
+  )
+}
+
+function About({ body }: { body: ProfileBody }) {
+  const { provider: p } = body
+  const smb = p.businessType === 'SMB'
+  return (
+    <>
+      <h2 id="about-title">{smb ? 'About the center' : `About ${p.firstName}`}</h2>
+      <p>{p.bio}</p>
+      {smb ? (
+        <dl className="facts">
+          {p.address ? <Fact term="Address" value={`${p.address}, ${body.place}`} /> : null}
+          {p.openingHours ? (
+            <Fact
+              term="Hours"
+              value={[p.openingHours, weekDays(p.availability)].filter(Boolean).join(', ')}
+            />
+          ) : null}
+          {p.capacity ? (
+            <Fact term="Capacity" value={count(p.capacity, 'child', 'children')} />
+          ) : null}
+        </dl>
+      ) : null}
+    </>
+  )
+}
+
+function Services({ body }: { body: ProfileBody }) {
+  const smb = body.provider.businessType === 'SMB'
+  return (
+    <>
+      <h2 id="services-title">{smb ? 'Programs' : 'Services'}</h2>
+      {body.services.map(({ service, row }) => (
+        <div key={service.slug} className="service">
+          <h3>{`${smb ? 'Tuition' : service.title}: ${rateRange(row.rateMin, row.rateMax, row.payUnit)}`}</h3>
+          <OptionList
+            title={smb ? 'Age groups' : 'Ages'}
+            items={labelsOf(row.ages, service.ages)}
+          />
+          <OptionList
+            title={service.slug === 'tutors' ? 'Subjects' : 'Services'}
+            items={labelsOf(row.options, service.options)}
+          />
+          <OptionList title="Schedules" items={labelsOf(row.schedules, service.schedules)} />
+        </div>
+      ))}
+    </>
+  )
+}
+
+function Availability({ body }: { body: ProfileBody }) {
+  const { availability } = body.provider
+  return (
+    <>
+      <h2 id="availability-title">Availability</h2>
+      <ul className="week">
+        {WEEKDAYS.map((day, i) => (
+          <li key={day.code} className={availability & (2 ** i) ? 'on' : 'off'}>
+            {`${day.label}: ${availability & (2 ** i) ? 'available' : 'not available'}`}
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
+
+function Details({ body }: { body: ProfileBody }) {
+  const { provider: p } = body
+  const smb = p.businessType === 'SMB'
+  const traits = smb
+    ? TRAITS.flatMap((t, i) =>
+        p.traits & (2 ** i) && CENTER_TRAITS[t.code] ? [CENTER_TRAITS[t.code] ?? ''] : [],
+      )
+    : labelsOf(p.traits, TRAITS)
+  return (
+    <>
+      <h2 id="details-title">Details</h2>
+      <dl className="facts">
+        {body.languages.length ? <Fact term="Languages" value={body.languages.join(', ')} /> : null}
+        {body.credentials.length ? (
+          <Fact term="Certifications" value={body.credentials.join(', ')} />
+        ) : null}
+        {p.education ? <Fact term="Education" value={p.education} /> : null}
+        {traits.length ? (
+          <Fact term={smb ? 'Center' : 'Good to know'} value={traits.join(', ')} />
+        ) : null}
+        <Fact term="Member since" value={body.memberSince} />
+      </dl>
+    </>
+  )
+}
+
+function Reviews({ body }: { body: ProfileBody }) {
+  const { name, ratings, reviews } = body
+  const total = body.provider.reviewCount
+  return (
+    <>
+      <h2 id="reviews-title">{`Reviews (${total})`}</h2>
+      {total === 0 ? <p>{`${name} has no reviews yet.`}</p> : null}
+      {ratings.length ? (
         <dl className="facts ratings">
-          {props.ratings.map((r) => (
+          {ratings.map((r) => (
             <Fact key={r.label} term={r.label} value={`${r.average.toFixed(1)} out of 5`} />
           ))}
         </dl>
       ) : null}
       <ul className="reviews">
-        {props.reviews.map((r) => (
+        {reviews.map((r) => (
           <li key={r.id}>
             <p className="meta">{`★ ${r.rating} · ${r.author} · ${monthYear(r.createdAt)}`}</p>
             <p>{r.body}</p>
           </li>
         ))}
       </ul>
-    </section>
+    </>
   )
 }
 
-function Similar({ items, title }: { items: Promise<readonly ProviderCard[]>; title: string }) {
+function Similar({ items, title }: { items: Promise<readonly CardModel[]>; title: string }) {
   const cards = use(items)
   if (cards.length === 0) return null
   return (
@@ -223,7 +323,7 @@ function Similar({ items, title }: { items: Promise<readonly ProviderCard[]>; ti
       <h2 id="similar-title">{title}</h2>
       <ul className="cards">
         {cards.map((c) => (
-          <ProviderCardView key={c.id} p={c} distance={null} />
+          <Card key={c.key} card={c} />
         ))}
       </ul>
     </section>
