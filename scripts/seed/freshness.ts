@@ -1,7 +1,7 @@
 /**
  * A seeded catalog is dated by the day the seed ran: its jobs close and its activities end from
  * then on, so a local state seeded weeks ago would serve seed-city job listings with nothing
- * open. Past this age `npm start` seeds again (about 40 s at the default scale).
+ * open. Past this age `npm start` seeds again (about 20 s at the default scale, quiet).
  */
 export const MAX_SEED_AGE_DAYS = 3
 
