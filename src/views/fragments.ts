@@ -37,10 +37,11 @@ export class Fragments {
 
   /**
    * The markup of each of a page's own sections, `[id, Component]`, under `markupKey(id)`: all
-   * shaped by `body()` (made only to render them here), whose JSON (`json`) keys them. None on the content's first render in the
-   * isolate, only its key noted: what only one page shows costs more rendered apart than in the
-   * page, which only a repeat render earns back, so a first render (what a crawler walking the
-   * long tail gets) renders them in the page, and the next ones place them.
+   * shaped by `body()` (made only to render them here), whose JSON (`json`) keys them. None on
+   * the content's first render in the isolate, only its key noted: what only one page shows
+   * costs more rendered apart than in the page, which only a repeat render earns back, so a
+   * first render (what a crawler walking the long tail gets) renders them in the page, and the
+   * next ones place them.
    */
   sections<B>(
     name: string,
