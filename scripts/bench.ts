@@ -10,6 +10,10 @@
 //                                      trip 50 ms away, and the round trips that implies
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
 //                                      --large: on the 1M-provider catalog)
+//   npm run bench -- --instructions PATH  instructions a request of PATH's miss, counted by
+//                                      valgrind's callgrind (--hit, repeatable; --floor:
+//                                      /adult-care is then a page with nothing of its own,
+//                                      for --profile too)
 //   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
 //   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page
 //                                      (installed once outside the project: bench/peers.ts)
@@ -34,6 +38,7 @@ import { parseCommandLine, usageError, wholeNumber } from './cli'
 import { benchDistance } from './bench/distance'
 import { buildHarness, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
+import { countInstructions } from './bench/instructions'
 import { gapProfile, profileRoute } from './bench/profile'
 import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
 import { measureRoute } from './bench/measure-route'
@@ -52,6 +57,10 @@ const USAGE = `
                                      trip 50 ms away, and the round trips that implies
   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
                                      --large: on the 1M-provider catalog)
+  npm run bench -- --instructions PATH  instructions a request of PATH's miss, counted by
+                                     valgrind's callgrind (--hit, repeatable; --floor:
+                                     /adult-care is then a page with nothing of its own,
+                                     for --profile too)
   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page,
                                      installed once from the npm registry into the system's
@@ -71,6 +80,8 @@ const { values } = parseCommandLine(USAGE, {
   large: { type: 'boolean', default: false },
   profile: { type: 'string' },
   hit: { type: 'boolean', default: false },
+  instructions: { type: 'string', multiple: true, default: [] },
+  floor: { type: 'boolean', default: false },
   only: { type: 'string', multiple: true, default: [] },
   distance: { type: 'string' },
   purges: { type: 'boolean', default: false },
@@ -202,7 +213,26 @@ if (values.large)
     { progress: true },
   )
 if (values.profile) {
-  await profileRoute(values.profile, values.hit, LOAD, values.large ? 'large' : 'default')
+  const catalog = values.large ? 'large' : 'default'
+  await profileRoute(values.profile, values.hit, LOAD, catalog, values.floor)
+  process.exit(0)
+}
+if (values.instructions.length) {
+  const counted = await countInstructions(values.instructions, {
+    hit: values.hit,
+    floor: values.floor,
+    warmup: 2000,
+    requests: 500,
+  })
+  console.log(
+    `\nnpm run bench -- --instructions: ${values.hit ? 'hits' : 'misses'}, 500 after 2,000\n`,
+  )
+  console.log(
+    markdownTable(
+      ['path', 'thousand instructions a request', 'callgrind_annotate it'],
+      counted.map((c) => [c.path, c.perRequest.toFixed(1), c.file]),
+    ),
+  )
   process.exit(0)
 }
 await step('production bundle', 'node_modules/.bin/wrangler', [

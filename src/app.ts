@@ -19,21 +19,22 @@ import { DATA_PREFIX } from './urls/data-prefix'
  * The pipeline, top to bottom: the way out (src/request/way-out.ts) → the page table's row →
  * context → normalise → methods → data requests → gate → flags → an entity's known path → edge
  * cache → route → errors.
- * The app keeps `memory` between requests: a new app starts as a fresh isolate does.
+ * The app keeps `memory` between requests: a new app starts as a fresh isolate does. `routes`:
+ * the page table's, or the benchmark's with one row's handler replaced (scripts/bench).
  */
-export function createApp(memory = new Memory()): Hono<AppEnv> {
+export function createApp(memory = new Memory(), routes = ROUTES): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   app.use(wayOut, noPage)
-  for (const { row, path } of ROUTES) app.use(path, pageContext(row))
+  for (const { row, path } of routes) app.use(path, pageContext(row))
   app.use(requestContext(memory), normaliseRequest, allowMethods)
   app.use(`${DATA_PREFIX}/*`, dataRequests)
 
-  for (const { row, path } of ROUTES) if (row.gate) app.use(path, gate(row.gate))
+  for (const { row, path } of routes) if (row.gate) app.use(path, gate(row.gate))
   app.use(flags)
 
   // A stale page is refreshed by rendering its request again, through this same pipeline.
   const rerender: Rerender = async (request, env, ctx) => app.fetch(request, env, ctx)
-  for (const { row, path } of ROUTES) {
+  for (const { row, path } of routes) {
     if (row.entity) app.use(path, knownEntityPath(row.entity))
     if (row.policy) app.use(path, edgeCache(row.policy, row.query, rerender))
     app.on(row.method, path, row.handler)

@@ -1,9 +1,17 @@
 // The worker as `npm run bench` serves it: the real worker (src/worker.ts), plus routes that exist
 // only in the benchmark configuration. Built by `wrangler deploy --dry-run` like the real one.
+import type { Handler } from 'hono'
+import { createElement } from 'react'
 import { TAG } from '../../src/cache/tags'
 import { KnownPurges } from '../../src/cache/generations'
+import type { AppEnv } from '../../src/env'
 import { readGate } from '../../src/gate/gate-store'
-import { memory } from '../../src/app'
+import { createApp, memory, withFastPath } from '../../src/app'
+import { ROUTES } from '../../src/pages'
+import { renderPage } from '../../src/routes/render-page'
+import { pageHead } from '../../src/seo/head'
+import { decideIndexing } from '../../src/seo/indexability'
+import { Document } from '../../src/views/document'
 import worker from '../../src/worker'
 
 interface BenchEnv extends Env {
@@ -15,6 +23,8 @@ interface BenchEnv extends Env {
   BENCH_D1_DELAY_MS?: number
   /** Milliseconds every read of the flags and the gate from KV takes: KV answering slowly. */
   BENCH_KV_DELAY_MS?: number
+  /** Set: the segment row (`/adult-care`, …) serves `floorPage` instead (`floorFetch`). */
+  BENCH_FLOOR?: boolean
 }
 
 /** Whether BENCH_MISSES have been purged in this isolate's memory. */
@@ -65,10 +75,45 @@ export default {
     const kvDelay = env.BENCH_KV_DELAY_MS ?? 0
     const flags = kvDelay ? slowKv(env.FLAGS, kvDelay) : env.FLAGS
     const gate = kvDelay ? slowKv(env.GATE, kvDelay) : env.GATE
-    return worker.fetch(request, { ...env, DB: db, FLAGS: flags, GATE: gate }, ctx)
+    const served = { ...env, DB: db, FLAGS: flags, GATE: gate }
+    if (env.BENCH_FLOOR) return floorFetch()(request, served, ctx)
+    return worker.fetch(request, served, ctx)
   },
   scheduled: (controller, env, ctx) => worker.scheduled(controller, env, ctx),
 } satisfies ExportedHandler<BenchEnv>
+
+/**
+ * A page with nothing of its own: the document's frame (head, header, footer) around an empty
+ * main, no D1 read. Its miss is what any miss pays whatever its page (the fast path, the
+ * pipeline, the render's stream, storing, digests, cookies, headers, the log line).
+ */
+const floorPage: Handler<AppEnv> = (c) => {
+  const decision = decideIndexing({})
+  const head = pageHead(c.env.PUBLIC_ORIGIN, {
+    title: 'Floor',
+    description: 'A page with nothing of its own.',
+    path: c.req.path,
+    decision,
+    crumbs: null,
+  })
+  return renderPage(c, createElement(Document, { head, children: null }), { decision })
+}
+
+let floor: ReturnType<typeof withFastPath> | null = null
+
+/** The real worker's pipeline and fast path, with the segment row's page replaced by `floorPage`. */
+function floorFetch(): ReturnType<typeof withFastPath> {
+  floor ??= withFastPath(
+    memory,
+    createApp(
+      memory,
+      ROUTES.map((r) =>
+        r.name === 'segment' ? { ...r, row: { ...r.row, handler: floorPage } } : r,
+      ),
+    ),
+  )
+  return floor
+}
 
 /** `kv`, whose reads (`get`, `getWithMetadata`) each answer `delay` ms late. */
 function slowKv(kv: KVNamespace, delay: number): KVNamespace {

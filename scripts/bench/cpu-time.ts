@@ -44,9 +44,11 @@ async function below(root: number): Promise<Proc[]> {
   return procs.filter((p) => p.pid !== root && ours.has(p.pid))
 }
 
-/** The workerd processes below this one in the process tree. */
+/** The workerd processes below this one in the process tree (also one run by callgrind). */
 export async function childWorkerds(): Promise<number[]> {
-  return (await below(process.pid)).filter((p) => p.comm === 'workerd').map((p) => p.pid)
+  return (await below(process.pid))
+    .filter((p) => p.comm === 'workerd' || p.comm.startsWith('callgrind'))
+    .map((p) => p.pid)
 }
 
 /** Every process below `pid`: a server that forks its workers. */

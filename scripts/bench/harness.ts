@@ -91,12 +91,15 @@ export async function serve(
     d1DelayMs = 0,
     kvDelayMs = 0,
     production = false,
+    floor = false,
   }: {
     inspectorPort?: number
     d1DelayMs?: number
     kvDelayMs?: number
     /** The purge token and the guest messages' rate limit, as wrangler.toml gives them. */
     production?: boolean
+    /** The segment row serves a page with nothing of its own (bench-worker.ts `floorPage`). */
+    floor?: boolean
   } = {},
 ): Promise<Server> {
   return started({
@@ -113,6 +116,7 @@ export async function serve(
       BENCH_D1_DELAY_MS: d1DelayMs,
       BENCH_KV_DELAY_MS: kvDelayMs,
       ...(production ? { PURGE_TOKEN: BENCH_PURGE_TOKEN } : {}),
+      ...(floor ? { BENCH_FLOOR: true } : {}),
     },
     ...(production
       ? { ratelimits: { MESSAGE_SENDERS: { namespace_id: '1002', simple: MESSAGE_SENDERS } } }

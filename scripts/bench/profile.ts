@@ -5,6 +5,7 @@
 //   npm run bench -- --profile /babysitters/atlanta-ga          every request renders (a miss)
 //   npm run bench -- --profile /babysitters/atlanta-ga --hit    served from the cache
 //   npm run bench -- --profile /babysitters/ga --large          on the 1M-provider catalog
+//   npm run bench -- --profile /adult-care --floor              a miss with nothing of its own
 import autocannon from 'autocannon'
 import type { Load } from './measure-route'
 import { CATALOGS, PHONE, serve, serveD1 } from './harness'
@@ -29,8 +30,9 @@ export async function profileRoute(
   hit: boolean,
   load: Load,
   catalog: keyof typeof CATALOGS = 'default',
+  floor = false,
 ): Promise<void> {
-  const { nodes, requests } = await takeProfile(path, hit, load, catalog)
+  const { nodes, requests } = await takeProfile(path, hit, load, catalog, floor)
   report(nodes, requests, path, hit)
 }
 
@@ -69,10 +71,12 @@ async function takeProfile(
   hit: boolean,
   load: Load,
   catalog: keyof typeof CATALOGS = 'default',
+  floor = false,
 ): Promise<Profile> {
   const d1 = await serveD1(CATALOGS[catalog])
   const site = await serve(CATALOGS[catalog], hit ? 'cached' : { missing: [path] }, d1, {
     inspectorPort: INSPECTOR_PORT,
+    floor,
   })
   try {
     const options = { url: site.base + path, headers: { 'user-agent': PHONE } }

@@ -1,0 +1,96 @@
+// Instructions per request: the benchmark worker's workerd run by valgrind's callgrind, which
+// counts the same whatever else the machine runs (a shared machine moves CPU time by 10–20 %
+// from one run to the next; instruction counts move by well under 1 %). Each path is requested
+// `warmup` times (JIT, the isolate's caches), the counters are zeroed, then it is requested
+// `requests` times on kept-alive connections and the counts dumped: what those requests cost,
+// in total and in workerd's own functions (C++, Rust and V8's builtins, by name; the JIT's code
+// of the worker's JavaScript has none). D1 is answered by a workerd of its own, not counted.
+import { execFile } from 'node:child_process'
+import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import autocannon from 'autocannon'
+
+/** The workerd binary Miniflare runs (the `workerd` package's export). */
+const WORKERD = (createRequire(import.meta.url)('workerd') as { default: string }).default
+import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+
+const run = promisify(execFile)
+
+export interface Counted {
+  path: string
+  requests: number
+  /** Instructions a request, in thousands. */
+  perRequest: number
+  /** The dump, for callgrind_annotate (`--inclusive=yes`, `--tree=calling`). */
+  file: string
+}
+
+export interface CountOptions {
+  /** Served from the cache (else every request renders: a miss). */
+  hit: boolean
+  /** The segment row serves a page with nothing of its own (bench-worker.ts `floorPage`). */
+  floor: boolean
+  warmup: number
+  requests: number
+}
+
+/** Counts each of `paths` in turn on one workerd run by callgrind. */
+export async function countInstructions(
+  paths: readonly string[],
+  { hit, floor, warmup, requests }: CountOptions,
+): Promise<Counted[]> {
+  const out = await mkdtemp(join(tmpdir(), 'care-callgrind-'))
+  const wrapper = join(out, 'workerd')
+  await writeFile(
+    wrapper,
+    `#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=${out}/callgrind.%p ` +
+      `--dump-instr=no --collect-jumps=no ${WORKERD} "$@"\n`,
+  )
+  await chmod(wrapper, 0o755)
+  const d1 = await serveD1(CATALOGS.default)
+  // Miniflare starts the workerd this names: only the site's runs under callgrind.
+  process.env.MINIFLARE_WORKERD_PATH = wrapper
+  const site = await serve(CATALOGS.default, hit ? 'cached' : { missing: paths }, d1, { floor })
+  delete process.env.MINIFLARE_WORKERD_PATH
+  const [pid] = site.pids
+  try {
+    const counted: Counted[] = []
+    for (const path of paths) {
+      const load = (amount: number) =>
+        autocannon({
+          url: site.base + path,
+          headers: { 'user-agent': PHONE },
+          connections: 2,
+          amount,
+          timeout: 120,
+        })
+      await load(warmup)
+      await run('callgrind_control', ['--zero', String(pid)])
+      const done = await load(requests)
+      await run('callgrind_control', ['--dump', String(pid)])
+      const file = await newestDump(out, pid ?? 0)
+      const total = done.requests.total
+      counted.push({ path, requests: total, perRequest: await perRequest(file, total), file })
+    }
+    return counted
+  } finally {
+    await site.mf.dispose()
+    await d1.mf.dispose()
+  }
+}
+
+async function newestDump(dir: string, pid: number): Promise<string> {
+  const dumps = (await readdir(dir)).filter((f) => f.startsWith(`callgrind.${pid}.`))
+  const last = dumps.sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).pop()
+  if (!last) throw new Error(`bench: no callgrind dump in ${dir}`)
+  return join(dir, last)
+}
+
+/** The dump's total a request, in thousands of instructions. */
+async function perRequest(file: string, requests: number): Promise<number> {
+  const totals = /^summary:\s+(\d+)/m.exec(await readFile(file, 'utf8'))
+  return Number(totals?.[1] ?? 0) / requests / 1000
+}
