@@ -12,6 +12,7 @@ import { contentTag, ifNoneMatchHits } from './etag'
 import type { NonceFree } from '../lib/nonce'
 import { cutAtNonce, includesText, withoutNonce } from '../lib/nonce'
 import { PENDING_BOUNDARY } from '../views/render-html'
+import { sentBytes } from '../views/coalesce'
 import { hashedScripts } from '../lib/script-hashes'
 import { policy as securityPolicy } from '../lib/content-security-policy'
 import type { Policy } from './policies'
@@ -214,12 +215,19 @@ async function store(
     c.executionCtx.waitUntil(keep(body, cut, etag).catch(failed))
     return
   }
-  // A redirect has no body: stored as an empty one.
-  const [toVisitor, toCache] = res.body ? res.body.tee() : [null, null]
+  // A render's bytes are kept as they are sent (src/views/coalesce.ts); any other body is
+  // split in two. A redirect has none: stored as an empty one.
+  let toVisitor = res.body
+  let whole = sentBytes(res.body)
+  if (!whole && res.body) {
+    const [visitor, toCache] = res.body.tee()
+    toVisitor = visitor
+    whole = new Response(toCache).arrayBuffer().then((b) => new Uint8Array(b))
+  }
   replace(c, new Response(toVisitor, { status: res.status, headers }))
   c.executionCtx.waitUntil(
     (async () => {
-      const body = new Uint8Array(await new Response(toCache).arrayBuffer())
+      const body = (await whole) ?? new Uint8Array(0)
       const cut = withoutNonce(body, meta.nonce)
       await keep(body, cut, await etagOf(res.status, cut))
     })().catch(failed),

@@ -1,3 +1,4 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { setCookie } from 'hono/cookie'
@@ -16,9 +17,11 @@ import {
   GOOGLEBOT,
   ORIGIN,
   page,
+  PHONE,
   settled,
   sameDocument,
 } from '../support/fetch-page'
+import worker from '../../src/worker'
 
 async function purge(
   body: unknown,
@@ -356,6 +359,29 @@ describe('the edge cache', () => {
       sameDocument(again.body),
     )
     expect(match).toHaveBeenCalledTimes(1)
+  })
+
+  it('stores the bytes it sent, byte for byte, with only its nonce emptied', async () => {
+    const { res, body } = await settled('/babysitters/boston-ma')
+    expect(res.headers.get('x-cache')).toBe('MISS')
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1]
+    expect(body).toContain(`nonce="${nonce}"`)
+    const stored = await (await storedCopy('/babysitters/boston-ma'))?.text()
+    expect(stored).toBe(body.replaceAll(`nonce="${nonce}"`, 'nonce=""'))
+  })
+
+  it('stores a render whose visitor stopped reading after its first chunk', async () => {
+    const ctx = createExecutionContext()
+    const request = new Request(`${ORIGIN}/nannies/denver-co`, { headers: { 'user-agent': PHONE } })
+    const res = await worker.fetch(request, env, ctx)
+    expect(res.headers.get('x-cache')).toBe('MISS')
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+    await reader.read()
+    await reader.cancel()
+    await waitOnExecutionContext(ctx)
+    const stored = await (await storedCopy('/nannies/denver-co'))?.text()
+    expect(stored?.trimEnd().endsWith('</html>')).toBe(true)
+    expect((await settled('/nannies/denver-co')).cache).toBe('HIT')
   })
 
   it('serves uncached when the Cache API fails', async () => {
