@@ -178,7 +178,8 @@ async function store(
     }
     if (!(await fromCurrentData(c, meta.tags))) return
     const complete = !includesText(rendered, PENDING_BOUNDARY)
-    const copy = new Headers(headers)
+    // The visitor's response has headers of its own by now: these become the stored copy's.
+    const copy = headers
     copy.delete('server-timing')
     if (etag) copy.set('etag', etag)
     // Sent as it is, with its scripts' hashes; but the tag manager passes the nonce it finds
@@ -215,16 +216,18 @@ async function store(
     c.executionCtx.waitUntil(keep(body, cut, etag).catch(failed))
     return
   }
-  // A render's bytes are kept as they are sent (src/views/coalesce.ts); any other body is
-  // split in two. A redirect has none: stored as an empty one.
-  let toVisitor = res.body
-  let whole = sentBytes(res.body)
-  if (!whole && res.body) {
-    const [visitor, toCache] = res.body.tee()
-    toVisitor = visitor
-    whole = new Response(toCache).arrayBuffer().then((b) => new Uint8Array(b))
+  // A render's bytes are kept as they are sent (src/views/coalesce.ts), and it goes out as it
+  // is, its caching headers set in place; any other body is split in two. A redirect has none:
+  // stored as an empty one.
+  let whole: Promise<Uint8Array> | null | undefined = sentBytes(res.body)
+  if (whole) {
+    res.headers.set('x-cache', 'MISS')
+    res.headers.set('cache-control', windows.cacheControl)
+  } else {
+    const [toVisitor, toCache] = res.body ? res.body.tee() : [null, null]
+    whole = toCache && new Response(toCache).arrayBuffer().then((b) => new Uint8Array(b))
+    replace(c, new Response(toVisitor, { status: res.status, headers }))
   }
-  replace(c, new Response(toVisitor, { status: res.status, headers }))
   c.executionCtx.waitUntil(
     (async () => {
       const body = (await whole) ?? new Uint8Array(0)
