@@ -72,8 +72,9 @@ export interface Server {
  * How the site caches. `cached`: as in production, the Cache API behind the isolate's memory of
  * stored pages. `{ missing }`: every request to those paths renders: every copy of them is
  * older than a purge in the far future (bench-worker.ts), so none is ever served, and the
- * Cache API is off, so storing a render costs the worker its tee and no more (in production
- * the store is I/O, not the worker's CPU).
+ * Cache API is off. Off, Miniflare still answers each `put` with a JavaScript worker of its own
+ * in the same workerd, which reads the copy into a WritableStream: about a sixth of a miss's
+ * instructions that production's cache, elsewhere, never costs the worker (docs/performance.md).
  */
 export type Caching = 'cached' | { missing: readonly string[] }
 
