@@ -1,10 +1,12 @@
 // Instructions per request: the benchmark worker's workerd run by valgrind's callgrind, which
-// counts the same whatever else the machine runs (a shared machine moves CPU time by 10–20 %
-// from one run to the next; instruction counts move by well under 1 %). Each path is requested
-// `warmup` times (JIT, the isolate's caches), the counters are zeroed, then it is requested
-// `requests` times on kept-alive connections and the counts dumped: what those requests cost,
-// in total and in workerd's own functions (C++, Rust and V8's builtins, by name; the JIT's code
-// of the worker's JavaScript has none). D1 is answered by a workerd of its own, not counted.
+// counts much the same whatever else the machine runs (a shared machine moves CPU time by
+// 10–20 % from one run to the next; these counts, garbage collection aside, by about 1.5 %:
+// V8 times some collections by the clock, docs/performance.md). Each path is requested `warmup`
+// times (JIT, the isolate's caches), the counters are zeroed, then it is requested `requests`
+// times on kept-alive connections and the counts dumped: the total a request, and a dump that
+// callgrind_annotate splits by workerd's own functions (C++, Rust and V8's builtins, by name;
+// the JIT's code of the worker's JavaScript has none). D1 is answered by a workerd of its own,
+// not counted.
 import { execFile } from 'node:child_process'
 import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -12,10 +14,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
+import { CATALOGS, PHONE, serve, serveD1 } from './harness'
 
 /** The workerd binary Miniflare runs (the `workerd` package's export). */
 const WORKERD = (createRequire(import.meta.url)('workerd') as { default: string }).default
-import { CATALOGS, PHONE, serve, serveD1 } from './harness'
 
 const run = promisify(execFile)
 

@@ -179,24 +179,23 @@ async function store(
     if (!(await fromCurrentData(c, meta.tags))) return
     const complete = !includesText(rendered, PENDING_BOUNDARY)
     // The visitor's response has headers of its own by now: these become the stored copy's.
-    const copy = headers
-    copy.delete('server-timing')
-    if (etag) copy.set('etag', etag)
+    headers.delete('server-timing')
+    if (etag) headers.set('etag', etag)
     // Sent as it is, with its scripts' hashes; but the tag manager passes the nonce it finds
     // on to the scripts it adds, so a page that loads it gets a nonce of its own each time.
     const sentAsIs = !c.get('flags').config.tagManagerEnabled
     const hashed = sentAsIs ? await hashedScripts(rendered, meta.nonce, cut) : null
     if (hashed)
-      copy.set(
+      headers.set(
         'content-security-policy',
         securityPolicy({ hashes: hashed.hashes, tagManager: false }, c.env.SENTRY_BROWSER_DSN),
       )
     const entry: EntryMeta = { ...meta, nonce: hashed ? null : meta.nonce, complete, etag }
     const stored = hashed?.body ?? rendered
-    c.get('memory').hotPages.remember(key, hotPage(res.status, copy, entry, stored))
-    copy.set(META, JSON.stringify(entry))
-    copy.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
-    await cache.put(key, new Response(stored, { status: res.status, headers: copy }))
+    c.get('memory').hotPages.remember(key, hotPage(res.status, headers, entry, stored))
+    headers.set(META, JSON.stringify(entry))
+    headers.set('cache-control', `public, max-age=${Math.ceil((meta.keepUntil - now) / 1000)}`)
+    await cache.put(key, new Response(stored, { status: res.status, headers }))
   }
   const failed = (error: unknown) =>
     c.get('reporter').problem('cache: store failed', { error: String(error) })

@@ -16,11 +16,7 @@ import { join } from './splice'
 /** Enough for a chunk already queued to reach a reader through the stream's promise chain. */
 const READY_WITHIN_MICROTASKS = 4
 
-/**
- * What a coalesced stream sends, kept on the stream itself. An object of its own, so that what
- * keeps the stream (the response, until its copy is stored) does not also keep the stream's
- * source and React's render state through a shared closure.
- */
+/** What a coalesced stream sends, kept on the stream itself for `sentBytes`. */
 class Sent {
   readonly chunks: Uint8Array[] = []
   /** Whether the reader still reads. */
