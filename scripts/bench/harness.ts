@@ -73,7 +73,7 @@ export interface Server {
  * stored pages. `{ missing }`: every request to those paths renders: every copy of them is
  * older than a purge in the far future (bench-worker.ts), so none is ever served, and the
  * Cache API is off. Off, Miniflare still answers each `put` with a JavaScript worker of its own
- * in the same workerd, which reads the copy into a WritableStream: about a sixth of a miss's
+ * in the same workerd, which reads the copy into a WritableStream: a sixth of the floor miss's
  * instructions that production's cache, elsewhere, never costs the worker (docs/performance.md).
  */
 export type Caching = 'cached' | { missing: readonly string[] }
