@@ -166,7 +166,7 @@ function renderGuide(c: Context<AppEnv>, guide: Guide): Promise<Response> {
     decision,
     crumbs: guide.crumbs,
   })
-  const main = (
+  const content = (
     <CostGuidePage
       crumbs={guide.crumbs}
       service={service}
@@ -193,7 +193,7 @@ function renderGuide(c: Context<AppEnv>, guide: Guide): Promise<Response> {
     decision,
     tags: guide.tags,
     lastModified: stats.updatedAt,
-    markup: [mainMarkup(siteOf(c), main)],
+    markup: [mainMarkup(siteOf(c), content)],
   })
 }
 
