@@ -64,10 +64,7 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
       }
       related={shownServices(c.var.flags.on)
         .filter((s) => s.slug !== service.slug)
-        .map((s) => ({
-          href: servicePath(s.slug),
-          text: s.title,
-        }))}
+        .map((s) => ({ href: servicePath(s.slug), text: s.title }))}
     />
   )
   return renderPage(c, <Document head={head} client />, {
