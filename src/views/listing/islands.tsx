@@ -45,13 +45,35 @@ export function Island({ name, state }: { name: IslandName; state: ListingState 
 }
 
 /**
- * The filter panel, the largest island after the results, rendered once per listing path and
- * filter values: every page of it (sort, page N) shares it.
+ * The filter panel, the largest island after the results, rendered once per filter values with
+ * a stand-in for the listing's path, which is then written in: every page of every city's
+ * listing of a service with the same filters (sort, page N) shares it, so a city's first render
+ * places it too.
  */
 export function filterMarkup(fragments: Fragments, state: ListingState): [unknown, string] {
   const { path, filters } = state
-  return [
-    MARKUP_KEY.filters,
-    fragments.html('filters', FilterForm, { path, filters, formKey: IDLE.formKey }),
-  ]
+  const html = fragments.html('filters', FilterForm, {
+    path: PATH_SLOT,
+    filters,
+    formKey: IDLE.formKey,
+  })
+  return [MARKUP_KEY.filters, html.split(PATH_SLOT).join(attributeText(path))]
+}
+
+/**
+ * Where the path goes in the shared filter panel: the form's action and its links, each an
+ * attribute. Private-use characters, which no filter's name, value or label has.
+ */
+const PATH_SLOT = '\uE000path\uE000'
+
+/** `text` as React writes it in an attribute's value. */
+function attributeText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c)
+}
+const ATTRIBUTE_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#x27;',
 }
