@@ -34,13 +34,28 @@ const LONG_DATE = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 })
 
-/** "12,345" */
-export function number(n: number): string {
-  return NUMBER.format(n)
+/** Whole numbers below this are formatted once per isolate: counts, years, whole-dollar rates. */
+const ONCE_BELOW = 10_000
+
+/**
+ * `format`, each whole number below ONCE_BELOW formatted once: every card formats counts and
+ * rates that other pages format too (about half a microsecond each with Intl), so a city's
+ * first render finds most of them formatted.
+ */
+function formattedOnce(format: Intl.NumberFormat): (n: number) => string {
+  const formatted: string[] = []
+  return (n) =>
+    Number.isInteger(n) && n >= 0 && n < ONCE_BELOW && !Object.is(n, -0)
+      ? (formatted[n] ??= format.format(n))
+      : format.format(n)
 }
+const dollarsOnce = formattedOnce(DOLLARS)
+
+/** "12,345" */
+export const number = formattedOnce(NUMBER)
 
 export function dollars(amount: number, cents = false): string {
-  return (cents ? DOLLARS_AND_CENTS : DOLLARS).format(amount)
+  return cents ? DOLLARS_AND_CENTS.format(amount) : dollarsOnce(amount)
 }
 
 /** "$15–$22/hr", or "$18/hr" when the range is one value. */
