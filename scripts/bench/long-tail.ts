@@ -10,7 +10,7 @@ import type autocannon from 'autocannon'
 export function cycling(
   paths: readonly string[],
   from = 0,
-): Pick<autocannon.Request, 'setupRequest'> {
+): { setupRequest: (request: autocannon.Request) => autocannon.Request } {
   let next = from
   return {
     setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] ?? '/' }),
