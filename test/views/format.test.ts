@@ -15,6 +15,7 @@ const usd = (digits: number) =>
 describe('numbers formatted once', () => {
   const numbers = fc.oneof(
     fc.nat(12_000),
+    fc.integer({ min: 0, max: 50_000 }).map((c) => c / 100),
     fc.integer({ min: -50, max: 2_000_000 }),
     fc.double({ noNaN: false }),
     fc.constantFrom(0, -0, 9_999, 10_000, 0.5, 12.5, Infinity),

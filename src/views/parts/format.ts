@@ -34,28 +34,36 @@ const LONG_DATE = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 })
 
-/** Whole numbers below this are formatted once per isolate: counts, years, whole-dollar rates. */
-const ONCE_BELOW = 10_000
+/** How many numbers each formatter keeps formatted (counts, years, rates, averages). */
+const KEPT = 10_000
 
 /**
- * `format`, each whole number below ONCE_BELOW formatted once: every card formats counts and
- * rates that other pages format too (about half a microsecond each with Intl), so a city's
- * first render finds most of them formatted.
+ * `format`, each number formatted once while kept: every card formats counts and rates that
+ * other pages format too, and a page writes its average in several places (about half a
+ * microsecond to several each with Intl), so a city's first render finds most of them formatted.
  */
 function formattedOnce(format: Intl.NumberFormat): (n: number) => string {
-  const formatted: string[] = []
-  return (n) =>
-    Number.isInteger(n) && n >= 0 && n < ONCE_BELOW && !Object.is(n, -0)
-      ? (formatted[n] ??= format.format(n))
-      : format.format(n)
+  const formatted = new Map<number, string>()
+  return (n) => {
+    // A Map's key takes -0 for 0, which Intl writes as "-0".
+    if (Object.is(n, -0)) return format.format(n)
+    let text = formatted.get(n)
+    if (text === undefined) {
+      if (formatted.size >= KEPT) formatted.clear()
+      text = format.format(n)
+      formatted.set(n, text)
+    }
+    return text
+  }
 }
-const dollarsOnce = formattedOnce(DOLLARS)
+const formattedDollars = formattedOnce(DOLLARS)
+const formattedCents = formattedOnce(DOLLARS_AND_CENTS)
 
 /** "12,345" */
 export const number = formattedOnce(NUMBER)
 
 export function dollars(amount: number, cents = false): string {
-  return cents ? DOLLARS_AND_CENTS.format(amount) : dollarsOnce(amount)
+  return cents ? formattedCents(amount) : formattedDollars(amount)
 }
 
 /** "$15–$22/hr", or "$18/hr" when the range is one value. */
