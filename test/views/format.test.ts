@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { dollars, number } from '../../src/views/parts/format'
+import { dollars, monthYear, number } from '../../src/views/parts/format'
 
 // What the pages have always written: Intl's en-US formatting, formatted anew each call.
 const plain = new Intl.NumberFormat('en-US')
@@ -29,6 +29,34 @@ describe('numbers formatted once', () => {
           expect(dollars(n)).toBe(usd(0).format(n))
           expect(dollars(n, true)).toBe(usd(2).format(n))
         }
+      }),
+      { numRuns: 1_000 },
+    )
+  })
+})
+
+describe('months written once', () => {
+  const monthYearOf = new Intl.DateTimeFormat('en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+  const instants = fc
+    .date({ min: new Date('1990-01-01'), max: new Date('2040-12-31'), noInvalidDate: true })
+    .chain((d) =>
+      fc.constantFrom(
+        d.toISOString(),
+        d.toISOString().slice(0, 10),
+        d.toISOString().replace('Z', '+05:30'),
+        d.toISOString().replace('Z', '-11:00'),
+      ),
+    )
+
+  it('write the month Intl writes for any instant or date, the first time and from memory', () => {
+    fc.assert(
+      fc.property(instants, (iso) => {
+        expect(monthYear(iso)).toBe(monthYearOf.format(new Date(iso)))
+        expect(monthYear(iso)).toBe(monthYearOf.format(new Date(iso)))
       }),
       { numRuns: 1_000 },
     )

@@ -102,9 +102,24 @@ export function miles(m: number): string {
   return `${m < 10 ? m.toFixed(1) : Math.round(m)} mi`
 }
 
-/** "November 2026": the date behind figures. */
+/** Each month's "November 2026", by its number since year 0 in UTC, written once. */
+const months = new Map<number, string>()
+
+/**
+ * "November 2026": the date behind figures, written once a month: each city's figures have their
+ * own instant, but most pages' fall in a few months (a format is several microseconds with Intl).
+ */
 export function monthYear(iso: string): string {
-  return MONTH_YEAR.format(new Date(iso))
+  const date = new Date(iso)
+  const month = date.getUTCFullYear() * 12 + date.getUTCMonth()
+  // An invalid date (NaN) is formatted as it always was: Intl throws.
+  if (Number.isNaN(month)) return MONTH_YEAR.format(date)
+  let text = months.get(month)
+  if (text === undefined) {
+    text = MONTH_YEAR.format(date)
+    months.set(month, text)
+  }
+  return text
 }
 
 /** "November 30, 2026" for a date or an instant, read in UTC. */
