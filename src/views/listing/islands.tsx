@@ -46,18 +46,19 @@ export function Island({ name, state }: { name: IslandName; state: ListingState 
 
 /**
  * The filter panel, the largest island after the results, rendered once per filter values with
- * a stand-in for the listing's path, which is then written in: every page of every city's
- * listing of a service with the same filters (sort, page N) shares it, so a city's first render
- * places it too.
+ * a stand-in for the listing's path, which is then written in: every city's listing of a service
+ * with the same filters shares the render, so a city's first render places it too. Each
+ * listing's own panel is kept as well (every page of it, sort, page N, shares it), so a repeat
+ * render finds it whole.
  */
 export function filterMarkup(fragments: Fragments, state: ListingState): [unknown, string] {
   const { path, filters } = state
-  const html = fragments.html('filters', FilterForm, {
-    path: PATH_SLOT,
-    filters,
-    formKey: IDLE.formKey,
-  })
-  return [MARKUP_KEY.filters, html.split(PATH_SLOT).join(attributeText(path))]
+  const props = { path: PATH_SLOT, filters, formKey: IDLE.formKey }
+  const json = JSON.stringify(props)
+  const html = fragments.made(`filters@${json}${JSON.stringify(path)}`, () =>
+    fragments.html('filters', FilterForm, props, json).split(PATH_SLOT).join(attributeText(path)),
+  )
+  return [MARKUP_KEY.filters, html]
 }
 
 /**
