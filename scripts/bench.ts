@@ -9,7 +9,8 @@
 //   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
 //                                      trip 50 ms away, and the round trips that implies
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
-//                                      --large: on the 1M-provider catalog)
+//                                      --large: on the 1M-provider catalog; --tail: the
+//                                      directory of every other city of PATH's service in turn)
 //   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
 //   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page
 //                                      (installed once outside the project: bench/peers.ts)
@@ -51,7 +52,8 @@ const USAGE = `
   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
                                      trip 50 ms away, and the round trips that implies
   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
-                                     --large: on the 1M-provider catalog)
+                                     --large: on the 1M-provider catalog; --tail: the
+                                     directory of every other city of PATH's service in turn)
   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page,
                                      installed once from the npm registry into the system's
@@ -71,6 +73,7 @@ const { values } = parseCommandLine(USAGE, {
   large: { type: 'boolean', default: false },
   profile: { type: 'string' },
   hit: { type: 'boolean', default: false },
+  tail: { type: 'boolean', default: false },
   only: { type: 'string', multiple: true, default: [] },
   distance: { type: 'string' },
   purges: { type: 'boolean', default: false },
@@ -86,6 +89,8 @@ const distance =
   values.distance === undefined ? null : wholeNumber('distance', values.distance, { max: 10_000 })
 if (values.profile !== undefined && !values.profile.startsWith('/'))
   usageError(`--profile takes a path such as /babysitters/atlanta-ga: got "${values.profile}"`)
+if (values.tail && values.profile === undefined)
+  usageError('--tail goes with --profile: --profile /babysitters/atlanta-ga --tail')
 
 if (values.sync) {
   await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
@@ -202,7 +207,13 @@ if (values.large)
     { progress: true },
   )
 if (values.profile) {
-  await profileRoute(values.profile, values.hit, LOAD, values.large ? 'large' : 'default')
+  await profileRoute(
+    values.profile,
+    values.hit,
+    LOAD,
+    values.large ? 'large' : 'default',
+    values.tail,
+  )
   process.exit(0)
 }
 await step('production bundle', 'node_modules/.bin/wrangler', [
@@ -327,19 +338,24 @@ console.log(`worker bundle: ${kb(bundleGzip)} gzip (${SITE})`)
  * share a request), and where what was tried against it is written down.
  */
 async function showGaps(ts: readonly Target[]): Promise<void> {
-  const byRequest = new Map<string, { path: string; hit: boolean; names: string[] }>()
+  const byRequest = new Map<
+    string,
+    { path: string; hit: boolean; tail?: readonly string[]; names: string[] }
+  >()
   for (const t of ts) {
     if (t.met || !t.profile) continue
-    const key = `${t.profile.path} ${t.profile.hit}`
+    const key = `${t.profile.path} ${t.profile.hit} ${t.profile.tail?.length ?? 0}`
     const entry = byRequest.get(key) ?? { ...t.profile, names: [] }
     entry.names.push(t.target)
     byRequest.set(key, entry)
   }
   if (!byRequest.size) return
   console.log(`the gaps, each with where its CPU goes (what was tried: ${TRIED}):\n`)
-  for (const { path, hit, names } of byRequest.values()) {
-    console.error(`bench: profiling ${path}${hit ? ' (hit)' : ''}`)
-    console.log(`${names.join('; ')}\n${await gapProfile(path, hit, LOAD)}\n`)
+  for (const { path, hit, tail, names } of byRequest.values()) {
+    console.error(
+      `bench: profiling ${tail ? `${tail.length} pages from ` : ''}${path}${hit ? ' (hit)' : ''}`,
+    )
+    console.log(`${names.join('; ')}\n${await gapProfile(tail ?? path, hit, LOAD)}\n`)
   }
 }
 
