@@ -9,7 +9,8 @@
 //   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
 //                                      trip 50 ms away, and the round trips that implies
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
-//                                      --large: on the 1M-provider catalog)
+//                                      --large: on the 1M-provider catalog; --tail: the
+//                                      directory of every other city of PATH's service in turn)
 //   npm run bench -- --instructions PATH  instructions a request of PATH's miss, counted by
 //                                      valgrind's callgrind (--hit, repeatable; --floor:
 //                                      /adult-care is then a page with nothing of its own,
@@ -56,7 +57,8 @@ const USAGE = `
   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
                                      trip 50 ms away, and the round trips that implies
   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
-                                     --large: on the 1M-provider catalog)
+                                     --large: on the 1M-provider catalog; --tail: the
+                                     directory of every other city of PATH's service in turn)
   npm run bench -- --instructions PATH  instructions a request of PATH's miss, counted by
                                      valgrind's callgrind (--hit, repeatable; --floor:
                                      /adult-care is then a page with nothing of its own,
@@ -80,6 +82,7 @@ const { values } = parseCommandLine(USAGE, {
   large: { type: 'boolean', default: false },
   profile: { type: 'string' },
   hit: { type: 'boolean', default: false },
+  tail: { type: 'boolean', default: false },
   instructions: { type: 'string', multiple: true, default: [] },
   floor: { type: 'boolean', default: false },
   only: { type: 'string', multiple: true, default: [] },
@@ -97,6 +100,8 @@ const distance =
   values.distance === undefined ? null : wholeNumber('distance', values.distance, { max: 10_000 })
 if (values.profile !== undefined && !values.profile.startsWith('/'))
   usageError(`--profile takes a path such as /babysitters/atlanta-ga: got "${values.profile}"`)
+if (values.tail && values.profile === undefined)
+  usageError('--tail goes with --profile: --profile /babysitters/atlanta-ga --tail')
 
 if (values.sync) {
   await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
@@ -214,7 +219,7 @@ if (values.large)
   )
 if (values.profile) {
   const catalog = values.large ? 'large' : 'default'
-  await profileRoute(values.profile, values.hit, LOAD, catalog, values.floor)
+  await profileRoute(values.profile, values.hit, LOAD, catalog, values.tail, values.floor)
   process.exit(0)
 }
 if (values.instructions.length) {
@@ -357,19 +362,24 @@ console.log(`worker bundle: ${kb(bundleGzip)} gzip (${SITE})`)
  * share a request), and where what was tried against it is written down.
  */
 async function showGaps(ts: readonly Target[]): Promise<void> {
-  const byRequest = new Map<string, { path: string; hit: boolean; names: string[] }>()
+  const byRequest = new Map<
+    string,
+    { path: string; hit: boolean; tail?: readonly string[]; names: string[] }
+  >()
   for (const t of ts) {
     if (t.met || !t.profile) continue
-    const key = `${t.profile.path} ${t.profile.hit}`
+    const key = `${t.profile.path} ${t.profile.hit} ${t.profile.tail?.length ?? 0}`
     const entry = byRequest.get(key) ?? { ...t.profile, names: [] }
     entry.names.push(t.target)
     byRequest.set(key, entry)
   }
   if (!byRequest.size) return
   console.log(`the gaps, each with where its CPU goes (what was tried: ${TRIED}):\n`)
-  for (const { path, hit, names } of byRequest.values()) {
-    console.error(`bench: profiling ${path}${hit ? ' (hit)' : ''}`)
-    console.log(`${names.join('; ')}\n${await gapProfile(path, hit, LOAD)}\n`)
+  for (const { path, hit, tail, names } of byRequest.values()) {
+    console.error(
+      `bench: profiling ${tail ? `${tail.length} pages from ` : ''}${path}${hit ? ' (hit)' : ''}`,
+    )
+    console.log(`${names.join('; ')}\n${await gapProfile(tail ?? path, hit, LOAD)}\n`)
   }
 }
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { explainPageReads, isScan } from '../../test/support/page-reads'
 import type { PageName } from '../../src/pages'
-import { findPages } from './find-pages'
+import { findPages, findTail } from './find-pages'
 import type { Server } from './harness'
 import { CATALOGS, PHONE, serve, serveD1 } from './harness'
 import type { Load, Measured } from './measure-route'
@@ -19,6 +19,11 @@ export interface Row {
   route: PageName | 'bare 404' | 'gate 404'
   cache: 'miss' | 'hit' | null
   path: string
+  /**
+   * A long-tail row's pages, asked for in turn (`path` is the first): each request renders a
+   * page the isolate last rendered a lap ago, as a crawler walking the tail gets it.
+   */
+  tail?: readonly string[]
   measured: Measured
   /**
    * What the row's throughput is compared with, measured just before it on the same server: a
@@ -29,7 +34,8 @@ export interface Row {
   js: number | null
 }
 
-export const label = (row: Row): string => (row.cache ? `${row.route}, ${row.cache}` : row.route)
+export const label = (row: Row): string =>
+  row.cache ? `${row.route}, ${row.tail ? 'tail ' : ''}${row.cache}` : row.route
 
 /** `only`: the pages to load, by name (none: every one, and the 404s). */
 export async function benchCatalog(
@@ -45,16 +51,31 @@ export async function benchCatalog(
     const cached = await serve(state, 'cached', d1)
     servers.push(cached)
     const pages = await findPages(cached.base)
+    const tail =
+      pages.directory && (!only.length || only.includes('directory'))
+        ? await findTail(cached.base, pages.directory)
+        : []
     // Every request to these pages renders: see `Caching` in scripts/bench/harness.ts.
-    const missing = await serve(state, { missing: Object.values(pages) }, d1)
+    const missing = await serve(state, { missing: [...Object.values(pages), ...tail] }, d1)
     servers.push(missing)
-    const measure = (server: Server, path: string, status: number) =>
+    const measure = (server: Server, path: string | readonly string[], status: number) =>
       measureRoute(server, d1, path, status, load)
 
-    /** A page under load, just after a static string of its size from the same server. */
-    const pageRow = async (route: PageName, path: string, cache: 'miss' | 'hit'): Promise<Row> => {
+    /**
+     * A page under load, just after a static string of its size from the same server. With
+     * `tail`, those pages in turn, beside a string of the first one's size.
+     */
+    const pageRow = async (
+      route: PageName,
+      path: string,
+      cache: 'miss' | 'hit',
+      tail?: readonly string[],
+    ): Promise<Row> => {
       const server = cache === 'miss' ? missing : cached
-      console.error(`bench: ${route}, ${cache}: ${path}`)
+      console.error(
+        `bench: ${route}, ${cache}: ${tail ? `${tail.length} pages in turn from ` : ''}${path}`,
+      )
+      // Asked once before the run (it is the tail's first page): the row's reference and JS.
       const res = await fetch(server.base + path, { headers: { 'user-agent': PHONE } })
       const html = await res.text()
       const bytes = new TextEncoder().encode(html).byteLength
@@ -63,7 +84,8 @@ export async function benchCatalog(
         route,
         cache,
         path,
-        measured: await measure(server, path, 200),
+        ...(tail ? { tail } : {}),
+        measured: await measure(server, tail ?? path, 200),
         reference: { route: 'static', bytes, measured: reference },
         js: await shippedJs(html),
       }
@@ -73,7 +95,10 @@ export async function benchCatalog(
     for (const [route, path] of Object.entries(pages) as [PageName, string][]) {
       if (only.length && !only.includes(route)) continue
       rows.push(await pageRow(route, path, 'miss'))
-      if (route === 'directory') rows.push(await pageRow(route, path, 'hit'))
+      if (route !== 'directory') continue
+      const [first] = tail
+      if (first) rows.push(await pageRow(route, first, 'miss', tail))
+      rows.push(await pageRow(route, path, 'hit'))
     }
     if (!only.length || only.includes('gate 404')) {
       console.error('bench: 404s')

@@ -86,3 +86,18 @@ function must(path: string | undefined, what: string): string {
   if (!path) throw new Error(`bench: no ${what} page in the sitemaps`)
   return path
 }
+
+/**
+ * The long tail of `directory`'s kind: the directory of every other city the sitemaps list for
+ * its service (`/babysitters/atlanta-ga`: every other `/babysitters/{city}`), in their order.
+ */
+export async function findTail(base: string, directory: string): Promise<string[]> {
+  const service = directory.split('/')[1] ?? ''
+  const shape = new RegExp(`^/${service}/[a-z0-9-]+-[a-z]{2}$`)
+  const tail: string[] = []
+  for (const file of await listed(base, SITEMAP_INDEX))
+    if (file.startsWith('/sitemaps/directories-'))
+      tail.push(...(await listed(base, file)).filter((p) => shape.test(p) && p !== directory))
+  if (tail.length < 2) throw new Error(`bench: no long tail of ${directory} in the sitemaps`)
+  return tail
+}

@@ -4,11 +4,16 @@
 // load kept the process busy, and rows that log would lose throughput that production never
 // loses (docs/performance.md).
 import autocannon from 'autocannon'
+import { cycling } from './long-tail'
 
-/** What the parent sends: autocannon's options and the status every response should have. */
+/**
+ * What the parent sends: autocannon's options and the status every response should have; with
+ * `tail`, the paths asked for in turn from the `from`th (`cycling`) instead of the options' URL's.
+ */
 export interface LoadOrder {
   options: autocannon.Options
   status: number
+  tail?: { paths: readonly string[]; from: number }
 }
 
 /** What the child sends back when the run is over. */
@@ -30,6 +35,7 @@ process.once('message', (order: LoadOrder) => {
     ...order.options,
     requests: [
       {
+        ...(order.tail ? cycling(order.tail.paths, order.tail.from) : {}),
         onResponse: (got, _body, _context, headers) => {
           if (got !== order.status) wrongStatus++
           const state = (headers as Record<string, string | undefined>)['x-cache'] ?? '–'

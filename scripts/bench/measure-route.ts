@@ -31,22 +31,33 @@ export interface Measured {
   errors: number
 }
 
+/**
+ * `path`: the one page loaded, or pages asked for in turn (long-tail.ts), the run going on
+ * from where its warm-up stopped, so that no page of the run was rendered in the warm-up.
+ */
 export async function measureRoute(
   server: Served,
   d1: Served | null,
-  path: string,
+  path: string | readonly string[],
   status: number,
   load: Load,
 ): Promise<Measured> {
+  const paths = typeof path === 'string' ? null : path
   const options = {
-    url: server.base + path,
+    url: server.base + (typeof path === 'string' ? path : (path[0] ?? '')),
     connections: load.connections,
     headers: { 'user-agent': PHONE },
   }
-  await loadInChild({ options: { ...options, duration: 1 }, status }) // warm-up: JIT, isolate caches, the stored copy
+  const tail = (from: number) => (paths ? { tail: { paths, from } } : {})
+  // warm-up: JIT, isolate caches, the stored copy
+  const warm = await loadInChild({ options: { ...options, duration: 1 }, status, ...tail(0) })
   const d1Pids = d1?.pids ?? []
   const before = await Promise.all([cpuTime(server.pids), cpuTime(d1Pids)])
-  const r = await loadInChild({ options: { ...options, duration: load.duration }, status })
+  const r = await loadInChild({
+    options: { ...options, duration: load.duration },
+    status,
+    ...tail(warm.requests + load.connections),
+  })
   const after = await Promise.all([cpuTime(server.pids), cpuTime(d1Pids)])
   // Responses completed. The few requests still in flight when the run stops count in the CPU
   // time but not here: one per connection, a few % of a 5 s run of misses.

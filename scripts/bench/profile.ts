@@ -5,10 +5,13 @@
 //   npm run bench -- --profile /babysitters/atlanta-ga          every request renders (a miss)
 //   npm run bench -- --profile /babysitters/atlanta-ga --hit    served from the cache
 //   npm run bench -- --profile /babysitters/ga --large          on the 1M-provider catalog
+//   npm run bench -- --profile /babysitters/atlanta-ga --tail   every other city's in turn
 //   npm run bench -- --profile /adult-care --floor              a miss with nothing of its own
 import autocannon from 'autocannon'
+import { findTail } from './find-pages'
 import type { Load } from './measure-route'
 import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+import { cycling } from './long-tail'
 
 const INSPECTOR_PORT = 9230
 
@@ -24,23 +27,41 @@ interface Profile {
   requests: number
 }
 
-/** Prints the top functions and files by self time while `path` is loaded. */
+/**
+ * Prints the top functions and files by self time while `path` is loaded; with `tail`, the
+ * long tail of its kind instead (find-pages.ts `findTail`), a page at a time in turn.
+ */
 export async function profileRoute(
   path: string,
   hit: boolean,
   load: Load,
   catalog: keyof typeof CATALOGS = 'default',
+  tail = false,
   floor = false,
 ): Promise<void> {
-  const { nodes, requests } = await takeProfile(path, hit, load, catalog, floor)
-  report(nodes, requests, path, hit)
+  let paths: string | string[] = path
+  if (tail) {
+    const d1 = await serveD1(CATALOGS[catalog])
+    const site = await serve(CATALOGS[catalog], 'cached', d1)
+    try {
+      paths = await findTail(site.base, path)
+    } finally {
+      await Promise.all([site.mf.dispose(), d1.mf.dispose()])
+    }
+  }
+  const { nodes, requests } = await takeProfile(paths, hit, load, catalog, floor)
+  report(nodes, requests, tail ? `${paths.length} pages from ${path}` : path, hit)
 }
 
 /**
  * What a target's gap is made of, in a few lines: the share of the worker's samples in each of
  * the functions that take most of them, with and without what they call.
  */
-export async function gapProfile(path: string, hit: boolean, load: Load): Promise<string> {
+export async function gapProfile(
+  path: string | readonly string[],
+  hit: boolean,
+  load: Load,
+): Promise<string> {
   const { nodes, requests } = await takeProfile(path, hit, load)
   const total = nodes.reduce((n, node) => n + node.hitCount, 0)
   const self = new Map<string, number>()
@@ -59,33 +80,38 @@ export async function gapProfile(path: string, hit: boolean, load: Load): Promis
           `${((100 * hits) / total).toFixed(0)} % ${name.replace(/ bench-worker\.js$/, '')}`,
       )
       .join(', ')
+  const what = typeof path === 'string' ? path : `${path.length} pages from ${path[0] ?? ''}`
   return (
-    `${requests} requests of ${path} profiled:\n` +
+    `${requests} requests of ${what} profiled:\n` +
     `  total time: ${telling(inclusive(nodes), 14)}\n` +
     `  self time: ${telling(self, 10)}`
   )
 }
 
+/** `path`: one page, or pages asked for in turn, the profiled run going on after its warm-up. */
 async function takeProfile(
-  path: string,
+  path: string | readonly string[],
   hit: boolean,
   load: Load,
   catalog: keyof typeof CATALOGS = 'default',
   floor = false,
 ): Promise<Profile> {
+  const paths = typeof path === 'string' ? [path] : path
   const d1 = await serveD1(CATALOGS[catalog])
-  const site = await serve(CATALOGS[catalog], hit ? 'cached' : { missing: [path] }, d1, {
+  const site = await serve(CATALOGS[catalog], hit ? 'cached' : { missing: paths }, d1, {
     inspectorPort: INSPECTOR_PORT,
     floor,
   })
   try {
-    const options = { url: site.base + path, headers: { 'user-agent': PHONE } }
-    await autocannon({ ...options, connections: load.connections, duration: 1 })
+    const options = { url: site.base + (paths[0] ?? ''), headers: { 'user-agent': PHONE } }
+    // One sequence for the warm-up and the run: no page of the run was rendered in the warm-up.
+    const requests = [cycling(paths)]
+    await autocannon({ ...options, requests, connections: load.connections, duration: 1 })
     const inspector = await connect()
     await inspector.send('Profiler.enable')
     await inspector.send('Profiler.setSamplingInterval', { interval: 50 })
     await inspector.send('Profiler.start')
-    const run = await autocannon({ ...options, ...load })
+    const run = await autocannon({ ...options, requests, ...load })
     const { profile } = (await inspector.send('Profiler.stop')) as {
       profile: { nodes: ProfileNode[] }
     }

@@ -16,8 +16,8 @@ export interface Target {
   target: string
   measured: string
   met: boolean
-  /** The request whose CPU profile shows what a missed target is made of. */
-  profile?: { path: string; hit: boolean }
+  /** The request (or a tail's requests) whose CPU profile shows what a missed target is made of. */
+  profile?: { path: string; hit: boolean; tail?: readonly string[] }
 }
 
 /** Where each remaining gap's profile is read and what was tried against it is listed. */
@@ -51,7 +51,7 @@ export function targets(rows: readonly Row[], peer: Peer | null = null): Target[
       target: `${label(row)}: CPU ≤ ${limit.toFixed(1)} ms/request`,
       measured: `${row.measured.cpu.toFixed(2)} ms`,
       met: row.measured.cpu <= limit,
-      profile: { path: row.path, hit: false },
+      profile: { path: row.path, hit: false, ...(row.tail ? { tail: row.tail } : {}) },
     })
   }
   for (const { route, cache, least } of SHARE) {
@@ -65,7 +65,7 @@ export function targets(rows: readonly Row[], peer: Peer | null = null): Target[
       profile: { path: row.path, hit: true },
     })
   }
-  const miss = rows.find((r) => r.route === 'directory' && r.cache === 'miss')
+  const miss = rows.find((r) => r.route === 'directory' && r.cache === 'miss' && !r.tail)
   if (peer && miss) {
     const share = miss.measured.rps / peer.measured.rps
     met.push({

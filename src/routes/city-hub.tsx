@@ -8,14 +8,17 @@ import { countCityProviders } from '../data/providers'
 import { findCityServices } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { shownServices } from '../flags/visibility'
+import type { Head } from '../seo/head'
 import { pageHead } from '../seo/head'
 import type { IndexDecision } from '../seo/indexability'
 import { hubDecision, MIN_INDEXABLE_PROVIDERS, worthListing } from '../seo/indexability'
 import type { CityHubPageProps } from '../views/hub/city-hub-page'
 import { CityHubPage } from '../views/hub/city-hub-page'
+import { Document } from '../views/document'
+import { mainMarkup } from '../views/main-markup'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from '../seo/camp-links'
-import { renderPage } from './render-page'
+import { renderPage, siteOf } from './render-page'
 import { count, listOf, number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
 import { TAG } from '../cache/tags'
@@ -25,7 +28,9 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const loaded = await loadHub(c)
   const { city, shown, services, jobs } = loaded
   const decision = hubDecision(services, jobs, c.var.flags.on)
-  return renderPage(c, <CityHubPage {...describeHub(c, loaded, decision)} />, {
+  const { head, ...hub } = describeHub(c, loaded, decision)
+  return renderPage(c, <Document head={head} client />, {
+    markup: [mainMarkup(siteOf(c), <CityHubPage {...hub} />)],
     decision,
     tags: [TAG.city(city.slug)],
     // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.
@@ -63,7 +68,7 @@ function describeHub(
   c: Context<AppEnv>,
   { city, shown, services, jobs, nearby, providers, activities }: LoadedHub,
   decision: IndexDecision,
-): CityHubPageProps {
+): CityHubPageProps & { head: Head } {
   const worth = <T extends { n: number }>(rows: T[]) => rows.filter((r) => worthListing(r.n))
   const serviceLinks = worth(
     shown.map((s) => ({

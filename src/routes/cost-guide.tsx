@@ -24,10 +24,12 @@ import { costInventory, decideIndexing, worthListing } from '../seo/indexability
 import type { Bar } from '../views/cost/bar-chart'
 import type { CostFigures, ExperienceRow } from '../views/cost/cost-guide-page'
 import { CostGuidePage } from '../views/cost/cost-guide-page'
+import { Document } from '../views/document'
+import { mainMarkup } from '../views/main-markup'
 import type { LinkItem } from '../views/parts/link-list'
 import { count, rateAverage } from '../views/parts/format'
 import { cityPath, costPath } from '../urls/paths'
-import { renderPage } from './render-page'
+import { renderPage, siteOf } from './render-page'
 import { answersOf } from '../views/parts/answers'
 import type { CacheTag } from '../cache/tags'
 import { TAG } from '../cache/tags'
@@ -157,16 +159,15 @@ function renderGuide(c: Context<AppEnv>, guide: Guide): Promise<Response> {
   const { service, place, stats, national } = guide
   const decision = decideIndexing({ inventory: costInventory(stats.providers) })
   const year = stats.updatedAt.slice(0, 4)
-  return renderPage(
-    c,
+  const head = pageHead(c.env.PUBLIC_ORIGIN, {
+    title: `${service.title} cost${place ? ` in ${place}` : ''} (${year}): rates and prices`,
+    description: `${service.title} cost ${rateAverage(stats.rateAvg, stats.payUnit)} on average${place ? ` in ${place}` : ' in the US'}, from the rates of ${count(stats.providers, 'caregiver', 'caregivers')}. See rates by experience and how ${place ?? 'cities'} compare.`,
+    path: guide.path,
+    decision,
+    crumbs: guide.crumbs,
+  })
+  const content = (
     <CostGuidePage
-      head={pageHead(c.env.PUBLIC_ORIGIN, {
-        title: `${service.title} cost${place ? ` in ${place}` : ''} (${year}): rates and prices`,
-        description: `${service.title} cost ${rateAverage(stats.rateAvg, stats.payUnit)} on average${place ? ` in ${place}` : ' in the US'}, from the rates of ${count(stats.providers, 'caregiver', 'caregivers')}. See rates by experience and how ${place ?? 'cities'} compare.`,
-        path: guide.path,
-        decision,
-        crumbs: guide.crumbs,
-      })}
       crumbs={guide.crumbs}
       service={service}
       place={place}
@@ -186,9 +187,14 @@ function renderGuide(c: Context<AppEnv>, guide: Guide): Promise<Response> {
         cost: false,
         next: { kind: 'guide', directory: guide.directory?.href ?? null },
       })}
-    />,
-    { decision, tags: guide.tags, lastModified: stats.updatedAt },
+    />
   )
+  return renderPage(c, <Document head={head} />, {
+    decision,
+    tags: guide.tags,
+    lastModified: stats.updatedAt,
+    markup: [mainMarkup(siteOf(c), content)],
+  })
 }
 
 /** The rates by experience band, the guide's own beside the national ones. */

@@ -6,10 +6,12 @@ import { findNationalStats, findTopCities } from '../data/service-stats'
 import type { AppEnv } from '../env'
 import { pageHead } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
+import { Document } from '../views/document'
+import { mainMarkup } from '../views/main-markup'
 import { SegmentPage } from '../views/segment/segment-page'
 import { number, rateAverage } from '../views/parts/format'
 import { cityPath, servicePath } from '../urls/paths'
-import { renderPage } from './render-page'
+import { renderPage, siteOf } from './render-page'
 import { TAG } from '../cache/tags'
 
 /** `/adult-care`, `/caregivers`, …: a segment landing page, its figures from the catalog. */
@@ -38,16 +40,15 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
   const path = servicePath(segment.slug)
   const crumbs = [{ name: segment.title, path }]
   const decision = decideIndexing({})
-  return renderPage(
-    c,
+  const head = pageHead(c.env.PUBLIC_ORIGIN, {
+    title: `${segment.title}: find trusted caregivers near you`,
+    description: segment.intro,
+    path,
+    decision,
+    crumbs,
+  })
+  const content = (
     <SegmentPage
-      head={pageHead(c.env.PUBLIC_ORIGIN, {
-        title: `${segment.title}: find trusted caregivers near you`,
-        description: segment.intro,
-        path,
-        decision,
-        crumbs,
-      })}
       crumbs={crumbs}
       slug={segment.slug}
       title={segment.title}
@@ -57,7 +58,11 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
         href: cityPath(main, city.slug),
         text: `${mainTitle} in ${city.name}, ${city.stateCode}`,
       }))}
-    />,
-    { decision, tags: [TAG.segment(segment.slug)] },
+    />
   )
+  return renderPage(c, <Document head={head} />, {
+    markup: [mainMarkup(siteOf(c), content)],
+    decision,
+    tags: [TAG.segment(segment.slug)],
+  })
 }

@@ -6,9 +6,11 @@ import { shownServices } from '../flags/visibility'
 import { pageHead } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
 import { NationalPage } from '../views/directory/national-page'
+import { Document } from '../views/document'
+import { mainMarkup } from '../views/main-markup'
 import { count, number, rateAverage } from '../views/parts/format'
 import { cityPath, costPath, servicePath, statePath } from '../urls/paths'
-import { renderPage } from './render-page'
+import { renderPage, siteOf } from './render-page'
 import { serviceParam } from './service-param'
 import { TAG } from '../cache/tags'
 
@@ -29,16 +31,15 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
   const average = national
     ? ` Average rate ${rateAverage(national.rateAvg, national.payUnit)}.`
     : ''
-  return renderPage(
-    c,
+  const head = pageHead(c.env.PUBLIC_ORIGIN, {
+    title: `${service.title} near you`,
+    description: `Find trusted ${service.nouns} near you. Compare profiles, reviews and rates in ${count(national?.cities ?? 0, 'city', 'cities')}.${average}`,
+    path,
+    decision,
+    crumbs,
+  })
+  const content = (
     <NationalPage
-      head={pageHead(c.env.PUBLIC_ORIGIN, {
-        title: `${service.title} near you`,
-        description: `Find trusted ${service.nouns} near you. Compare profiles, reviews and rates in ${count(national?.cities ?? 0, 'city', 'cities')}.${average}`,
-        path,
-        decision,
-        crumbs,
-      })}
       crumbs={crumbs}
       service={service}
       national={national}
@@ -63,11 +64,13 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
       }
       related={shownServices(c.var.flags.on)
         .filter((s) => s.slug !== service.slug)
-        .map((s) => ({
-          href: servicePath(s.slug),
-          text: s.title,
-        }))}
-    />,
-    { decision, tags: [TAG.service(service.slug)], lastModified: national?.updatedAt },
+        .map((s) => ({ href: servicePath(s.slug), text: s.title }))}
+    />
   )
+  return renderPage(c, <Document head={head} client />, {
+    markup: [mainMarkup(siteOf(c), content)],
+    decision,
+    tags: [TAG.service(service.slug)],
+    lastModified: national?.updatedAt,
+  })
 }

@@ -25,6 +25,7 @@ const NAV = [
 
 /**
  * The whole document. Everything in <head> is in the first streamed chunk (views/render-html).
+ * The inside of <main> is `children`, or the markup rendered before the page (`mainMarkup`).
  * Only pages with islands (`client`) load the browser script; every other page has none.
  * `layout="detail"` (profiles, jobs): on wide screens the page's `.detail-action` (its call to
  * action) stands in a column beside the rest and stays in view (styles.css).
@@ -38,7 +39,7 @@ export function Document({
   head: Head
   client?: boolean
   layout?: 'detail'
-  children: ReactNode
+  children?: ReactNode
 }) {
   const site = useSite()
   const frame = frameOf(site)
@@ -76,9 +77,14 @@ export function Document({
         <Placed tag="header" className="site-header" markupKey={MARKUP_KEY.header}>
           <SiteHeader {...frame} />
         </Placed>
-        <main id="main" className={layout ? `wrap ${layout}` : 'wrap'}>
+        <Placed
+          tag="main"
+          id="main"
+          className={layout ? `wrap ${layout}` : 'wrap'}
+          markupKey={MARKUP_KEY.main}
+        >
           {children}
-        </main>
+        </Placed>
         <Placed tag="footer" className="site-footer" markupKey={MARKUP_KEY.footer}>
           <SiteFooter {...frame} />
         </Placed>

@@ -71,10 +71,14 @@ export class Fragments {
     props: P,
     json = JSON.stringify(props),
   ): string {
-    const key = `${name}:${json}`
+    return this.made(`${name}:${json}`, () => renderToString(createElement(Component, props)))
+  }
+
+  /** Markup `make` writes (from another fragment), kept under `key` as `html()`'s is. */
+  made(key: string, make: () => string): string {
     let html = this.#kept.get(key)
     if (html === undefined) {
-      html = renderToString(createElement(Component, props))
+      html = make()
       this.#kept.set(key, html)
       this.#bytes.set(html, encoder.encode(html))
     }

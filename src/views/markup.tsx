@@ -43,6 +43,8 @@ export const MARKUP_KEY = {
   profile: (section: string) => `profile:${section}`,
   /** A section about the job on an open job's page: one of each a page. */
   job: (section: string) => `job:${section}`,
+  /** The inside of the document's <main>, rendered apart before the page (`mainMarkup`). */
+  main: 'main',
 } as const
 
 /**
@@ -55,7 +57,7 @@ export function Placed({
   children,
   ...attributes
 }: {
-  tag: 'li' | 'div' | 'header' | 'footer' | 'section' | 'dl'
+  tag: 'li' | 'div' | 'header' | 'footer' | 'main' | 'section' | 'dl'
   markupKey: string | null
   children: ReactNode
   className?: string

@@ -32,6 +32,15 @@ const rows: Row[] = [
     js: null,
   },
   {
+    route: 'directory',
+    cache: 'miss',
+    path: '/babysitters/athens-ga',
+    tail: ['/babysitters/athens-ga', '/babysitters/macon-ga'],
+    measured: measured({ cpu: 1.4, rps: 1300 }),
+    reference: null,
+    js: null,
+  },
+  {
     route: 'profile',
     cache: 'miss',
     path: '/p/julie-m-779',
@@ -68,6 +77,7 @@ describe('bench targets', () => {
     expect(find('directory, hit')).toMatchObject({ measured: '0.45×', met: false })
     expect(find('gate 404')).toMatchObject({ measured: '0.95×', met: true })
     expect(find('directory, miss: ≥ 3×')).toMatchObject({ measured: '0.40×', met: false })
+    expect(find('directory, tail miss: CPU')).toMatchObject({ measured: '1.40 ms', met: true })
   })
 
   it('names the request to profile for every target, as a miss or as served from the cache', () => {
@@ -78,6 +88,11 @@ describe('bench targets', () => {
     expect(find('directory, miss: ≥ 3×')?.profile).toEqual({
       path: '/babysitters/atlanta-ga',
       hit: false,
+    })
+    expect(find('directory, tail miss: CPU')?.profile).toEqual({
+      path: '/babysitters/athens-ga',
+      hit: false,
+      tail: ['/babysitters/athens-ga', '/babysitters/macon-ga'],
     })
     expect(find('directory, hit')?.profile).toEqual({ path: '/babysitters/atlanta-ga', hit: true })
     expect(find('gate 404')?.profile).toEqual({ path: '/babysitters/nowhere-zz', hit: true })

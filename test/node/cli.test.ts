@@ -84,6 +84,7 @@ describe('bad values', () => {
     ['deploy', [], 'name the environment'],
     ['bench', ['--duration', '5s'], '--duration takes a whole number'],
     ['bench', ['--profile', 'babysitters'], '--profile takes a path'],
+    ['bench', ['--tail'], '--tail goes with --profile'],
     ['load', ['--rate', 'fast'], '--rate takes a whole number'],
     ['load', ['--kv-delay', 'slow'], '--kv-delay takes a whole number'],
     ['import', [], 'name the catalog with --file'],

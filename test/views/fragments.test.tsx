@@ -382,6 +382,25 @@ describe('fragments rendered once', () => {
       }
     expect(compared).toBeGreaterThanOrEqual(SERVICES.length * 2)
   })
+
+  it("place what a fresh render writes for another listing's filter panel: one panel for every path", async () => {
+    const fragments = new Fragments()
+    const res = await fetchPage('/_data/babysitters/atlanta-ga?sort=newest&distance=5', {
+      headers: { 'x-data-request': '1' },
+    })
+    const atlanta = await res.json<ListingState>()
+    const paths = fc.oneof(
+      fc.constantFrom('/babysitters/athens-ga', '/babysitting-jobs/macon-ga'),
+      text.map((t) => `/babysitters/${t}`),
+    )
+    fc.assert(
+      fc.property(paths, (path) => {
+        const island = <Island name="filters" state={{ ...atlanta, path }} />
+        expect(placed(island, [filterMarkup(fragments, { ...atlanta, path })])).toBe(placed(island))
+      }),
+      { numRuns: 200 },
+    )
+  })
 })
 
 describe('markup rendered before the page', () => {

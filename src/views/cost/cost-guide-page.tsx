@@ -1,8 +1,6 @@
 import type { PayUnit } from '../../catalog/enums'
 import type { Service } from '../../catalog/services'
-import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import { count, monthYear, rateAverage, rateRange } from '../parts/format'
@@ -35,7 +33,6 @@ export interface ExperienceRow {
 }
 
 export interface CostGuidePageProps {
-  head: Head
   crumbs: readonly Crumb[]
   service: Service
   /** "Atlanta, GA", or null for the national guide. */
@@ -52,7 +49,10 @@ export interface CostGuidePageProps {
   answers: readonly Answer[]
 }
 
-/** A cost guide (costGuide): what a service costs in a city, or across the country. */
+/**
+ * A cost guide (costGuide): what a service costs in a city, or across the country. The inside of
+ * the document's <main>, rendered apart (src/views/main-markup.ts).
+ */
 export function CostGuidePage(props: CostGuidePageProps) {
   const { service, place, figures: f } = props
   const where = place ?? 'the US'
@@ -70,7 +70,7 @@ export function CostGuidePage(props: CostGuidePageProps) {
     rate,
   )
   return (
-    <Document head={props.head}>
+    <>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`How much do ${service.nouns} cost${place ? ` in ${place}` : ''}?`}</h1>
       <p className="lede">
@@ -172,6 +172,6 @@ export function CostGuidePage(props: CostGuidePageProps) {
         title={place ? `Other care costs in ${place}` : 'Other cost guides'}
         items={props.others}
       />
-    </Document>
+    </>
   )
 }

@@ -1,8 +1,6 @@
 import type { Service } from '../../catalog/services'
 import type { RateStats } from '../../data/service-stats'
-import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import { count, rateAverage, rateRange } from '../parts/format'
@@ -11,7 +9,6 @@ import { LinkList } from '../parts/link-list'
 import { PageSearch } from '../search/page-search'
 
 export interface NationalPageProps {
-  head: Head
   crumbs: readonly Crumb[]
   service: Service
   national: (RateStats & { cities: number }) | null
@@ -23,11 +20,14 @@ export interface NationalPageProps {
   guide: LinkItem | null
 }
 
-/** The national landing page of a service (listing scope NATIONAL), as a pillar or simply. */
+/**
+ * The national landing page of a service (listing scope NATIONAL), as a pillar or simply: the
+ * inside of the document's <main>, rendered apart (src/views/main-markup.ts).
+ */
 export function NationalPage(props: NationalPageProps) {
   const { service, national } = props
   return (
-    <Document head={props.head} client>
+    <>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`${service.title} near you`}</h1>
       <PageSearch service={service} />
@@ -57,6 +57,6 @@ export function NationalPage(props: NationalPageProps) {
       ) : null}
       <LinkList title={`${service.title} by state`} items={props.states} />
       {props.pillar ? <LinkList title="Related services" items={props.related} /> : null}
-    </Document>
+    </>
   )
 }

@@ -1,6 +1,4 @@
-import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import type { LinkItem } from '../parts/link-list'
@@ -9,7 +7,6 @@ import { count } from '../parts/format'
 import { PageSearch } from '../search/page-search'
 
 export interface CityHubPageProps {
-  head: Head
   crumbs: readonly Crumb[]
   place: string
   providers: number
@@ -21,10 +18,13 @@ export interface CityHubPageProps {
   nearby: readonly LinkItem[]
 }
 
-/** Every service and job family of a city (page kind ALL_SERVICES_CITY). */
+/**
+ * Every service and job family of a city (page kind ALL_SERVICES_CITY): the inside of the
+ * document's <main>, rendered apart (src/views/main-markup.ts).
+ */
 export function CityHubPage(props: CityHubPageProps) {
   return (
-    <Document head={props.head} client>
+    <>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`Care in ${props.place}`}</h1>
       <PageSearch service={null} />
@@ -42,6 +42,6 @@ export function CityHubPage(props: CityHubPageProps) {
       <LinkList title={`Jobs in ${props.place}`} items={props.jobLinks} />
       <LinkList title="Camps and activities for kids" items={props.camps} />
       <LinkList title="Nearby cities" items={props.nearby} />
-    </Document>
+    </>
   )
 }

@@ -45,13 +45,36 @@ export function Island({ name, state }: { name: IslandName; state: ListingState 
 }
 
 /**
- * The filter panel, the largest island after the results, rendered once per listing path and
- * filter values: every page of it (sort, page N) shares it.
+ * The filter panel, the largest island after the results, rendered once per filter values with
+ * a stand-in for the listing's path, which is then written in: every city's listing of a service
+ * with the same filters shares the render, so a city's first render places it too. Each
+ * listing's own panel is kept as well (every page of it, sort, page N, shares it), so a repeat
+ * render finds it whole.
  */
 export function filterMarkup(fragments: Fragments, state: ListingState): [unknown, string] {
   const { path, filters } = state
-  return [
-    MARKUP_KEY.filters,
-    fragments.html('filters', FilterForm, { path, filters, formKey: IDLE.formKey }),
-  ]
+  const props = { path: PATH_SLOT, filters, formKey: IDLE.formKey }
+  const json = JSON.stringify(props)
+  const html = fragments.made(`filters@${json}${JSON.stringify(path)}`, () =>
+    fragments.html('filters', FilterForm, props, json).split(PATH_SLOT).join(attributeText(path)),
+  )
+  return [MARKUP_KEY.filters, html]
+}
+
+/**
+ * Where the path goes in the shared filter panel: the form's action and its links, each an
+ * attribute. Private-use characters, which no filter's name, value or label has.
+ */
+const PATH_SLOT = '\uE000path\uE000'
+
+/** `text` as React writes it in an attribute's value. */
+function attributeText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c)
+}
+const ATTRIBUTE_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#x27;',
 }

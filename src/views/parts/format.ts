@@ -34,13 +34,36 @@ const LONG_DATE = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 })
 
-/** "12,345" */
-export function number(n: number): string {
-  return NUMBER.format(n)
+/** How many numbers each formatter keeps formatted (counts, years, rates, averages). */
+const KEPT = 10_000
+
+/**
+ * `format`, each number formatted once while kept: every card formats counts and rates that
+ * other pages format too, and a page writes its average in several places (about half a
+ * microsecond to several each with Intl), so a city's first render finds most of them formatted.
+ */
+function formattedOnce(format: Intl.NumberFormat): (n: number) => string {
+  const formatted = new Map<number, string>()
+  return (n) => {
+    // A Map's key takes -0 for 0, which Intl writes as "-0".
+    if (Object.is(n, -0)) return format.format(n)
+    let text = formatted.get(n)
+    if (text === undefined) {
+      if (formatted.size >= KEPT) formatted.clear()
+      text = format.format(n)
+      formatted.set(n, text)
+    }
+    return text
+  }
 }
+const formattedDollars = formattedOnce(DOLLARS)
+const formattedCents = formattedOnce(DOLLARS_AND_CENTS)
+
+/** "12,345" */
+export const number = formattedOnce(NUMBER)
 
 export function dollars(amount: number, cents = false): string {
-  return (cents ? DOLLARS_AND_CENTS : DOLLARS).format(amount)
+  return cents ? formattedCents(amount) : formattedDollars(amount)
 }
 
 /** "$15–$22/hr", or "$18/hr" when the range is one value. */
@@ -79,9 +102,24 @@ export function miles(m: number): string {
   return `${m < 10 ? m.toFixed(1) : Math.round(m)} mi`
 }
 
-/** "November 2026": the date behind figures. */
+/** Each month's "November 2026", by its number since year 0 in UTC, written once. */
+const months = new Map<number, string>()
+
+/**
+ * "November 2026": the date behind figures, written once a month: each city's figures have their
+ * own instant, but most pages' fall in a few months (a format is several microseconds with Intl).
+ */
 export function monthYear(iso: string): string {
-  return MONTH_YEAR.format(new Date(iso))
+  const date = new Date(iso)
+  const month = date.getUTCFullYear() * 12 + date.getUTCMonth()
+  // An invalid date (NaN) is formatted as it always was: Intl throws.
+  if (Number.isNaN(month)) return MONTH_YEAR.format(date)
+  let text = months.get(month)
+  if (text === undefined) {
+    text = MONTH_YEAR.format(date)
+    months.set(month, text)
+  }
+  return text
 }
 
 /** "November 30, 2026" for a date or an instant, read in UTC. */

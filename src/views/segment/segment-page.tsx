@@ -1,13 +1,10 @@
-import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
 
 export interface SegmentPageProps {
-  head: Head
   crumbs: readonly Crumb[]
   slug: string
   title: string
@@ -16,10 +13,13 @@ export interface SegmentPageProps {
   cities: readonly LinkItem[]
 }
 
-/** A segment landing page: what the care is, who offers it, and the way into the visitor flow. */
+/**
+ * A segment landing page: what the care is, who offers it, and the way into the visitor flow.
+ * The inside of the document's <main>, rendered apart (src/views/main-markup.ts).
+ */
 export function SegmentPage(props: SegmentPageProps) {
   return (
-    <Document head={props.head}>
+    <>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{props.title}</h1>
       <p className="lede">{props.intro}</p>
@@ -30,6 +30,6 @@ export function SegmentPage(props: SegmentPageProps) {
       />
       <LinkList title="Caregivers who can help" items={props.services} />
       <LinkList title="Top cities" items={props.cities} />
-    </Document>
+    </>
   )
 }

@@ -1,0 +1,25 @@
+import type { ReactElement } from 'react'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server.node'
+import { MARKUP_KEY } from './markup'
+import type { Site } from './site-context'
+import { SiteContext } from './site-context'
+
+/**
+ * The inside of a page's <main>, rendered by React's string renderer before the page and placed
+ * by the document as one fragment (`MARKUP_KEY.main`); the streamed document around it, its whole
+ * <head> first, is unchanged. React's streaming renderer, in workerd, measures every string it
+ * writes with Node's `Buffer.byteLength` and encodes each into its chunk with a call of its own,
+ * where its string renderer joins them and the fragment is encoded once: for a cost guide's 200
+ * elements, a quarter of the instructions of its whole miss (docs/performance.md). Rendered on
+ * every render and never kept, so a page's first render gains what a repeat does.
+ *
+ * For content that never suspends (the string renderer cannot wait for data) and places no
+ * fragments of its own: it is rendered with the request's `site` and nothing else in context.
+ */
+export function mainMarkup(site: Site, content: ReactElement): [unknown, string] {
+  return [
+    MARKUP_KEY.main,
+    renderToString(createElement(SiteContext.Provider, { value: site }, content)),
+  ]
+}

@@ -1,0 +1,185 @@
+import fc from 'fast-check'
+import type { ReactElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { page } from '../support/fetch-page'
+import { PAY_UNITS } from '../../src/catalog/enums'
+import { SEGMENTS } from '../../src/catalog/segments'
+import { SERVICES } from '../../src/catalog/services'
+import type { FlagName } from '../../src/flags/definitions'
+import { FLAGS } from '../../src/flags/definitions'
+import type { CostGuidePageProps } from '../../src/views/cost/cost-guide-page'
+import { CostGuidePage } from '../../src/views/cost/cost-guide-page'
+import { NationalPage } from '../../src/views/directory/national-page'
+import { Document } from '../../src/views/document'
+import { CityHubPage } from '../../src/views/hub/city-hub-page'
+import { mainMarkup } from '../../src/views/main-markup'
+import { Markup } from '../../src/views/markup'
+import { SegmentPage } from '../../src/views/segment/segment-page'
+import { DEFAULT_SITE, SiteContext } from '../../src/views/site-context'
+
+// Text as stored data may hold it: markup, quotes, entities, line separators, emoji.
+const text = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.constantFrom('</main><script>alert(1)</script>', '"quoted" & <b>', 'é\u2028😀', ''),
+)
+const rate = fc.double({ min: 0, max: 500, noNaN: true })
+const links = fc.array(
+  fc.record(
+    { href: fc.constantFrom('/a', '/b?x=1&y=2'), text, count: text },
+    { requiredKeys: ['href', 'text'] },
+  ),
+  { maxLength: 4 },
+)
+const crumbs = fc.constant([{ name: 'Here', path: '/here' }])
+
+/** A cost guide's props as its route makes them, from any figures, places and links. */
+const guide: fc.Arbitrary<CostGuidePageProps> = fc.record({
+  crumbs,
+  service: fc.constantFrom(...SERVICES.filter((s) => s.costGuide)),
+  place: fc.option(text),
+  figures: fc.record({
+    average: rate,
+    min: fc.nat(100),
+    max: fc.nat(200),
+    payUnit: fc.constantFrom(...PAY_UNITS),
+    sample: fc.nat(5000),
+    updatedAt: fc.constantFrom('2026-11-01T00:00:00Z', '2025-01-31T12:00:00Z'),
+    national: fc.option(rate),
+    direction: fc.constantFrom('HIGHER' as const, 'LOWER' as const, null),
+    percent: fc.nat(100),
+  }),
+  comparison: fc.uniqueArray(
+    fc.record({ label: text, value: rate, highlight: fc.boolean(), reference: fc.boolean() }),
+    { maxLength: 12, selector: (b) => b.label },
+  ),
+  comparedWith: text,
+  experience: fc.array(
+    fc.record({ label: text, local: fc.option(rate), national: fc.option(rate) }),
+    { maxLength: 4 },
+  ),
+  thin: fc.boolean(),
+  directory: fc.option(fc.record({ href: fc.constant('/babysitters/atlanta-ga'), text })),
+  cities: links,
+  others: links,
+  answers: fc.uniqueArray(fc.record({ question: text, answer: text }), {
+    maxLength: 3,
+    selector: (a) => a.question,
+  }),
+})
+
+const hub = fc.record({
+  crumbs,
+  place: text,
+  providers: fc.nat(5000),
+  jobs: fc.nat(500),
+  services: links,
+  jobLinks: links,
+  camps: links,
+  nearby: links,
+})
+
+const segment = fc.record({
+  crumbs,
+  slug: fc.constantFrom(...SEGMENTS.map((s) => s.slug)),
+  title: text,
+  intro: text,
+  services: links,
+  cities: links,
+})
+
+const national = fc.record({
+  crumbs,
+  service: fc.constantFrom(...SERVICES),
+  national: fc.option(
+    fc.record({
+      providers: fc.nat(50_000),
+      rateAvg: rate,
+      rateMin: fc.nat(100),
+      rateMax: fc.nat(200),
+      payUnit: fc.constantFrom(...PAY_UNITS),
+      updatedAt: fc.constant('2026-11-01T00:00:00Z'),
+      checked: fc.nat(50_000),
+      reviewed: fc.nat(50_000),
+      reviews: fc.nat(100_000),
+      ratingAvg: fc.option(fc.double({ min: 1, max: 5, noNaN: true })),
+      cities: fc.nat(500),
+    }),
+  ),
+  topCities: links,
+  states: links,
+  related: links,
+  pillar: fc.boolean(),
+  guide: fc.option(fc.record({ href: fc.constant('/cost/babysitters'), text })),
+})
+
+const head = { title: 't', description: 'd', robots: 'index', jsonLd: [] }
+
+/** The site of a request: any flags on (the call to action's way in reads them) and its path. */
+const site = fc
+  .record({ on: fc.subarray(Object.keys(FLAGS) as FlagName[]), path: fc.constantFrom('/', '/x') })
+  .map(({ on, path }) => ({ ...DEFAULT_SITE, on: (name: FlagName) => on.includes(name), path }))
+
+/** The document with `main` rendered in it, and with it rendered apart and placed. */
+function bothWays(s: typeof DEFAULT_SITE, main: ReactElement): [string, string] {
+  const inPage = renderToString(
+    <SiteContext.Provider value={s}>
+      <Document head={head}>{main}</Document>
+    </SiteContext.Provider>,
+  )
+  const placed = renderToString(
+    <SiteContext.Provider value={s}>
+      <Markup.Provider value={new Map([mainMarkup(s, main)])}>
+        <Document head={head} />
+      </Markup.Provider>
+    </SiteContext.Provider>,
+  )
+  return [placed, inPage]
+}
+
+/**
+ * The search form's ids come from `useId`, named after the form's place in the tree React
+ * renders: apart, that tree is the main's own. The ids differ, their pairs do not.
+ */
+function withoutIds(html: string): string {
+  return html.replace(/_R_[0-9a-z]*_/g, '_R_')
+}
+
+describe("a page's main rendered apart", () => {
+  it('places exactly what rendering the cost guide in the page writes, for any figures and flags', () => {
+    fc.assert(
+      fc.property(guide, site, (props, s) => {
+        const [placed, inPage] = bothWays(s, <CostGuidePage {...props} />)
+        expect(placed).toBe(inPage)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('places what rendering a city hub, a segment or a national page in the page writes', () => {
+    fc.assert(
+      fc.property(hub, segment, national, site, (h, g, n, s) => {
+        for (const main of [
+          <CityHubPage {...h} />,
+          <SegmentPage {...g} />,
+          <NationalPage {...n} />,
+        ]) {
+          const [placed, inPage] = bothWays(s, main)
+          expect(withoutIds(placed)).toBe(withoutIds(inPage))
+        }
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it("keeps the search form's labels on their fields, each id once in the page", async () => {
+    for (const path of ['/local/atlanta-ga', '/babysitters']) {
+      const { html } = await page(path)
+      const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1])
+      expect(new Set(ids).size).toBe(ids.length)
+      const labelled = [...html.matchAll(/<label for="([^"]+)"/g)].map((m) => m[1])
+      expect(labelled.length).toBeGreaterThanOrEqual(2)
+      for (const id of labelled) expect(ids).toContain(id)
+    }
+  })
+})
