@@ -81,6 +81,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [NODE_BUILTINS] }],
       'no-console': ['error', { allow: ['error', 'warn', 'log'] }],
+      // Hono's `c.var` copies every variable of the context into a new object at each read;
+      // `c.get(name)` reads the one asked for (docs/performance.md).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='var'][object.name='c']",
+          message: "Read a context variable with c.get('name'): c.var copies them all each time.",
+        },
+      ],
     },
   },
   {

@@ -36,7 +36,7 @@ export interface HandedOn {
  * that only their own function reads (crawler verdicts, SQL one-liners, Sentry's back-off:
  * docs/request-flow.md, "What an isolate keeps"). It belongs to the app:
  * `createApp()` makes one, so a fresh app starts as a fresh isolate does, with nothing kept. The
- * pipeline puts it on the context (`c.var.memory`), and each step hands on only the part it reads.
+ * pipeline puts it on the context (`c.get('memory')`), and each step hands on only the part it reads.
  */
 export class Memory {
   /** The flag set, read from KV at most every 20 s (docs/flags.md). */

@@ -23,7 +23,7 @@ export async function readCityIndex(d1: D1Reads): Promise<CityIndex> {
   return new Map(results.map((city) => [city.slug, city]))
 }
 
-/** How a request finds a city (`c.var.cities`). */
+/** How a request finds a city (`c.get('cities')`). */
 export interface Cities {
   /**
    * A city by its slug: from the isolate's copy of every city when it has one (no round trip),

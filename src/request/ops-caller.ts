@@ -20,7 +20,7 @@ export async function opsCaller(
   const who = await tokenName(c.req.header('authorization'), configured)
   if (who) return { who }
   const locked = await overFailureLimit(failures, c.req.header('cf-connecting-ip'), (error) =>
-    c.var.reporter.problem(`${endpoint}: failure rate limit unavailable`, { error }),
+    c.get('reporter').problem(`${endpoint}: failure rate limit unavailable`, { error }),
   )
   const headers = { 'cache-control': 'no-store' }
   const refusal = locked

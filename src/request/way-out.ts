@@ -120,13 +120,13 @@ export const wayOut: MiddlewareHandler<AppEnv> = async (c, next) => {
     query: new URL(c.req.url).searchParams,
     env: c.env,
     nonce,
-    config: c.var.flags.config,
+    config: c.get('flags').config,
     // Ops calls are not visits.
     visitor: c.req.path.startsWith(`${OPS_PREFIX}/`) ? null : visitor,
     reporter,
     tags: tagsOf(c),
     started,
-    bot: c.var.bot,
+    bot: c.get('bot'),
   })
   c.res = undefined
   c.res = res

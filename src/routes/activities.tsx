@@ -40,7 +40,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
         head={head}
         crumbs={crumbs}
         state={state}
-        signUpBanner={c.var.flags.on('providerSignUpBanner')}
+        signUpBanner={c.get('flags').on('providerSignUpBanner')}
         related={relatedLinks(keyword, worthALink)}
         categories={categories
           .filter((other) => other.slug !== keyword.category.slug && worthALink(other.slug))
@@ -58,7 +58,7 @@ type LoadedActivities = Awaited<ReturnType<typeof loadActivities>>
 
 /** The route's keyword and query, its activities and the counts its links need: one round trip. */
 async function loadActivities(c: Context<AppEnv>) {
-  const { on } = c.var.flags
+  const { on } = c.get('flags')
   const keyword = findActivityKeyword(c.req.param('keyword') ?? '')
   const categories = shownCategories(on)
   // Cooking exists only with the cooking category flag.
@@ -68,12 +68,12 @@ async function loadActivities(c: Context<AppEnv>) {
   const query = validQuery(parseActivityQuery(searchParams, keyword.category, offerCamps))
   const today = new Date().toISOString().slice(0, 10)
   const [{ total, items }, counts, care] = await Promise.all([
-    findActivities(c.var.db, keyword, query, today),
-    findActivityCounts(c.var.db, [
+    findActivities(c.get('db'), keyword, query, today),
+    findActivityCounts(c.get('db'), [
       ...categories.map((other) => other.slug),
       ...keyword.category.subcategories.map((s) => s.slug),
     ]),
-    findNationalCounts(c.var.db, [CARE_AROUND_ACTIVITIES]),
+    findNationalCounts(c.get('db'), [CARE_AROUND_ACTIVITIES]),
   ])
   return { keyword, categories, offerCamps, query, total, items, counts, care }
 }
@@ -129,7 +129,7 @@ function describeActivities(
     intent: intentQuestion(
       'child-care',
       'Need child care around camp hours? When do you need it?',
-      c.var.flags.on,
+      c.get('flags').on,
       path,
     ),
   })

@@ -27,7 +27,7 @@ import { TAG } from '../cache/tags'
 export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const loaded = await loadHub(c)
   const { city, shown, services, jobs } = loaded
-  const decision = hubDecision(services, jobs, c.var.flags.on)
+  const decision = hubDecision(services, jobs, c.get('flags').on)
   const { head, ...hub } = describeHub(c, loaded, decision)
   return renderPage(c, <Document head={head} client />, {
     markup: [mainMarkup(siteOf(c), <CityHubPage {...hub} />)],
@@ -45,10 +45,10 @@ type LoadedHub = Awaited<ReturnType<typeof loadHub>>
 
 /** The route's city, and its counts, nearby hubs and camps: one round trip. */
 async function loadHub(c: Context<AppEnv>) {
-  const { db } = c.var
-  const city = await c.var.cities.find(c.req.param('city') ?? '')
+  const db = c.get('db')
+  const city = await c.get('cities').find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
-  const shown = shownServices(c.var.flags.on)
+  const shown = shownServices(c.get('flags').on)
   const [services, jobs, nearby, providers, activities] = await Promise.all([
     findCityServices(db, city.id),
     findCityJobCounts(db, city.id),

@@ -66,14 +66,14 @@ interface Guide {
 /** `/cost/{service}`: what care costs across the country, from the catalog's rates. */
 export async function nationalCostGuidePage(c: Context<AppEnv>): Promise<Response> {
   const service = guideService(c)
-  const { db } = c.var
+  const db = c.get('db')
   // Every read at once: one round trip (docs/data.md).
   const [national, experience, largeRates, top] = await Promise.all([
     findNationalStats(db, service.slug),
     findExperienceRates(db, service.slug, 0),
     findLargeCityRates(db, service.slug, MEANINGFUL),
     // The cities with an indexable guide, largest first, where city guides exist.
-    c.var.flags.config.costGuideLocalPage
+    c.get('flags').config.costGuideLocalPage
       ? findTopCities(db, service.slug, { limit: 30, ...MEANINGFUL })
       : Promise.resolve([]),
   ])
@@ -105,10 +105,10 @@ export async function nationalCostGuidePage(c: Context<AppEnv>): Promise<Respons
 export async function cityCostGuidePage(c: Context<AppEnv>): Promise<Response> {
   const service = guideService(c)
   // City guides exist only with the cost guide local page configuration key.
-  if (!c.var.flags.config.costGuideLocalPage) throw new HTTPException(404)
-  const city = await c.var.cities.find(c.req.param('city') ?? '')
+  if (!c.get('flags').config.costGuideLocalPage) throw new HTTPException(404)
+  const city = await c.get('cities').find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
-  const { db } = c.var
+  const db = c.get('db')
   const [local, national, experience, nationalExperience, stateRates, largeRates, links] =
     await Promise.all([
       findCityStats(db, service.slug, city.id),

@@ -49,7 +49,7 @@ import { TAG } from '../cache/tags'
 export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   const loaded = await loadDirectory(c)
   const { service, city, local, listing } = loaded
-  const { db } = c.var
+  const db = c.get('db')
   const { head, crumbs, state, place, decision } = describeDirectory(c, loaded)
   return renderListing(
     c,
@@ -63,9 +63,9 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
         place={place}
         local={local}
         national={loaded.national}
-        guide={localGuide(service, city, local, c.var.flags.config.costGuideLocalPage)}
+        guide={localGuide(service, city, local, c.get('flags').config.costGuideLocalPage)}
         nearby={streamed(nearbyLinks(db, service, city))}
-        related={streamed(relatedLinks(db, service, city, c.var.flags.on))}
+        related={streamed(relatedLinks(db, service, city, c.get('flags').on))}
         resources={streamed(
           caresForChildren(service)
             ? findActivityCounts(db, CAMP_KEYWORDS).then(campLinksOf)
@@ -92,10 +92,10 @@ type LoadedDirectory = Awaited<ReturnType<typeof loadDirectory>>
 async function loadDirectory(c: Context<AppEnv>) {
   const service = serviceParam(c)
   const query = validQuery(parseListingQuery(new URL(c.req.url).searchParams, service))
-  const { db } = c.var
-  const city = await c.var.cities.find(c.req.param('city') ?? '')
+  const db = c.get('db')
+  const city = await c.get('cities').find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
-  const ranked = c.var.flags.on('rankedDirectorySorting')
+  const ranked = c.get('flags').on('rankedDirectorySorting')
   const [listing, local, national, leaders] = await Promise.all([
     findProviderListing(db, service.slug, city, query, ranked),
     findCityStats(db, service.slug, city.id),
@@ -126,7 +126,7 @@ function describeDirectory(
     decision,
     crumbs,
   })
-  const daycareCards = c.var.flags.on('robustDaycareCards')
+  const daycareCards = c.get('flags').on('robustDaycareCards')
   const state = listingState({
     head,
     listing: at,
@@ -147,7 +147,7 @@ function describeDirectory(
     intent: intentQuestion(
       service.slug,
       `When do you need ${/^[aeiou]/i.test(service.noun) ? 'an' : 'a'} ${service.noun}?`,
-      c.var.flags.on,
+      c.get('flags').on,
       base,
     ),
   })

@@ -29,7 +29,7 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof HTTPException) {
     return errorPage(c, error.status, error.status === 400 ? error.message : undefined)
   }
-  c.var.reporter.error(error, tagsOf(c))
+  c.get('reporter').error(error, tagsOf(c))
   // Storage down is temporary: say when to come back, and let no cache keep the answer. So is
   // a section that failed while a crawler waited for the whole document: it is asked to come
   // back rather than index a page with a part missing.
@@ -85,8 +85,8 @@ async function errorPage(c: Context<AppEnv>, status: number, detail?: string): P
     // A URL that names nothing has no city: its slug is not data, and left out, every unknown
     // URL of a page type shares one rendered page.
     if (status === 404) site.dataLayer = { ...site.dataLayer, city: null }
-    const renderedErrors = c.var.memory.renderedErrors
-    const key = detail ? null : RenderedErrors.key(status, site.dataLayer, c.var.flags.variant)
+    const renderedErrors = c.get('memory').renderedErrors
+    const key = detail ? null : RenderedErrors.key(status, site.dataLayer, c.get('flags').variant)
     const rendered = key === null ? undefined : renderedErrors.get(key)
     if (rendered !== undefined) return again(rendered, site.nonce, status, headers)
     const res = await renderHtml(

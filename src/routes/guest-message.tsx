@@ -32,9 +32,9 @@ const DAY_SECONDS = 86_400
 
 /** The provider a message path names, with the flag on; anything else is a 404. */
 async function recipientOf(c: Context<AppEnv>): Promise<Provider> {
-  if (!c.var.flags.on('embeddedGuestMessaging')) throw new HTTPException(404)
+  if (!c.get('flags').on('embeddedGuestMessaging')) throw new HTTPException(404)
   const id = entityId(c.req.param('slug') ?? '')
-  const provider = id === null ? null : await findProvider(c.var.db, id)
+  const provider = id === null ? null : await findProvider(c.get('db'), id)
   if (!provider) throw new HTTPException(404)
   return provider
 }
@@ -54,7 +54,7 @@ function recipientName(provider: Provider): string {
  * saying which limit and only what is true of this visitor); then 303 to the confirmation.
  */
 export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
-  if (!c.var.flags.on('embeddedGuestMessaging')) throw new HTTPException(404)
+  if (!c.get('flags').on('embeddedGuestMessaging')) throw new HTTPException(404)
   // Before any read: a post from another site costs nothing.
   if (!fromOwnPages(c)) throw new HTTPException(403)
   const provider = await recipientOf(c)
@@ -73,7 +73,7 @@ export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
   if (!checked.ok) return formAgain(c, provider, values, { errors: checked.errors, status: 422 })
   // The care_did the visitor's browser keeps; one made up for this request would be no one's.
   // This response sets one, so sending again works.
-  if (getCookie(c, 'care_did') !== c.var.deviceId) {
+  if (getCookie(c, 'care_did') !== c.get('deviceId')) {
     return formAgain(c, provider, values, {
       problem:
         'Your browser did not send our cookie, which we need to send messages. Allow cookies for this site and send again.',
@@ -109,7 +109,7 @@ async function storeMessage(
       c.env.DB,
       {
         providerId: provider.id,
-        deviceId: c.var.deviceId,
+        deviceId: c.get('deviceId'),
         sender: network,
         name: message.name,
         email: message.email,
@@ -118,7 +118,7 @@ async function storeMessage(
       new Date(),
     )
   } catch (error) {
-    c.var.reporter.problem('guest message: not stored', { error: String(error) })
+    c.get('reporter').problem('guest message: not stored', { error: String(error) })
     return REFUSALS.full
   }
   if (outcome.sent) return null
@@ -169,7 +169,7 @@ async function overSendingLimit(c: Context<AppEnv>, network: string): Promise<bo
   try {
     return !(await c.env.MESSAGE_SENDERS.limit({ key: network })).success
   } catch (error) {
-    c.var.reporter.problem('guest message: rate limit unavailable', { error: String(error) })
+    c.get('reporter').problem('guest message: rate limit unavailable', { error: String(error) })
     return false
   }
 }

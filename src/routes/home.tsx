@@ -25,8 +25,8 @@ const LARGEST_CITIES = 24
 
 /** `/`: every service's national page, the largest cities' hubs, cost guides, camps. */
 export async function homePage(c: Context<AppEnv>): Promise<Response> {
-  const { db } = c.var
-  const { on } = c.var.flags
+  const db = c.get('db')
+  const { on } = c.get('flags')
   const services = shownServices(on)
   const slugs = services.map((s) => s.slug)
   // Every read at once: one round trip (docs/data.md).

@@ -39,7 +39,7 @@ const EMPLOYMENT_TYPE = {
  */
 export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const slug = c.req.param('slug') ?? ''
-  const loaded = await loadJob(c.var.db, slug)
+  const loaded = await loadJob(c.get('db'), slug)
   const { job, jobs } = loaded
   const path = jobPath(job)
   if (slug !== jobSlug(job)) return entityRedirect(c, path, [TAG.job(job.id)])
@@ -96,14 +96,14 @@ function describeJob(
   },
 ): JobDetailPageProps {
   const { path, now, expired, decision, placement } = page
-  const { db } = c.var
+  const db = c.get('db')
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${job.cityName}, ${job.stateCode}`
   const listing = jobListingPath(job.service, job.citySlug)
   // The trail and the listing link name only pages worth a link.
   const listed = worthListing(jobCounts.find((r) => r.service === job.service)?.jobs ?? 0)
   const crumbs = [
-    ...(hubDecision(services, jobCounts, c.var.flags.on).index
+    ...(hubDecision(services, jobCounts, c.get('flags').on).index
       ? [{ name: `Care in ${place}`, path: cityHubPath(job.citySlug) }]
       : []),
     ...(listed ? [{ name: jobs.title, path: listing }] : []),

@@ -55,9 +55,9 @@ async function loadJobListing(c: Context<AppEnv>) {
   const jobs = findJobService(c.req.param('jobService') ?? '')
   if (!jobs) throw new HTTPException(404)
   const query = validQuery(parseJobQuery(new URL(c.req.url).searchParams, jobs))
-  const { db } = c.var
+  const db = c.get('db')
   const now = new Date()
-  const city = await c.var.cities.find(c.req.param('city') ?? '')
+  const city = await c.get('cities').find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const [listing, counts, providers, services] = await Promise.all([
     findJobListing(db, jobs.slug, city, query, now),
@@ -85,7 +85,7 @@ function describeJobListing(
   const decision = decideIndexing({ inventory: open, filtered })
   const place = `${city.name}, ${city.stateCode}`
   // The hub is in the trail and the links only when the rule lets it be linked.
-  const hub = hubDecision(services, counts, c.var.flags.on).index
+  const hub = hubDecision(services, counts, c.get('flags').on).index
   const crumbs = [
     ...(hub ? [{ name: `Care in ${place}`, path: cityHubPath(city.slug) }] : []),
     { name: jobs.title, path: base },

@@ -40,7 +40,10 @@ export async function catalogEndpoint(c: Context<AppEnv>): Promise<Response> {
 
   const sent = await enqueueChanges(c.env.CATALOG_CHANGES, validation.messages)
   if ('error' in sent) {
-    c.var.reporter.problem('sync: enqueue failed', { error: sent.error, enqueued: sent.enqueued })
+    c.get('reporter').problem('sync: enqueue failed', {
+      error: sent.error,
+      enqueued: sent.enqueued,
+    })
     // Messages are idempotent: sending the whole batch again is safe.
     return c.json(
       { error: 'queue unavailable, send the batch again', enqueued: sent.enqueued },

@@ -20,7 +20,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
   const headers = { 'cache-control': 'no-store' }
   const audit = async (entry: Omit<PurgeAudit, 'at'>) => {
     const failed = await writeAudit(c.env.DB, { at, ...entry })
-    if (failed) c.var.reporter.problem('purge: audit row not written', { error: failed })
+    if (failed) c.get('reporter').problem('purge: audit row not written', { error: failed })
     return failed === null
   }
   const refused = { urls: [], tags: [], purged: 0 }
@@ -30,12 +30,12 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
     const outcome: Refusal = caller.locked
       ? 'refused: locked out (429)'
       : 'refused: unauthorized (401)'
-    c.var.memory.purgeRefusals.count(
+    c.get('memory').purgeRefusals.count(
       outcome,
       at,
       c.env.DB,
       (p) => c.executionCtx.waitUntil(p),
-      c.var.reporter.problem,
+      c.get('reporter').problem,
     )
     return caller.refusal
   }
@@ -49,7 +49,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
 
   const { paths, tags, bumped } = request
   try {
-    await recordPurge(c.var.memory.purges, c.env.DB, bumped, now)
+    await recordPurge(c.get('memory').purges, c.env.DB, bumped, now)
   } catch (error) {
     const logged = await audit({
       who,
@@ -58,7 +58,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
       purged: 0,
       outcome: `failed: ${String(error)}`,
     })
-    c.var.reporter.problem('purge: not recorded', { error: String(error) })
+    c.get('reporter').problem('purge: not recorded', { error: String(error) })
     return c.json({ error: 'purge not recorded, try again', logged }, 503, {
       ...headers,
       'retry-after': '10',

@@ -46,7 +46,7 @@ const INDEXABLE = decideIndexing({})
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
 export async function providerProfilePage(c: Context<AppEnv>): Promise<Response> {
   const slug = c.req.param('slug') ?? ''
-  const loaded = await loadProfile(c.var.db, slug)
+  const loaded = await loadProfile(c.get('db'), slug)
   const path = providerPath(loaded.provider)
   if (slug !== providerSlug(loaded.provider))
     return entityRedirect(c, path, [TAG.provider(loaded.provider.id)])
@@ -93,7 +93,7 @@ function describeProfile(
   const credentials = split(provider.certifications).map((l) => labelOf(CERTIFICATION_LABELS, l))
   // The directory trail, unless its pages are off for this request (daycare directory flow).
   const trail =
-    primary && isServiceShown(primary.service.slug, c.var.flags.on) ? primary.service : null
+    primary && isServiceShown(primary.service.slug, c.get('flags').on) ? primary.service : null
   const crumbs = trail
     ? profileTrail(provider, trail, { city: cityCounts, state: stateLeaders }, { name, path })
     : [{ name, path }]
@@ -124,7 +124,7 @@ function describeProfile(
     reviews,
     similar: placedCards(placement, similarCards(c, provider, primary?.service ?? null)),
     ctaSegment: primary?.service.slug ?? 'caregivers',
-    messaging: c.var.flags.on('embeddedGuestMessaging'),
+    messaging: c.get('flags').on('embeddedGuestMessaging'),
   }
   return { props, options: profileOptions(provider, services) }
 }
@@ -136,8 +136,8 @@ async function similarCards(
   service: Service | null,
 ): Promise<CardModel[]> {
   if (!service) return []
-  const rows = await findSimilarProviders(c.var.db, service.slug, provider.cityId, provider.id)
-  const robust = c.var.flags.on('robustDaycareCards')
+  const rows = await findSimilarProviders(c.get('db'), service.slug, provider.cityId, provider.id)
+  const robust = c.get('flags').on('robustDaycareCards')
   return rows.map((p) => providerCard(p, null, robust))
 }
 

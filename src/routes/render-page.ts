@@ -54,10 +54,10 @@ export function renderPage(
     headers,
     nonce: site.nonce,
     splices: placement.splices,
-    waitForAll: c.var.bot,
+    waitForAll: c.get('bot'),
     onStreamError: (error) => {
       c.set('renderFailed', true)
-      c.var.reporter.problem('render: a streamed section failed', { error: String(error) })
+      c.get('reporter').problem('render: a streamed section failed', { error: String(error) })
     },
   })
 }
@@ -114,7 +114,7 @@ function pageHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {
     ...extra,
-    'server-timing': c.var.timing.header(),
+    'server-timing': c.get('timing').header(),
     'cache-tag': [TAG.page(site.dataLayer.pageType ?? 'other'), ...tags].join(','),
   }
   if (lastModified) headers['last-modified'] = new Date(lastModified).toUTCString()
@@ -123,7 +123,8 @@ function pageHeaders(
 
 /** The request's flags and configuration for views, and its nonce for inline scripts. */
 export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): Site {
-  const { flags, page } = c.var
+  const flags = c.get('flags')
+  const page = c.get('page')
   return {
     on: flags.on,
     config: flags.config,

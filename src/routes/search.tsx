@@ -36,7 +36,7 @@ const NOT_INDEXED = decideIndexing({ private: true })
  */
 export async function searchPage(c: Context<AppEnv>): Promise<Response> {
   const query = parseSearchQuery(new URL(c.req.url).searchParams)
-  const { db } = c.var
+  const db = c.get('db')
   if (isDataPath(c.req.path)) {
     const places: Suggestion[] =
       query.place?.kind === 'city' && query.text.length >= MIN_SUGGEST
@@ -47,7 +47,7 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
     return c.json({ places }, 200, SUGGESTION_HEADERS)
   }
 
-  const services = shownServices(c.var.flags.on)
+  const services = shownServices(c.get('flags').on)
   const service = services.find((s) => s.slug === query.service) ?? null
   const answer = (status: number, page: Omit<Answer, 'query'>) =>
     renderAnswer(c, status, { ...page, query }, services)
@@ -93,7 +93,7 @@ async function resolvePlace(
   text: string,
   service: Service,
 ): Promise<Resolved> {
-  const { db } = c.var
+  const db = c.get('db')
   if (place.kind === 'zip') {
     const zip = await findZip(db, place.zip)
     if (zip) return { point: zip }
@@ -141,7 +141,7 @@ async function resolvePlace(
 
 /** Where the service has the most providers: a next step when the place meant nothing. */
 async function largestCities(c: Context<AppEnv>, service: Service): Promise<Answer['places']> {
-  const cities = await findTopCities(c.var.db, service.slug, {
+  const cities = await findTopCities(c.get('db'), service.slug, {
     limit: 12,
     minProviders: MIN_INDEXABLE_PROVIDERS,
   })

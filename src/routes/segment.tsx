@@ -18,7 +18,7 @@ import { TAG } from '../cache/tags'
 export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
   const segment = findSegment(c.req.param('segment') ?? '')
   if (!segment) throw new HTTPException(404)
-  const { db } = c.var
+  const db = c.get('db')
   const main = segment.services[0] ?? 'senior-care'
   const [stats, cities] = await Promise.all([
     Promise.all(segment.services.map((s) => findNationalStats(db, s))),

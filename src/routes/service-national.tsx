@@ -17,8 +17,8 @@ import { TAG } from '../cache/tags'
 /** `/{service}`: the national landing page of a service. */
 export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response> {
   const service = serviceParam(c)
-  const pillar = c.var.flags.on('pillarPageRouting')
-  const { db } = c.var
+  const pillar = c.get('flags').on('pillarPageRouting')
+  const db = c.get('db')
   const min = MIN_INDEXABLE_PROVIDERS
   const [national, topCities, states] = await Promise.all([
     findNationalStats(db, service.slug),
@@ -62,7 +62,7 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
           ? { href: costPath(service.slug), text: `What ${service.nouns} cost` }
           : null
       }
-      related={shownServices(c.var.flags.on)
+      related={shownServices(c.get('flags').on)
         .filter((s) => s.slug !== service.slug)
         .map((s) => ({ href: servicePath(s.slug), text: s.title }))}
     />

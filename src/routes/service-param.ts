@@ -8,6 +8,6 @@ import { isServiceShown } from '../flags/visibility'
 /** The service a route's `:service` names, if its pages exist for this request (flags); else 404. */
 export function serviceParam(c: Context<AppEnv>): Service {
   const service = findService(c.req.param('service') ?? '')
-  if (!service || !isServiceShown(service.slug, c.var.flags.on)) throw new HTTPException(404)
+  if (!service || !isServiceShown(service.slug, c.get('flags').on)) throw new HTTPException(404)
   return service
 }

@@ -51,7 +51,7 @@ async function loadState(c: Context<AppEnv>) {
   const name = stateName(code)
   // State codes are a closed list: an unknown one is a 404 before any storage read.
   if (!name) throw new HTTPException(404)
-  const { db } = c.var
+  const db = c.get('db')
   const [cities, leaders, top, stats] = await Promise.all([
     findStateCities(db, service.slug, code),
     findStateLeaders(db, code),
@@ -118,7 +118,7 @@ function describeState(
           },
         })
       : [],
-    others: otherServices(c.var.flags.on, service, { code, name }, leaders),
+    others: otherServices(c.get('flags').on, service, { code, name }, leaders),
   }
 }
 

@@ -65,7 +65,7 @@ const BATCH = 5_000
 
 /** `/sitemap.xml`: the sitemap index. */
 export async function sitemapIndex(c: Context<AppEnv>): Promise<Response> {
-  const counts = await countBlocks(c.var.db)
+  const counts = await countBlocks(c.get('db'))
   const files = [sitemapFilePath('pages')]
   for (const [kind, table] of Object.entries(CHUNKS))
     for (let n = 1; n <= counts[table]; n++) files.push(sitemapFilePath(`${kind}-${n}`))
@@ -78,7 +78,7 @@ export async function sitemapFile(c: Context<AppEnv>): Promise<Response> {
   const kind = m?.[1] ?? ''
   if (kind === 'pages' && !m?.[2]) return xml(sitemapStream('urlset', await readAll(pages(c))))
   if (!(kind in CHUNKS) || !m?.[2]) throw new HTTPException(404)
-  const parts = await findBlock(c.var.db, CHUNKS[kind as Chunked], Number(m[2]), BATCH)
+  const parts = await findBlock(c.get('db'), CHUNKS[kind as Chunked], Number(m[2]), BATCH)
   const first = parts[0]?.first
   const last = parts.at(-1)?.last
   if (first === undefined || last === undefined) throw new HTTPException(404)
@@ -108,25 +108,25 @@ const CHUNK_ENTRIES: Record<
   (c: Context<AppEnv>, block: IdRange, parts: IdRange[]) => AsyncIterable<SitemapEntry[]>
 > = {
   async *directories(c, { first, last }) {
-    const shown = shownServices(c.var.flags.on).map((s) => s.slug)
-    const rows = await findServiceCityRows(c.var.db, first, last)
+    const shown = shownServices(c.get('flags').on).map((s) => s.slug)
+    const rows = await findServiceCityRows(c.get('db'), first, last)
     yield rows
       .filter((r) => shown.includes(r.service) && decideIndexing({ inventory: r.count }).index)
       .map((r) => ({ loc: url(c, cityPath(r.service, r.citySlug)), lastmod: r.updatedAt }))
   },
 
   async *'job-listings'(c, { first, last }) {
-    const rows = await findJobCityRows(c.var.db, first, last)
+    const rows = await findJobCityRows(c.get('db'), first, last)
     yield rows
       .filter((r) => decideIndexing({ inventory: r.count }).index)
       .map((r) => ({ loc: url(c, jobListingPath(r.service, r.citySlug)), lastmod: r.updatedAt }))
   },
 
   async *hubs(c, { first, last }) {
-    const shown = shownServices(c.var.flags.on).map((s) => s.slug)
+    const shown = shownServices(c.get('flags').on).map((s) => s.slug)
     const [services, jobs] = await Promise.all([
-      findServiceCityRows(c.var.db, first, last),
-      findJobCityRows(c.var.db, first, last),
+      findServiceCityRows(c.get('db'), first, last),
+      findJobCityRows(c.get('db'), first, last),
     ])
     const cities = new Map<
       number,
@@ -151,9 +151,9 @@ const CHUNK_ENTRIES: Record<
 
   async *'cost-guides'(c, { first, last }) {
     // City guides exist only with the cost guide local page configuration key.
-    if (!c.var.flags.config.costGuideLocalPage) return
+    if (!c.get('flags').config.costGuideLocalPage) return
     const guides = COST_GUIDE_SERVICES.map((s) => s.slug)
-    const rows = await findServiceCityRows(c.var.db, first, last)
+    const rows = await findServiceCityRows(c.get('db'), first, last)
     yield rows
       .filter(
         (r) =>
@@ -164,7 +164,7 @@ const CHUNK_ENTRIES: Record<
 
   providers: (c, _, parts) =>
     entities(
-      (after, upTo) => findProviderRows(c.var.db, after, upTo, BATCH),
+      (after, upTo) => findProviderRows(c.get('db'), after, upTo, BATCH),
       parts,
       (r) => ({
         loc: url(c, providerPath({ nameSlug: r.slug, id: r.id })),
@@ -177,7 +177,7 @@ const CHUNK_ENTRIES: Record<
     // stale-while-revalidate window, so jobs closing within it are left out.
     const openUntil = new Date(Date.now() + POLICIES.sitemap.swr * 1000).toISOString()
     return entities(
-      (after, upTo) => findOpenJobRows(c.var.db, after, upTo, openUntil, BATCH),
+      (after, upTo) => findOpenJobRows(c.get('db'), after, upTo, openUntil, BATCH),
       parts,
       (r) => ({
         loc: url(c, jobPath({ titleSlug: r.slug, id: r.id })),
@@ -192,11 +192,11 @@ const CHUNK_ENTRIES: Record<
  * activity keyword.
  */
 async function* pages(c: Context<AppEnv>): AsyncGenerator<SitemapEntry[]> {
-  const { on } = c.var.flags
+  const { on } = c.get('flags')
   const [national, states, activities] = await Promise.all([
-    findNationalRows(c.var.db),
-    findStateRows(c.var.db),
-    findActivityRows(c.var.db),
+    findNationalRows(c.get('db')),
+    findStateRows(c.get('db')),
+    findActivityRows(c.get('db')),
   ])
   const entries: SitemapEntry[] = []
   // The home page: indexable on the providers of the shown services, dated by the newest.
