@@ -15,10 +15,9 @@ import { hubDecision, MIN_INDEXABLE_PROVIDERS, worthListing } from '../seo/index
 import type { CityHubPageProps } from '../views/hub/city-hub-page'
 import { CityHubPage } from '../views/hub/city-hub-page'
 import { Document } from '../views/document'
-import { mainMarkup } from '../views/main-markup'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from '../seo/camp-links'
-import { renderPage, siteOf } from './render-page'
+import { renderPage } from './render-page'
 import { count, listOf, number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
 import { TAG } from '../cache/tags'
@@ -30,7 +29,7 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const decision = hubDecision(services, jobs, c.get('flags').on)
   const { head, ...hub } = describeHub(c, loaded, decision)
   return renderPage(c, <Document head={head} client />, {
-    markup: [mainMarkup(siteOf(c), <CityHubPage {...hub} />)],
+    main: <CityHubPage {...hub} />,
     decision,
     tags: [TAG.city(city.slug)],
     // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.

@@ -25,11 +25,10 @@ import type { Bar } from '../views/cost/bar-chart'
 import type { CostFigures, ExperienceRow } from '../views/cost/cost-guide-page'
 import { CostGuidePage } from '../views/cost/cost-guide-page'
 import { Document } from '../views/document'
-import { mainMarkup } from '../views/main-markup'
 import type { LinkItem } from '../views/parts/link-list'
 import { count, rateAverage } from '../views/parts/format'
 import { cityPath, costPath } from '../urls/paths'
-import { renderPage, siteOf } from './render-page'
+import { renderPage } from './render-page'
 import { answersOf } from '../views/parts/answers'
 import type { CacheTag } from '../cache/tags'
 import { TAG } from '../cache/tags'
@@ -193,7 +192,7 @@ function renderGuide(c: Context<AppEnv>, guide: Guide): Promise<Response> {
     decision,
     tags: guide.tags,
     lastModified: stats.updatedAt,
-    markup: [mainMarkup(siteOf(c), content)],
+    main: content,
   })
 }
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { ReactNode } from 'react'
+import type { ReactElement, ReactNode } from 'react'
 import { createElement } from 'react'
 import type { AppEnv } from '../env'
 import type { PageContext } from '../flags/page-context'
@@ -9,6 +9,7 @@ import { robotsOf, seoGateHeader } from '../seo/indexability'
 import { frameMarkup } from '../views/document'
 import { cardMarkup } from '../views/listing/card'
 import { filterMarkup } from '../views/listing/islands'
+import { mainMarkup } from '../views/main-markup'
 import type { CardModel, ListingState } from '../views/listing/listing-state'
 import { Markup, Placement } from '../views/markup'
 import { renderHtml } from '../views/render-html'
@@ -30,6 +31,11 @@ export interface PageOptions {
   analytics?: Partial<DataLayer>
   /** The page's own fragments rendered before it, beside the frame's (src/views/fragments.ts). */
   markup?: readonly [unknown, string][]
+  /**
+   * The inside of the document's <main>, for a page whose content never suspends: rendered apart
+   * by React's string renderer and placed (src/views/main-markup.ts).
+   */
+  main?: ReactElement
   /** Where fragments rendered after the page's render started go (`placementOf`). */
   placement?: Placement
 }
@@ -48,6 +54,7 @@ export function renderPage(
   const placement = options.placement ?? placementOf(c)
   placement.add(frameMarkup(placement.fragments, site))
   placement.add(options.markup ?? [])
+  if (options.main) placement.add([mainMarkup(site, options.main)])
   const page = createElement(Markup.Provider, { value: placement.markup }, node)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     status: options.status ?? 200,

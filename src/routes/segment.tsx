@@ -7,11 +7,10 @@ import type { AppEnv } from '../env'
 import { pageHead } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
 import { Document } from '../views/document'
-import { mainMarkup } from '../views/main-markup'
 import { SegmentPage } from '../views/segment/segment-page'
 import { number, rateAverage } from '../views/parts/format'
 import { cityPath, servicePath } from '../urls/paths'
-import { renderPage, siteOf } from './render-page'
+import { renderPage } from './render-page'
 import { TAG } from '../cache/tags'
 
 /** `/adult-care`, `/caregivers`, …: a segment landing page, its figures from the catalog. */
@@ -61,7 +60,7 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
     />
   )
   return renderPage(c, <Document head={head} />, {
-    markup: [mainMarkup(siteOf(c), content)],
+    main: content,
     decision,
     tags: [TAG.segment(segment.slug)],
   })

@@ -7,10 +7,9 @@ import { pageHead } from '../seo/head'
 import { decideIndexing, MIN_INDEXABLE_PROVIDERS } from '../seo/indexability'
 import { NationalPage } from '../views/directory/national-page'
 import { Document } from '../views/document'
-import { mainMarkup } from '../views/main-markup'
 import { count, number, rateAverage } from '../views/parts/format'
 import { cityPath, costPath, servicePath, statePath } from '../urls/paths'
-import { renderPage, siteOf } from './render-page'
+import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
 import { TAG } from '../cache/tags'
 
@@ -68,7 +67,7 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
     />
   )
   return renderPage(c, <Document head={head} client />, {
-    markup: [mainMarkup(siteOf(c), content)],
+    main: content,
     decision,
     tags: [TAG.service(service.slug)],
     lastModified: national?.updatedAt,
