@@ -35,21 +35,23 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
   return renderListing(
     c,
     state,
-    () => (
-      <ActivitiesPage
-        head={head}
-        crumbs={crumbs}
-        state={state}
-        signUpBanner={c.get('flags').on('providerSignUpBanner')}
-        related={relatedLinks(keyword, worthALink)}
-        categories={categories
-          .filter((other) => other.slug !== keyword.category.slug && worthALink(other.slug))
-          .map((other) => ({
-            href: activitiesPath(other.slug),
-            text: other.slug === 'stem' ? 'STEM' : other.label,
-          }))}
-      />
-    ),
+    () => ({
+      head,
+      main: (
+        <ActivitiesPage
+          crumbs={crumbs}
+          state={state}
+          signUpBanner={c.get('flags').on('providerSignUpBanner')}
+          related={relatedLinks(keyword, worthALink)}
+          categories={categories
+            .filter((other) => other.slug !== keyword.category.slug && worthALink(other.slug))
+            .map((other) => ({
+              href: activitiesPath(other.slug),
+              text: other.slug === 'stem' ? 'STEM' : other.label,
+            }))}
+        />
+      ),
+    }),
     { decision, tags: [TAG.keyword(keyword.slug), TAG.category(keyword.category.slug)] },
   )
 }

@@ -24,7 +24,7 @@ import { shownServices } from '../flags/visibility'
 import { directoryTrail } from '../seo/directory-trail'
 import { decideIndexing, isThin, MIN_INDEXABLE_PROVIDERS, worthListing } from '../seo/indexability'
 import { listingHead } from '../seo/listing-head'
-import { DirectoryPage } from '../views/directory/directory-page'
+import { DirectoryLinks, DirectoryPage } from '../views/directory/directory-page'
 import { providerCard } from '../views/directory/provider-card'
 import { listingState } from '../views/listing/listing-state'
 import { rateAverage } from '../views/parts/format'
@@ -54,25 +54,33 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   return renderListing(
     c,
     state,
-    () => (
-      <DirectoryPage
-        head={head}
-        crumbs={crumbs}
-        state={state}
-        service={service}
-        place={place}
-        local={local}
-        national={loaded.national}
-        guide={localGuide(service, city, local, c.get('flags').config.costGuideLocalPage)}
-        nearby={streamed(nearbyLinks(db, service, city))}
-        related={streamed(relatedLinks(db, service, city, c.get('flags').on))}
-        resources={streamed(
-          caresForChildren(service)
-            ? findActivityCounts(db, CAMP_KEYWORDS).then(campLinksOf)
-            : Promise.resolve([]),
-        )}
-      />
-    ),
+    () => ({
+      head,
+      main: (
+        <DirectoryPage
+          crumbs={crumbs}
+          state={state}
+          service={service}
+          place={place}
+          local={local}
+          national={loaded.national}
+          guide={localGuide(service, city, local, c.get('flags').config.costGuideLocalPage)}
+        />
+      ),
+      streamed: (
+        <DirectoryLinks
+          service={service}
+          place={place}
+          nearby={streamed(nearbyLinks(db, service, city))}
+          related={streamed(relatedLinks(db, service, city, c.get('flags').on))}
+          resources={streamed(
+            caresForChildren(service)
+              ? findActivityCounts(db, CAMP_KEYWORDS).then(campLinksOf)
+              : Promise.resolve([]),
+          )}
+        />
+      ),
+    }),
     {
       decision,
       // A provider's purge reaches every listing its card is on.

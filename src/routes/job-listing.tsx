@@ -29,17 +29,19 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
   return renderListing(
     c,
     state,
-    () => (
-      <JobListingPage
-        head={head}
-        crumbs={crumbs}
-        state={state}
-        title={jobs.title.toLowerCase()}
-        work={jobs.slug}
-        place={place}
-        related={relatedLinks(jobs, city, providers?.providers ?? 0, hub)}
-      />
-    ),
+    () => ({
+      head,
+      main: (
+        <JobListingPage
+          crumbs={crumbs}
+          state={state}
+          title={jobs.title.toLowerCase()}
+          work={jobs.slug}
+          place={place}
+          related={relatedLinks(jobs, city, providers?.providers ?? 0, hub)}
+        />
+      ),
+    }),
     {
       decision,
       tags: [TAG.service(jobs.slug), TAG.service(jobs.service.slug), TAG.city(city.slug)],

@@ -11,6 +11,8 @@ import { cardMarkup } from '../views/listing/card'
 import { filterMarkup } from '../views/listing/islands'
 import { mainMarkup } from '../views/main-markup'
 import type { CardModel, ListingState } from '../views/listing/listing-state'
+import type { ListingView } from '../views/listing/listing-layout'
+import { ListingDocument } from '../views/listing/listing-layout'
 import { Markup, Placement } from '../views/markup'
 import { renderHtml } from '../views/render-html'
 import type { DataLayer, Site } from '../views/site-context'
@@ -29,11 +31,15 @@ export interface PageOptions {
   lastModified?: string | null
   /** Analytics beyond what the URL tells (page id, page kind). */
   analytics?: Partial<DataLayer>
-  /** The page's own fragments rendered before it, beside the frame's (src/views/fragments.ts). */
+  /**
+   * The page's own fragments rendered before it, beside the frame's (src/views/fragments.ts):
+   * written into its `main` when it has one, else placed in its render.
+   */
   markup?: readonly [unknown, string][]
   /**
-   * The inside of the document's <main>, for a page whose content never suspends: rendered apart
-   * by React's string renderer and placed (src/views/main-markup.ts).
+   * The inside of the document's <main> up to the sections it streams (the document's
+   * children), which never suspends: rendered apart by React's string renderer and placed
+   * (src/views/main-markup.ts).
    */
   main?: ReactElement
   /** Where fragments rendered after the page's render started go (`placementOf`). */
@@ -53,8 +59,8 @@ export function renderPage(
   // React places a marker for each fragment, and the stream its bytes, encoded once.
   const placement = options.placement ?? placementOf(c)
   placement.add(frameMarkup(placement.fragments, site))
-  placement.add(options.markup ?? [])
-  if (options.main) placement.add([mainMarkup(site, options.main)])
+  if (options.main) placement.add([mainMarkup(site, options.main, new Map(options.markup))])
+  else placement.add(options.markup ?? [])
   const page = createElement(Markup.Provider, { value: placement.markup }, node)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     status: options.status ?? 200,
@@ -97,13 +103,15 @@ export function placedCards(
 export async function renderListing(
   c: Context<AppEnv>,
   state: ListingState,
-  view: () => ReactNode,
+  view: () => ListingView,
   options: PageOptions,
 ): Promise<Response> {
   if (!isDataPath(c.req.path)) {
     const { fragments } = c.get('memory')
-    return renderPage(c, view(), {
+    const { head, main, streamed } = view()
+    return renderPage(c, createElement(ListingDocument, { head, state }, streamed), {
       ...options,
+      main,
       markup: [...cardMarkup(fragments, state.results.cards), filterMarkup(fragments, state)],
     })
   }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { useContext } from 'react'
 import { assets } from './assets'
 import pkg from '../../package.json'
 import { shownServices } from '../flags/visibility'
@@ -7,7 +8,7 @@ import { metaDescription, SITE_NAME } from '../seo/head'
 import { scriptJson } from '../seo/json-ld'
 import type { ClientConfig } from './client-config'
 import type { Fragments } from './fragments'
-import { MARKUP_KEY, Placed } from './markup'
+import { Markup, MARKUP_KEY, Placed } from './markup'
 import { CLIENT_CONFIG_ID } from './client-config'
 import type { Site } from './site-context'
 import { useSite } from './site-context'
@@ -25,7 +26,8 @@ const NAV = [
 
 /**
  * The whole document. Everything in <head> is in the first streamed chunk (views/render-html).
- * The inside of <main> is `children`, or the markup rendered before the page (`mainMarkup`).
+ * The inside of <main> is the markup rendered before the page, if any (`mainMarkup`: its marker,
+ * text that the stream replaces), then `children`: the sections streamed after it, or all of it.
  * Only pages with islands (`client`) load the browser script; every other page has none.
  * `layout="detail"` (profiles, jobs): on wide screens the page's `.detail-action` (its call to
  * action) stands in a column beside the rest and stays in view (styles.css).
@@ -42,6 +44,7 @@ export function Document({
   children?: ReactNode
 }) {
   const site = useSite()
+  const markup = useContext(Markup)
   const frame = frameOf(site)
   return (
     <html lang="en" className={site.config.greaterCareReskin ? 'theme-greater' : undefined}>
@@ -77,14 +80,10 @@ export function Document({
         <Placed tag="header" className="site-header" markupKey={MARKUP_KEY.header}>
           <SiteHeader {...frame} />
         </Placed>
-        <Placed
-          tag="main"
-          id="main"
-          className={layout ? `wrap ${layout}` : 'wrap'}
-          markupKey={MARKUP_KEY.main}
-        >
+        <main id="main" className={layout ? `wrap ${layout}` : 'wrap'}>
+          {markup.get(MARKUP_KEY.main)}
           {children}
-        </Placed>
+        </main>
         <Placed tag="footer" className="site-footer" markupKey={MARKUP_KEY.footer}>
           <SiteFooter {...frame} />
         </Placed>

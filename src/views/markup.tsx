@@ -43,7 +43,10 @@ export const MARKUP_KEY = {
   profile: (section: string) => `profile:${section}`,
   /** A section about the job on an open job's page: one of each a page. */
   job: (section: string) => `job:${section}`,
-  /** The inside of the document's <main>, rendered apart before the page (`mainMarkup`). */
+  /**
+   * The inside of the document's <main> up to its streamed sections, rendered apart before the
+   * page (`mainMarkup`): its marker is text, the first of <main>, not an element's inside.
+   */
   main: 'main',
 } as const
 
@@ -57,7 +60,7 @@ export function Placed({
   children,
   ...attributes
 }: {
-  tag: 'li' | 'div' | 'header' | 'footer' | 'main' | 'section' | 'dl'
+  tag: 'li' | 'div' | 'header' | 'footer' | 'section' | 'dl'
   markupKey: string | null
   children: ReactNode
   className?: string

@@ -4,19 +4,22 @@
  * once per isolate, in its place: React would otherwise encode every fragment's markup into
  * bytes again on every render.
  *
- * A marker is `<`, a NUL byte, the fragment's index and `>`. No rendered text or attribute can
- * hold it: React writes every `<` of them as `&lt;`, and the only markup handed to React as it
- * is (fragments, JSON in scripts) is React's own rendering or JSON with `<` escaped.
+ * A marker is a NUL byte, the page's key, the fragment's index and a NUL byte. It stands as an
+ * element's inside (a placed card) or as text (a page's main, which has no element of its own:
+ * streamed sections follow it in <main>). React writes text and attributes as they are but for
+ * `&<>"'`, so what makes a marker unforgeable is the key: random letters made for each page,
+ * which no stored text can know before the page is rendered.
  */
 export class Splices {
   readonly #fragments: Uint8Array[] = []
+  readonly #key = randomLetters(KEY_LENGTH)
   /** The end of the last chunk when it could be the start of a marker cut in two. */
   #held: Uint8Array | null = null
 
   /** The marker that stands for `bytes` in the markup handed to React. */
   place(bytes: Uint8Array): string {
     this.#fragments.push(bytes)
-    return `<\0${this.#fragments.length - 1}>`
+    return `\0${this.#key}${this.#fragments.length - 1}\0`
   }
 
   /**
@@ -29,25 +32,17 @@ export class Splices {
     const pieces: Uint8Array[] = []
     let from = 0
     for (let nul = chunk.indexOf(NUL); nul !== -1; nul = chunk.indexOf(NUL, nul + 1)) {
-      if (chunk[nul - 1] !== LT) continue
-      let end = nul + 1
-      let index = 0
-      while (end < chunk.length && isDigit(chunk[end]))
-        index = index * 10 + (chunk[end++] ?? 0) - ZERO
-      const fragment = end > nul + 1 ? this.#fragments[index] : undefined
-      if (end === chunk.length) {
+      const found = this.#marker(chunk, nul)
+      if (found === CUT) {
         // Cut at the chunk's end: the rest of the marker comes with the next chunk.
-        this.#held = chunk.slice(nul - 1)
-        chunk = chunk.subarray(0, nul - 1)
+        this.#held = chunk.slice(nul)
+        chunk = chunk.subarray(0, nul)
         break
       }
-      if (chunk[end] !== GT || fragment === undefined) continue
-      pieces.push(chunk.subarray(from, nul - 1), fragment)
-      from = end + 1
-    }
-    if (!this.#held && chunk[chunk.length - 1] === LT) {
-      this.#held = chunk.slice(-1)
-      chunk = chunk.subarray(0, -1)
+      if (found === null) continue
+      pieces.push(chunk.subarray(from, nul), found.fragment)
+      from = found.end
+      nul = found.end - 1
     }
     if (from === 0) return chunk
     pieces.push(chunk.subarray(from))
@@ -60,11 +55,39 @@ export class Splices {
     this.#held = null
     return held
   }
+
+  /** The fragment of the marker at `at` (a NUL) and where it ends; `CUT` if the chunk ends first. */
+  #marker(
+    chunk: Uint8Array,
+    at: number,
+  ): { fragment: Uint8Array; end: number } | typeof CUT | null {
+    let i = at + 1
+    for (let k = 0; k < KEY_LENGTH; k++, i++) {
+      if (i === chunk.length) return CUT
+      if (chunk[i] !== this.#key.charCodeAt(k)) return null
+    }
+    const digits = i
+    let index = 0
+    while (i < chunk.length && isDigit(chunk[i])) index = index * 10 + (chunk[i++] ?? 0) - ZERO
+    if (i === chunk.length) return CUT
+    const fragment = this.#fragments[index]
+    if (i === digits || chunk[i] !== NUL || fragment === undefined) return null
+    return { fragment, end: i + 1 }
+  }
+}
+
+/** Letters enough that no text guesses them (26^16 keys). */
+const KEY_LENGTH = 16
+const CUT = 'cut'
+
+function randomLetters(length: number): string {
+  return String.fromCharCode(
+    ...crypto.getRandomValues(new Uint8Array(length)).map((b) => A + (b % 26)),
+  )
 }
 
 const NUL = 0
-const LT = '<'.charCodeAt(0)
-const GT = '>'.charCodeAt(0)
+const A = 'a'.charCodeAt(0)
 const ZERO = '0'.charCodeAt(0)
 
 function isDigit(byte: number | undefined): boolean {

@@ -1,22 +1,38 @@
 import fc from 'fast-check'
-import type { ReactElement } from 'react'
-import { renderToString } from 'react-dom/server'
+import type { ReactElement, ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
-import { page } from '../support/fetch-page'
+import { fetchPage, page } from '../support/fetch-page'
 import { PAY_UNITS } from '../../src/catalog/enums'
 import { SEGMENTS } from '../../src/catalog/segments'
 import { SERVICES } from '../../src/catalog/services'
 import type { FlagName } from '../../src/flags/definitions'
 import { FLAGS } from '../../src/flags/definitions'
+import { ActivitiesPage } from '../../src/views/activities/activities-page'
 import type { CostGuidePageProps } from '../../src/views/cost/cost-guide-page'
 import { CostGuidePage } from '../../src/views/cost/cost-guide-page'
+import { DirectoryLinks, DirectoryPage } from '../../src/views/directory/directory-page'
 import { NationalPage } from '../../src/views/directory/national-page'
 import { Document } from '../../src/views/document'
+import { Fragments } from '../../src/views/fragments'
 import { CityHubPage } from '../../src/views/hub/city-hub-page'
+import { JobListingPage } from '../../src/views/jobs/job-listing-page'
+import { cardMarkup } from '../../src/views/listing/card'
+import { filterMarkup } from '../../src/views/listing/islands'
+import { ListingDocument } from '../../src/views/listing/listing-layout'
+import type { ListingState } from '../../src/views/listing/listing-state'
 import { mainMarkup } from '../../src/views/main-markup'
-import { Markup } from '../../src/views/markup'
+import { Markup, Placement } from '../../src/views/markup'
+import { renderHtml } from '../../src/views/render-html'
 import { SegmentPage } from '../../src/views/segment/segment-page'
+import type { Site } from '../../src/views/site-context'
 import { DEFAULT_SITE, SiteContext } from '../../src/views/site-context'
+
+/** The state a listing page shows, as its `/_data` JSON gives it. */
+async function listingStateOf(path: string): Promise<ListingState> {
+  const res = await fetchPage(`/_data${path}`, { headers: { 'x-data-request': '1' } })
+  expect(res.status).toBe(200)
+  return res.json<ListingState>()
+}
 
 // Text as stored data may hold it: markup, quotes, entities, line separators, emoji.
 const text = fc.oneof(
@@ -120,21 +136,63 @@ const site = fc
   .record({ on: fc.subarray(Object.keys(FLAGS) as FlagName[]), path: fc.constantFrom('/', '/x') })
   .map(({ on, path }) => ({ ...DEFAULT_SITE, on: (name: FlagName) => on.includes(name), path }))
 
-/** The document with `main` rendered in it, and with it rendered apart and placed. */
-function bothWays(s: typeof DEFAULT_SITE, main: ReactElement): [string, string] {
-  const inPage = renderToString(
+const decoder = new TextDecoder()
+
+/** A page's document as its render streams it, every section in place, its fragments spliced. */
+async function streamedPage(s: Site, page: ReactElement, placement: Placement): Promise<string> {
+  const node = (
     <SiteContext.Provider value={s}>
-      <Document head={head}>{main}</Document>
-    </SiteContext.Provider>,
+      <Markup.Provider value={placement.markup}>{page}</Markup.Provider>
+    </SiteContext.Provider>
   )
-  const placed = renderToString(
-    <SiteContext.Provider value={s}>
-      <Markup.Provider value={new Map([mainMarkup(s, main)])}>
-        <Document head={head} />
-      </Markup.Provider>
-    </SiteContext.Provider>,
-  )
-  return [placed, inPage]
+  const res = await renderHtml(node, {
+    status: 200,
+    headers: {},
+    waitForAll: true,
+    onStreamError: (error) => {
+      throw error
+    },
+    splices: placement.splices,
+  })
+  return decoder.decode(await res.arrayBuffer())
+}
+
+/**
+ * The document of `main` and `markup` (the page's own fragments) rendered in the page before
+ * what it streams, and with them rendered apart and placed as `renderPage` places them.
+ * `document` makes the document around its children (what it streams, and the main in the page).
+ */
+async function bothWays(
+  s: Site,
+  main: ReactElement,
+  {
+    document = (children) => <Document head={head}>{children}</Document>,
+    streamed = null,
+    markup = [],
+  }: {
+    document?: (children: ReactNode) => ReactElement
+    /** What the page streams after its main: made for each render, as a route makes it. */
+    streamed?: (() => ReactNode) | null
+    markup?: [unknown, string][]
+  } = {},
+): Promise<[string, string]> {
+  const inPage = new Placement(new Fragments())
+  inPage.add(markup)
+  const apart = new Placement(new Fragments())
+  apart.add([mainMarkup(s, main, new Map(markup))])
+  return [
+    await streamedPage(s, document(streamed?.()), apart),
+    await streamedPage(
+      s,
+      document(
+        <>
+          {main}
+          {streamed?.()}
+        </>,
+      ),
+      inPage,
+    ),
+  ]
 }
 
 /**
@@ -146,29 +204,122 @@ function withoutIds(html: string): string {
 }
 
 describe("a page's main rendered apart", () => {
-  it('places exactly what rendering the cost guide in the page writes, for any figures and flags', () => {
-    fc.assert(
-      fc.property(guide, site, (props, s) => {
-        const [placed, inPage] = bothWays(s, <CostGuidePage {...props} />)
+  it('places exactly what rendering the cost guide in the page writes, for any figures and flags', async () => {
+    await fc.assert(
+      fc.asyncProperty(guide, site, async (props, s) => {
+        const [placed, inPage] = await bothWays(s, <CostGuidePage {...props} />)
         expect(placed).toBe(inPage)
       }),
       { numRuns: 300 },
     )
   })
 
-  it('places what rendering a city hub, a segment or a national page in the page writes', () => {
-    fc.assert(
-      fc.property(hub, segment, national, site, (h, g, n, s) => {
+  it('places what rendering a city hub, a segment or a national page in the page writes', async () => {
+    await fc.assert(
+      fc.asyncProperty(hub, segment, national, site, async (h, g, n, s) => {
         for (const main of [
           <CityHubPage {...h} />,
           <SegmentPage {...g} />,
           <NationalPage {...n} />,
         ]) {
-          const [placed, inPage] = bothWays(s, main)
+          const [placed, inPage] = await bothWays(s, main)
           expect(withoutIds(placed)).toBe(withoutIds(inPage))
         }
       }),
       { numRuns: 200 },
+    )
+  })
+
+  it("places what rendering a listing's main in the page writes: its cards, filters and modules, its link modules streamed after", async () => {
+    const states = await Promise.all(
+      [
+        '/babysitters/atlanta-ga',
+        '/day-care/atlanta-ga?schedule=full-time',
+        '/nannies/atlanta-ga?page=2',
+        '/babysitting-jobs/atlanta-ga?schedule=part-time',
+        '/explore/d/robotics',
+      ].map(listingStateOf),
+    )
+    const stats = fc.record({
+      providers: fc.nat(5000),
+      rateAvg: rate,
+      rateMin: fc.nat(100),
+      rateMax: fc.nat(200),
+      payUnit: fc.constantFrom(...PAY_UNITS),
+      updatedAt: fc.constant('2026-11-01T00:00:00Z'),
+      checked: fc.nat(5000),
+      reviewed: fc.nat(5000),
+      reviews: fc.nat(50_000),
+      ratingAvg: fc.option(fc.double({ min: 1, max: 5, noNaN: true })),
+    })
+    const directory = fc.record({
+      service: fc.constantFrom(...SERVICES),
+      place: text,
+      local: fc.option(stats),
+      national: fc.option(stats),
+      guide: fc.option(fc.constant('/cost/babysitters/atlanta-ga')),
+    })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...states),
+        directory,
+        fc.tuple(links, links, links),
+        fc.boolean(),
+        site,
+        async (state, d, [nearby, related, resources], banner, s) => {
+          const fragments = new Fragments()
+          const markup = [
+            ...cardMarkup(fragments, state.results.cards),
+            filterMarkup(fragments, state),
+          ]
+          const document = (children: ReactNode) => (
+            <ListingDocument head={head} state={state}>
+              {children}
+            </ListingDocument>
+          )
+          const crumbs = [{ name: 'Here', path: state.path }]
+          const pages: [ReactElement, (() => ReactNode) | null][] = [
+            [
+              <DirectoryPage crumbs={crumbs} state={state} {...d} />,
+              () => (
+                <DirectoryLinks
+                  service={d.service}
+                  place={d.place}
+                  nearby={Promise.resolve(nearby)}
+                  related={Promise.resolve(related)}
+                  resources={Promise.resolve(resources)}
+                />
+              ),
+            ],
+            [
+              <JobListingPage
+                crumbs={crumbs}
+                state={state}
+                title="babysitting jobs"
+                work="babysitting-jobs"
+                place={d.place}
+                related={related}
+              />,
+              null,
+            ],
+            [
+              <ActivitiesPage
+                crumbs={crumbs}
+                state={state}
+                related={related}
+                categories={resources}
+                signUpBanner={banner}
+              />,
+              null,
+            ],
+          ]
+          for (const [main, streamed] of pages) {
+            const [placed, inPage] = await bothWays(s, main, { document, streamed, markup })
+            expect(withoutIds(placed)).toBe(withoutIds(inPage))
+          }
+        },
+      ),
+      { numRuns: 40 },
     )
   })
 

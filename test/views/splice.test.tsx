@@ -68,6 +68,14 @@ describe('splices: fragments placed as bytes', () => {
     expect(await streamedInPieces(encoder.encode(page), [2, 9], splices)).toBe(page)
   })
 
+  it("leaves another page's markers as they are: text cannot know this page's key", async () => {
+    const splices = new Splices()
+    const ours = splices.place(encoder.encode('<li>placed</li>'))
+    const theirs = new Splices().place(encoder.encode('<li>other</li>'))
+    const page = `a${theirs}b${ours.slice(0, -2)}c`
+    expect(await streamedInPieces(encoder.encode(page), [3, 12], splices)).toBe(page)
+  })
+
   it('serves a listing page whose cards are what a fresh render of them writes, with no marker left', async () => {
     const path = '/babysitters/atlanta-ga'
     const page = await fetchPage(path)

@@ -1,14 +1,12 @@
-import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { workFlowHref } from '../parts/call-to-action'
 import { useSite } from '../site-context'
-import { ListingLayout } from '../listing/listing-layout'
+import { ListingMain } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
 
 export interface ActivitiesPageProps {
-  head: Head
   crumbs: readonly Crumb[]
   state: ListingState
   related: readonly LinkItem[]
@@ -17,12 +15,14 @@ export interface ActivitiesPageProps {
   signUpBanner: boolean
 }
 
-/** The camps and classes of an activity category or subcategory (campsAndActivities). */
+/**
+ * The camps and classes of an activity category or subcategory (campsAndActivities). The inside
+ * of its <main>: it streams nothing.
+ */
 export function ActivitiesPage(props: ActivitiesPageProps) {
   const site = useSite()
   return (
-    <ListingLayout
-      head={props.head}
+    <ListingMain
       crumbs={props.crumbs}
       state={props.state}
       aside={
@@ -36,6 +36,6 @@ export function ActivitiesPage(props: ActivitiesPageProps) {
     >
       <LinkList title="Related activities" items={props.related} />
       <LinkList title="More activities for kids" items={props.categories} />
-    </ListingLayout>
+    </ListingMain>
   )
 }

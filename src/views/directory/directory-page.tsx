@@ -1,9 +1,8 @@
 import { Suspense } from 'react'
 import type { Service } from '../../catalog/services'
 import type { RateStats } from '../../data/service-stats'
-import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { ListingLayout } from '../listing/listing-layout'
+import { ListingMain } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
 import { CallToAction } from '../parts/call-to-action'
 import type { LinkItem } from '../parts/link-list'
@@ -12,7 +11,6 @@ import { Answers, answersOf } from '../parts/answers'
 import { RateSummary } from './rate-summary'
 
 export interface DirectoryPageProps {
-  head: Head
   crumbs: readonly Crumb[]
   state: ListingState
   service: Service
@@ -20,19 +18,16 @@ export interface DirectoryPageProps {
   local: RateStats | null
   guide: string | null
   national: RateStats | null
-  /** Slower link modules, streamed after the shell. */
-  nearby: Promise<readonly LinkItem[]>
-  related: Promise<readonly LinkItem[]>
-  /** The RESOURCES module: camps and activities, on child care directories (else none). */
-  resources: Promise<readonly LinkItem[]>
 }
 
-/** A provider directory of a city (page kind PROVIDERS). */
+/**
+ * A provider directory of a city (page kind PROVIDERS): the inside of its <main> up to its link
+ * modules, which are streamed after it (`DirectoryLinks`).
+ */
 export function DirectoryPage(props: DirectoryPageProps) {
   const { service, place } = props
   return (
-    <ListingLayout
-      head={props.head}
+    <ListingMain
       crumbs={props.crumbs}
       state={props.state}
       searchService={service}
@@ -70,16 +65,31 @@ export function DirectoryPage(props: DirectoryPageProps) {
           })}
         />
       ) : null}
+    </ListingMain>
+  )
+}
+
+/** A directory's slower link modules, streamed after the shell. */
+export function DirectoryLinks(props: {
+  service: Service
+  place: string
+  nearby: Promise<readonly LinkItem[]>
+  related: Promise<readonly LinkItem[]>
+  /** The RESOURCES module: camps and activities, on child care directories (else none). */
+  resources: Promise<readonly LinkItem[]>
+}) {
+  return (
+    <>
       <Suspense fallback={<p className="loading">Loading nearby cities…</p>}>
-        <AsyncLinkList title={`${service.title} in nearby cities`} items={props.nearby} />
+        <AsyncLinkList title={`${props.service.title} in nearby cities`} items={props.nearby} />
       </Suspense>
       <Suspense fallback={<p className="loading">Loading related services…</p>}>
-        <AsyncLinkList title={`More care in ${place}`} items={props.related} />
+        <AsyncLinkList title={`More care in ${props.place}`} items={props.related} />
       </Suspense>
       <Suspense fallback={null}>
         <AsyncLinkList title="Camps and activities for kids" items={props.resources} />
       </Suspense>
-    </ListingLayout>
+    </>
   )
 }
 

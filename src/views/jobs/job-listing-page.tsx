@@ -1,13 +1,11 @@
-import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { ListingLayout } from '../listing/listing-layout'
+import { ListingMain } from '../listing/listing-layout'
 import type { ListingState } from '../listing/listing-state'
 import { WorkCallToAction } from '../parts/call-to-action'
 import type { LinkItem } from '../parts/link-list'
 import { LinkList } from '../parts/link-list'
 
 export interface JobListingPageProps {
-  head: Head
   crumbs: readonly Crumb[]
   state: ListingState
   /** "babysitting jobs", for the call to action. */
@@ -18,11 +16,13 @@ export interface JobListingPageProps {
   related: readonly LinkItem[]
 }
 
-/** Open jobs of a service in a city (page kind JOBS): caregivers are asked to join, not the intent. */
+/**
+ * Open jobs of a service in a city (page kind JOBS): caregivers are asked to join, not the
+ * intent. The inside of its <main>: it streams nothing.
+ */
 export function JobListingPage(props: JobListingPageProps) {
   return (
-    <ListingLayout
-      head={props.head}
+    <ListingMain
       crumbs={props.crumbs}
       state={props.state}
       aside={
@@ -34,6 +34,6 @@ export function JobListingPage(props: JobListingPageProps) {
       }
     >
       <LinkList title={`Also in ${props.place}`} items={props.related} />
-    </ListingLayout>
+    </ListingMain>
   )
 }

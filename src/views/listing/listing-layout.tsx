@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { ReactElement, ReactNode } from 'react'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
 import { scriptJson } from '../../seo/json-ld'
@@ -9,8 +9,17 @@ import { PageSearch } from '../search/page-search'
 import { Island, STATE_ID } from './islands'
 import type { ListingState } from './listing-state'
 
-export interface ListingLayoutProps {
+/**
+ * A listing page's parts: the inside of its <main> up to what it streams (`ListingMain`, rendered
+ * apart: `renderPage`'s `main`), the sections it streams after, and its head.
+ */
+export interface ListingView {
   head: Head
+  main: ReactElement
+  streamed?: ReactNode
+}
+
+export interface ListingMainProps {
   crumbs: readonly Crumb[]
   state: ListingState
   /** Said between the heading and the filters, outside the islands (banners, calls to action). */
@@ -22,21 +31,19 @@ export interface ListingLayoutProps {
 }
 
 /**
- * The frame of every listing page: heading, call to action, filters, results and pages, each an
+ * The main of every listing page: heading, call to action, filters, results and pages, each an
  * island hydrated from the state embedded below them (the cards from their own markup); then
- * the modules. On wide screens the
- * filters stand beside the results (styles.css).
+ * the modules. On wide screens the filters stand beside the results (styles.css).
  */
-export function ListingLayout({
-  head,
+export function ListingMain({
   crumbs,
   state,
   aside,
   children,
   searchService = null,
-}: ListingLayoutProps) {
+}: ListingMainProps) {
   return (
-    <Document head={head} client>
+    <>
       <Breadcrumbs crumbs={crumbs} />
       <Island name="heading" state={state} />
       <PageSearch service={searchService} />
@@ -46,6 +53,26 @@ export function ListingLayout({
         <Island name="filters" state={state} />
         <Island name="results" state={state} />
       </div>
+      {children}
+    </>
+  )
+}
+
+/**
+ * The document of every listing page around its main (`ListingMain`): the sections it streams
+ * (`children`), then its state for the islands.
+ */
+export function ListingDocument({
+  head,
+  state,
+  children,
+}: {
+  head: Head
+  state: ListingState
+  children?: ReactNode
+}) {
+  return (
+    <Document head={head} client>
       {children}
       <script
         type="application/json"
