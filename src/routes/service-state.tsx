@@ -9,6 +9,7 @@ import type { LinkItem } from '../views/parts/link-list'
 import type { AppEnv } from '../env'
 import type { On } from '../flags/visibility'
 import { shownServices } from '../flags/visibility'
+import type { Head } from '../seo/head'
 import { pageHead } from '../seo/head'
 import type { IndexDecision } from '../seo/indexability'
 import {
@@ -19,6 +20,7 @@ import {
 } from '../seo/indexability'
 import type { StatePageProps } from '../views/directory/state-page'
 import { StatePage, stateSummary } from '../views/directory/state-page'
+import { Document } from '../views/document'
 import { cityPath, servicePath, statePath } from '../urls/paths'
 import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
@@ -31,7 +33,9 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
   const loaded = await loadState(c)
   const { service, code, leaders, top, cities } = loaded
   const decision = decideIndexing({ inventory: stateInventory(cities.map((c) => c.providers)) })
-  return renderPage(c, <StatePage {...describeState(c, loaded, decision)} />, {
+  const { head, ...props } = describeState(c, loaded, decision)
+  return renderPage(c, <Document head={head} client />, {
+    main: <StatePage {...props} />,
     decision,
     lastModified: leaders.find((r) => r.service === service.slug)?.updatedAt,
     tags: [
@@ -67,7 +71,7 @@ function describeState(
   c: Context<AppEnv>,
   { service, code, name, cities, leaders, top, stats }: LoadedState,
   decision: IndexDecision,
-): StatePageProps {
+): StatePageProps & { head: Head } {
   // Largest first, as a visitor looks for their own city or the big one near it.
   const linked = cities
     .filter((city) => worthListing(city.providers))

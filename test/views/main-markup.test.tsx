@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import type { ReactElement, ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
 import { fetchPage, page } from '../support/fetch-page'
+import { provider } from '../support/page-props'
 import { PAY_UNITS } from '../../src/catalog/enums'
 import { SEGMENTS } from '../../src/catalog/segments'
 import { SERVICES } from '../../src/catalog/services'
@@ -12,6 +13,7 @@ import type { CostGuidePageProps } from '../../src/views/cost/cost-guide-page'
 import { CostGuidePage } from '../../src/views/cost/cost-guide-page'
 import { DirectoryLinks, DirectoryPage } from '../../src/views/directory/directory-page'
 import { NationalPage } from '../../src/views/directory/national-page'
+import { StatePage } from '../../src/views/directory/state-page'
 import { Document } from '../../src/views/document'
 import { Fragments } from '../../src/views/fragments'
 import { CityHubPage } from '../../src/views/hub/city-hub-page'
@@ -129,6 +131,20 @@ const national = fc.record({
   guide: fc.option(fc.record({ href: fc.constant('/cost/babysitters'), text })),
 })
 
+const state = fc.record({
+  crumbs,
+  service: fc.constantFrom(...SERVICES),
+  stateName: text,
+  summary: text,
+  cities: links,
+  top: fc.array(provider, { maxLength: 5 }),
+  others: links,
+  answers: fc.uniqueArray(fc.record({ question: text, answer: text }), {
+    maxLength: 3,
+    selector: (a) => a.question,
+  }),
+})
+
 const head = { title: 't', description: 'd', robots: 'index', jsonLd: [] }
 
 /** The site of a request: any flags on (the call to action's way in reads them) and its path. */
@@ -214,13 +230,14 @@ describe("a page's main rendered apart", () => {
     )
   })
 
-  it('places what rendering a city hub, a segment or a national page in the page writes', async () => {
+  it('places what rendering a city hub, a segment, a national or a state page in the page writes', async () => {
     await fc.assert(
-      fc.asyncProperty(hub, segment, national, site, async (h, g, n, s) => {
+      fc.asyncProperty(hub, segment, national, state, site, async (h, g, n, t, s) => {
         for (const main of [
           <CityHubPage {...h} />,
           <SegmentPage {...g} />,
           <NationalPage {...n} />,
+          <StatePage {...t} />,
         ]) {
           const [placed, inPage] = await bothWays(s, main)
           expect(withoutIds(placed)).toBe(withoutIds(inPage))

@@ -1,8 +1,6 @@
 import type { Service } from '../../catalog/services'
 import type { ProviderCard } from '../../data/provider-listing'
-import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import { count, number } from '../parts/format'
@@ -14,7 +12,6 @@ import { PageSearch } from '../search/page-search'
 import { ProviderCardView } from './provider-card'
 
 export interface StatePageProps {
-  head: Head
   crumbs: readonly Crumb[]
   service: Service
   stateName: string
@@ -56,11 +53,14 @@ export function stateSummary(
   return others.length ? `${main}, and ${number(sum(others))} more in ${rest}.` : `${main}.`
 }
 
-/** The cities of a state with counts and top providers (page kind SEGMENTATION_STATE). */
+/**
+ * The cities of a state with counts and top providers (page kind SEGMENTATION_STATE). The inside
+ * of the document's <main>, rendered apart (src/views/main-markup.ts).
+ */
 export function StatePage(props: StatePageProps) {
   const { service, stateName } = props
   return (
-    <Document head={props.head} client>
+    <>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{`${service.title} in ${stateName}`}</h1>
       <PageSearch service={service} />
@@ -83,6 +83,6 @@ export function StatePage(props: StatePageProps) {
         </section>
       ) : null}
       <LinkList title={`More care in ${stateName}`} items={props.others} />
-    </Document>
+    </>
   )
 }
