@@ -13,7 +13,8 @@ import { absoluteUrl, pageHead, SITE_NAME } from '../seo/head'
 import type { IndexDecision } from '../seo/indexability'
 import { decideIndexing, worthListing } from '../seo/indexability'
 import type { JobDetailPageProps } from '../views/jobs/job-detail-page'
-import { JobDetailPage, jobMarkup } from '../views/jobs/job-detail-page'
+import { JobDetailPage, JobSimilar, jobMarkup } from '../views/jobs/job-detail-page'
+import { Document } from '../views/document'
 import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from '../seo/indexability'
@@ -48,7 +49,13 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const decision = decideIndexing({ expired })
   const placement = placementOf(c)
   const props = describeJob(c, loaded, { path, now, expired, decision, placement })
-  return renderPage(c, <JobDetailPage {...props} />, {
+  const similar = (
+    <Document head={props.head} layout="detail">
+      <JobSimilar {...props} />
+    </Document>
+  )
+  return renderPage(c, similar, {
+    main: <JobDetailPage {...props} />,
     placement,
     markup: jobMarkup(placement.fragments, props),
     decision,

@@ -30,7 +30,8 @@ import { decideIndexing, worthListing } from '../seo/indexability'
 import type { Crumb } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/parts/format'
 import type { ProfilePageProps, ProfileService } from '../views/profile/profile-page'
-import { ProfilePage, profileMarkup } from '../views/profile/profile-page'
+import { ProfilePage, ProfileSimilar, profileMarkup } from '../views/profile/profile-page'
+import { Document } from '../views/document'
 import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
 import type { PageOptions } from './render-page'
 import { placedCards, placementOf, renderPage } from './render-page'
@@ -53,7 +54,17 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const placement = placementOf(c)
   const { props, options } = describeProfile(c, loaded, { path, placement })
   const markup = profileMarkup(placement.fragments, props)
-  return renderPage(c, <ProfilePage {...props} />, { ...options, placement, markup })
+  const similar = (
+    <Document head={props.head} layout="detail">
+      <ProfileSimilar {...props} />
+    </Document>
+  )
+  return renderPage(c, similar, {
+    ...options,
+    placement,
+    markup,
+    main: <ProfilePage {...props} />,
+  })
 }
 
 type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>

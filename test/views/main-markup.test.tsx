@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import type { ReactElement, ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
 import { fetchPage, page } from '../support/fetch-page'
-import { provider } from '../support/page-props'
+import { jobPage, profile, provider } from '../support/page-props'
 import { PAY_UNITS } from '../../src/catalog/enums'
 import { SEGMENTS } from '../../src/catalog/segments'
 import { SERVICES } from '../../src/catalog/services'
@@ -17,6 +17,7 @@ import { StatePage } from '../../src/views/directory/state-page'
 import { Document } from '../../src/views/document'
 import { Fragments } from '../../src/views/fragments'
 import { CityHubPage } from '../../src/views/hub/city-hub-page'
+import { JobDetailPage, JobSimilar, jobMarkup } from '../../src/views/jobs/job-detail-page'
 import { JobListingPage } from '../../src/views/jobs/job-listing-page'
 import { cardMarkup } from '../../src/views/listing/card'
 import { filterMarkup } from '../../src/views/listing/islands'
@@ -25,6 +26,7 @@ import type { ListingState } from '../../src/views/listing/listing-state'
 import { mainMarkup } from '../../src/views/main-markup'
 import { Markup, Placement } from '../../src/views/markup'
 import { renderHtml } from '../../src/views/render-html'
+import { ProfilePage, ProfileSimilar, profileMarkup } from '../../src/views/profile/profile-page'
 import { SegmentPage } from '../../src/views/segment/segment-page'
 import type { Site } from '../../src/views/site-context'
 import { DEFAULT_SITE, SiteContext } from '../../src/views/site-context'
@@ -337,6 +339,30 @@ describe("a page's main rendered apart", () => {
         },
       ),
       { numRuns: 40 },
+    )
+  })
+
+  it("places what rendering a profile's or an open job's main in the page writes, its sections new or kept, the similar ones streamed after", async () => {
+    await fc.assert(
+      fc.asyncProperty(profile, jobPage, site, async (p, j, s) => {
+        const fragments = new Fragments()
+        const detail = (children: ReactNode) => (
+          <Document head={head} layout="detail">
+            {children}
+          </Document>
+        )
+        // A first render has the sections in the main; the next ones place them.
+        for (let render = 0; render < 2; render++) {
+          for (const [main, streamed, markup] of [
+            [<ProfilePage {...p} />, () => <ProfileSimilar {...p} />, profileMarkup(fragments, p)],
+            [<JobDetailPage {...j} />, () => <JobSimilar {...j} />, jobMarkup(fragments, j)],
+          ] as const) {
+            const [placed, inPage] = await bothWays(s, main, { document: detail, streamed, markup })
+            expect(placed).toBe(inPage)
+          }
+        }
+      }),
+      { numRuns: 60 },
     )
   })
 

@@ -5,7 +5,6 @@ import { labelsOf } from '../../catalog/labels'
 import type { Job } from '../../data/jobs'
 import type { Head } from '../../seo/head'
 import type { Crumb } from '../../seo/json-ld'
-import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { WorkCallToAction } from '../parts/call-to-action'
 import { longDate, rateRange, startLabel } from '../parts/format'
@@ -38,7 +37,8 @@ export interface JobDetailPageProps {
 /**
  * A job's detail page (seoJobDetail, page id 1061), or its expired (410) form. "Apply now" comes
  * right after the heading, so a phone shows it on the first screen; on wide screens it stands
- * beside the job and stays in view (`layout="detail"`).
+ * beside the job and stays in view (`layout="detail"`). The inside of the document's <main> up
+ * to the other jobs (`JobSimilar`), rendered apart (src/views/main-markup.ts).
  */
 export function JobDetailPage(props: JobDetailPageProps) {
   const { job } = props
@@ -49,7 +49,7 @@ export function JobDetailPage(props: JobDetailPageProps) {
     </Placed>
   )
   return (
-    <Document head={props.head} layout="detail">
+    <>
       <Breadcrumbs crumbs={props.crumbs} />
       <h1>{job.title}</h1>
       {props.expired ? (
@@ -79,10 +79,16 @@ export function JobDetailPage(props: JobDetailPageProps) {
             : null}
         </>
       )}
-      <Suspense fallback={<p className="loading">Loading other jobs…</p>}>
-        <SimilarJobs {...props} />
-      </Suspense>
-    </Document>
+    </>
+  )
+}
+
+/** A job's other open jobs, streamed after its main (`JobDetailPage`). */
+export function JobSimilar(props: JobDetailPageProps) {
+  return (
+    <Suspense fallback={<p className="loading">Loading other jobs…</p>}>
+      <SimilarJobs {...props} />
+    </Suspense>
   )
 }
 

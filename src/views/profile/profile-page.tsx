@@ -10,7 +10,6 @@ import { avatarOf } from '../directory/provider-card'
 import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
 import { Avatar } from '../parts/avatar'
-import { Document } from '../document'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { CallToAction } from '../parts/call-to-action'
 import { count, monthYear, rateRange, yearsOf } from '../parts/format'
@@ -56,12 +55,13 @@ export interface ProfilePageProps {
  * call to contact comes right after the profile's head, so a phone shows it on the first
  * screen; on wide screens it stands beside the profile and stays in view (`layout="detail"`).
  * The sections about the provider are placed as markup rendered once per provider's content
- * (`profileMarkup`); the call to action, which reads the request's flags, is rendered here.
+ * (`profileMarkup`); the call to action, which reads the request's flags, is rendered here. The
+ * inside of the document's <main> up to the similar providers (`ProfileSimilar`), rendered apart
+ * (src/views/main-markup.ts).
  */
 export function ProfilePage(props: ProfilePageProps) {
   const { provider: p, name } = props
   const smb = p.businessType === 'SMB'
-  const primary = props.services[0]
   const body = profileBody(props)
   const section = (id: Section, className?: string) => (
     <Placed
@@ -74,7 +74,7 @@ export function ProfilePage(props: ProfilePageProps) {
     </Placed>
   )
   return (
-    <Document head={props.head} layout="detail">
+    <>
       <Breadcrumbs crumbs={props.crumbs} />
       {section('head', 'profile-head')}
       <div className="detail-action">
@@ -104,17 +104,24 @@ export function ProfilePage(props: ProfilePageProps) {
       {smb ? null : section('availability')}
       {section('details')}
       {section('reviews')}
-      <Suspense fallback={<p className="loading">Loading similar providers…</p>}>
-        <Similar
-          items={props.similar}
-          title={
-            primary
-              ? `More ${primary.service.nouns} in ${props.place}`
-              : `More care in ${props.place}`
-          }
-        />
-      </Suspense>
-    </Document>
+    </>
+  )
+}
+
+/** A profile's similar providers, streamed after its main (`ProfilePage`). */
+export function ProfileSimilar(props: ProfilePageProps) {
+  const primary = props.services[0]
+  return (
+    <Suspense fallback={<p className="loading">Loading similar providers…</p>}>
+      <Similar
+        items={props.similar}
+        title={
+          primary
+            ? `More ${primary.service.nouns} in ${props.place}`
+            : `More care in ${props.place}`
+        }
+      />
+    </Suspense>
   )
 }
 
