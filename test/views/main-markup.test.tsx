@@ -154,6 +154,9 @@ const site = fc
   .record({ on: fc.subarray(Object.keys(FLAGS) as FlagName[]), path: fc.constantFrom('/', '/x') })
   .map(({ on, path }) => ({ ...DEFAULT_SITE, on: (name: FlagName) => on.includes(name), path }))
 
+/** Each property renders hundreds of documents through React's streaming renderer. */
+const PROPERTY_TIMEOUT = 60_000
+
 const decoder = new TextDecoder()
 
 /** A page's document as its render streams it, every section in place, its fragments spliced. */
@@ -222,149 +225,173 @@ function withoutIds(html: string): string {
 }
 
 describe("a page's main rendered apart", () => {
-  it('places exactly what rendering the cost guide in the page writes, for any figures and flags', async () => {
-    await fc.assert(
-      fc.asyncProperty(guide, site, async (props, s) => {
-        const [placed, inPage] = await bothWays(s, <CostGuidePage {...props} />)
-        expect(placed).toBe(inPage)
-      }),
-      { numRuns: 300 },
-    )
-  })
+  it(
+    'places exactly what rendering the cost guide in the page writes, for any figures and flags',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(guide, site, async (props, s) => {
+          const [placed, inPage] = await bothWays(s, <CostGuidePage {...props} />)
+          expect(placed).toBe(inPage)
+        }),
+        { numRuns: 300 },
+      )
+    },
+    PROPERTY_TIMEOUT,
+  )
 
-  it('places what rendering a city hub, a segment, a national or a state page in the page writes', async () => {
-    await fc.assert(
-      fc.asyncProperty(hub, segment, national, state, site, async (h, g, n, t, s) => {
-        for (const main of [
-          <CityHubPage {...h} />,
-          <SegmentPage {...g} />,
-          <NationalPage {...n} />,
-          <StatePage {...t} />,
-        ]) {
-          const [placed, inPage] = await bothWays(s, main)
-          expect(withoutIds(placed)).toBe(withoutIds(inPage))
-        }
-      }),
-      { numRuns: 200 },
-    )
-  })
-
-  it("places what rendering a listing's main in the page writes: its cards, filters and modules, its link modules streamed after", async () => {
-    const states = await Promise.all(
-      [
-        '/babysitters/atlanta-ga',
-        '/day-care/atlanta-ga?schedule=full-time',
-        '/nannies/atlanta-ga?page=2',
-        '/babysitting-jobs/atlanta-ga?schedule=part-time',
-        '/explore/d/robotics',
-      ].map(listingStateOf),
-    )
-    const stats = fc.record({
-      providers: fc.nat(5000),
-      rateAvg: rate,
-      rateMin: fc.nat(100),
-      rateMax: fc.nat(200),
-      payUnit: fc.constantFrom(...PAY_UNITS),
-      updatedAt: fc.constant('2026-11-01T00:00:00Z'),
-      checked: fc.nat(5000),
-      reviewed: fc.nat(5000),
-      reviews: fc.nat(50_000),
-      ratingAvg: fc.option(fc.double({ min: 1, max: 5, noNaN: true })),
-    })
-    const directory = fc.record({
-      service: fc.constantFrom(...SERVICES),
-      place: text,
-      local: fc.option(stats),
-      national: fc.option(stats),
-      guide: fc.option(fc.constant('/cost/babysitters/atlanta-ga')),
-    })
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...states),
-        directory,
-        fc.tuple(links, links, links),
-        fc.boolean(),
-        site,
-        async (state, d, [nearby, related, resources], banner, s) => {
-          const fragments = new Fragments()
-          const markup = [
-            ...cardMarkup(fragments, state.results.cards),
-            filterMarkup(fragments, state),
-          ]
-          const document = (children: ReactNode) => (
-            <ListingDocument head={head} state={state}>
-              {children}
-            </ListingDocument>
-          )
-          const crumbs = [{ name: 'Here', path: state.path }]
-          const pages: [ReactElement, (() => ReactNode) | null][] = [
-            [
-              <DirectoryPage crumbs={crumbs} state={state} {...d} />,
-              () => (
-                <DirectoryLinks
-                  service={d.service}
-                  place={d.place}
-                  nearby={Promise.resolve(nearby)}
-                  related={Promise.resolve(related)}
-                  resources={Promise.resolve(resources)}
-                />
-              ),
-            ],
-            [
-              <JobListingPage
-                crumbs={crumbs}
-                state={state}
-                title="babysitting jobs"
-                work="babysitting-jobs"
-                place={d.place}
-                related={related}
-              />,
-              null,
-            ],
-            [
-              <ActivitiesPage
-                crumbs={crumbs}
-                state={state}
-                related={related}
-                categories={resources}
-                signUpBanner={banner}
-              />,
-              null,
-            ],
-          ]
-          for (const [main, streamed] of pages) {
-            const [placed, inPage] = await bothWays(s, main, { document, streamed, markup })
+  it(
+    'places what rendering a city hub, a segment, a national or a state page in the page writes',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hub, segment, national, state, site, async (h, g, n, t, s) => {
+          for (const main of [
+            <CityHubPage {...h} />,
+            <SegmentPage {...g} />,
+            <NationalPage {...n} />,
+            <StatePage {...t} />,
+          ]) {
+            const [placed, inPage] = await bothWays(s, main)
             expect(withoutIds(placed)).toBe(withoutIds(inPage))
           }
-        },
-      ),
-      { numRuns: 40 },
-    )
-  })
+        }),
+        { numRuns: 200 },
+      )
+    },
+    PROPERTY_TIMEOUT,
+  )
 
-  it("places what rendering a profile's or an open job's main in the page writes, its sections new or kept, the similar ones streamed after", async () => {
-    await fc.assert(
-      fc.asyncProperty(profile, jobPage, site, async (p, j, s) => {
-        const fragments = new Fragments()
-        const detail = (children: ReactNode) => (
-          <Document head={head} layout="detail">
-            {children}
-          </Document>
-        )
-        // A first render has the sections in the main; the next ones place them.
-        for (let render = 0; render < 2; render++) {
-          for (const [main, streamed, markup] of [
-            [<ProfilePage {...p} />, () => <ProfileSimilar {...p} />, profileMarkup(fragments, p)],
-            [<JobDetailPage {...j} />, () => <JobSimilar {...j} />, jobMarkup(fragments, j)],
-          ] as const) {
-            const [placed, inPage] = await bothWays(s, main, { document: detail, streamed, markup })
-            expect(placed).toBe(inPage)
+  it(
+    "places what rendering a listing's main in the page writes: its cards, filters and modules, its link modules streamed after",
+    async () => {
+      const states = await Promise.all(
+        [
+          '/babysitters/atlanta-ga',
+          '/day-care/atlanta-ga?schedule=full-time',
+          '/nannies/atlanta-ga?page=2',
+          '/babysitting-jobs/atlanta-ga?schedule=part-time',
+          '/explore/d/robotics',
+        ].map(listingStateOf),
+      )
+      const stats = fc.record({
+        providers: fc.nat(5000),
+        rateAvg: rate,
+        rateMin: fc.nat(100),
+        rateMax: fc.nat(200),
+        payUnit: fc.constantFrom(...PAY_UNITS),
+        updatedAt: fc.constant('2026-11-01T00:00:00Z'),
+        checked: fc.nat(5000),
+        reviewed: fc.nat(5000),
+        reviews: fc.nat(50_000),
+        ratingAvg: fc.option(fc.double({ min: 1, max: 5, noNaN: true })),
+      })
+      const directory = fc.record({
+        service: fc.constantFrom(...SERVICES),
+        place: text,
+        local: fc.option(stats),
+        national: fc.option(stats),
+        guide: fc.option(fc.constant('/cost/babysitters/atlanta-ga')),
+      })
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...states),
+          directory,
+          fc.tuple(links, links, links),
+          fc.boolean(),
+          site,
+          async (state, d, [nearby, related, resources], banner, s) => {
+            const fragments = new Fragments()
+            const markup = [
+              ...cardMarkup(fragments, state.results.cards),
+              filterMarkup(fragments, state),
+            ]
+            const document = (children: ReactNode) => (
+              <ListingDocument head={head} state={state}>
+                {children}
+              </ListingDocument>
+            )
+            const crumbs = [{ name: 'Here', path: state.path }]
+            const pages: [ReactElement, (() => ReactNode) | null][] = [
+              [
+                <DirectoryPage crumbs={crumbs} state={state} {...d} />,
+                () => (
+                  <DirectoryLinks
+                    service={d.service}
+                    place={d.place}
+                    nearby={Promise.resolve(nearby)}
+                    related={Promise.resolve(related)}
+                    resources={Promise.resolve(resources)}
+                  />
+                ),
+              ],
+              [
+                <JobListingPage
+                  crumbs={crumbs}
+                  state={state}
+                  title="babysitting jobs"
+                  work="babysitting-jobs"
+                  place={d.place}
+                  related={related}
+                />,
+                null,
+              ],
+              [
+                <ActivitiesPage
+                  crumbs={crumbs}
+                  state={state}
+                  related={related}
+                  categories={resources}
+                  signUpBanner={banner}
+                />,
+                null,
+              ],
+            ]
+            for (const [main, streamed] of pages) {
+              const [placed, inPage] = await bothWays(s, main, { document, streamed, markup })
+              expect(withoutIds(placed)).toBe(withoutIds(inPage))
+            }
+          },
+        ),
+        { numRuns: 40 },
+      )
+    },
+    PROPERTY_TIMEOUT,
+  )
+
+  it(
+    "places what rendering a profile's or an open job's main in the page writes, its sections new or kept, the similar ones streamed after",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(profile, jobPage, site, async (p, j, s) => {
+          const fragments = new Fragments()
+          const detail = (children: ReactNode) => (
+            <Document head={head} layout="detail">
+              {children}
+            </Document>
+          )
+          // A first render has the sections in the main; the next ones place them.
+          for (let render = 0; render < 2; render++) {
+            for (const [main, streamed, markup] of [
+              [
+                <ProfilePage {...p} />,
+                () => <ProfileSimilar {...p} />,
+                profileMarkup(fragments, p),
+              ],
+              [<JobDetailPage {...j} />, () => <JobSimilar {...j} />, jobMarkup(fragments, j)],
+            ] as const) {
+              const [placed, inPage] = await bothWays(s, main, {
+                document: detail,
+                streamed,
+                markup,
+              })
+              expect(placed).toBe(inPage)
+            }
           }
-        }
-      }),
-      { numRuns: 60 },
-    )
-  })
+        }),
+        { numRuns: 60 },
+      )
+    },
+    PROPERTY_TIMEOUT,
+  )
 
   it("keeps the search form's labels on their fields, each id once in the page", async () => {
     for (const path of ['/local/atlanta-ga', '/babysitters']) {
