@@ -38,13 +38,17 @@ export const label = (row: Row): string =>
   row.cache ? `${row.route}, ${row.tail ? 'tail ' : ''}${row.cache}` : row.route
 
 /**
- * `only`: the pages to load, by name (none: every one, and the 404s). `cacheHere`: the misses'
- * Cache API answered in the site's own workerd, as before the bench answered it elsewhere.
+ * `only`: the pages to load, by name (none: every one, and the 404s). `sameTail`: the long tail
+ * of a catalog measured before, whose pages this one's tail keeps where its sitemaps list them
+ * too, so that the two tail rows render the same pages and differ by the catalog alone.
+ * `cacheHere`: the misses' Cache API answered in the site's own workerd, as before the bench
+ * answered it elsewhere.
  */
 export async function benchCatalog(
   name: keyof typeof CATALOGS,
   load: Load,
   only: readonly string[] = [],
+  sameTail: readonly string[] = [],
   cacheHere = false,
 ) {
   console.error(`bench: ${name} catalog`)
@@ -57,7 +61,7 @@ export async function benchCatalog(
     const pages = await findPages(cached.base)
     const tail =
       pages.directory && (!only.length || only.includes('directory'))
-        ? await findTail(cached.base, pages.directory)
+        ? await findTail(cached.base, pages.directory, sameTail)
         : []
     // Every request to these pages renders: see `Caching` in scripts/bench/harness.ts.
     const cache = cacheHere ? null : await serveCache()
@@ -133,6 +137,7 @@ export async function benchCatalog(
       name,
       providers: providers?.n ?? 0,
       rows,
+      tail,
       plans: plans.length,
       scans: plans.filter((p) => p.plan.some(isScan)),
       gate: { ms: median(gateRuns.map((g) => g.ms)), bytes: gateRuns[0]?.bytes ?? 0 },

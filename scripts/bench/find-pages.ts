@@ -89,15 +89,22 @@ function must(path: string | undefined, what: string): string {
 
 /**
  * The long tail of `directory`'s kind: the directory of every other city the sitemaps list for
- * its service (`/babysitters/atlanta-ga`: every other `/babysitters/{city}`), in their order.
+ * its service (`/babysitters/atlanta-ga`: every other `/babysitters/{city}`), in their order;
+ * with `among`, only those of its pages.
  */
-export async function findTail(base: string, directory: string): Promise<string[]> {
+export async function findTail(
+  base: string,
+  directory: string,
+  among: readonly string[] = [],
+): Promise<string[]> {
   const service = directory.split('/')[1] ?? ''
   const shape = new RegExp(`^/${service}/[a-z0-9-]+-[a-z]{2}$`)
-  const tail: string[] = []
+  const listedHere = new Set<string>()
   for (const file of await listed(base, SITEMAP_INDEX))
     if (file.startsWith('/sitemaps/directories-'))
-      tail.push(...(await listed(base, file)).filter((p) => shape.test(p) && p !== directory))
+      for (const p of await listed(base, file))
+        if (shape.test(p) && p !== directory) listedHere.add(p)
+  const tail = among.length ? among.filter((p) => listedHere.has(p)) : [...listedHere]
   if (tail.length < 2) throw new Error(`bench: no long tail of ${directory} in the sitemaps`)
   return tail
 }

@@ -107,4 +107,19 @@ describe('bench targets', () => {
     expect(verdicts.find((t) => t.target.startsWith('profile'))?.met).toBe(false)
     expect(verdicts.find((t) => t.target.startsWith('directory, miss'))?.met).toBe(true)
   })
+
+  it('takes a p50 one whole millisecond above the default as within what autocannon tells apart', () => {
+    const at = (p50: number): Row[] =>
+      rows.slice(0, 1).map((r) => ({ ...r, measured: measured({ p50 }) }))
+    expect(scaleTargets(at(0), at(1))[0]).toMatchObject({
+      met: true,
+      measured: '1.0 / 0.0 ms = – (within 1 ms)',
+    })
+    expect(scaleTargets(at(2), at(3))[0]).toMatchObject({
+      met: true,
+      measured: '3.0 / 2.0 ms = 1.50× (within 1 ms)',
+    })
+    expect(scaleTargets(at(2), at(4))[0]?.met).toBe(false)
+    expect(scaleTargets(at(10), at(12))[0]?.met).toBe(true)
+  })
 })
