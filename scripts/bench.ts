@@ -15,6 +15,8 @@
 //                                      valgrind's callgrind (--hit, repeatable; --floor:
 //                                      /adult-care is then a page with nothing of its own,
 //                                      for --profile too)
+//   npm run bench -- --cache-here      a miss's Cache API answered in the site's own workerd, as
+//                                      before the bench answered it in another (bench/harness.ts)
 //   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
 //   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page
 //                                      (installed once outside the project: bench/peers.ts)
@@ -24,9 +26,9 @@
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
 // benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
-// Miniflare's API over the seeded KV, with the catalog's D1 in a workerd of its own (as in
-// production, D1's work is not the worker's CPU), each called through a socket of the worker's
-// own. Each route is loaded by autocannon from a process of its own; its CPU per request is the site workerd's CPU time over the whole run divided by the
+// Miniflare's API over the seeded KV, with the catalog's D1 in a workerd of its own and the
+// misses' Cache API in another (as in production, neither's work is the worker's CPU), each
+// called through a socket of the worker's own. Each route is loaded by autocannon from a process of its own; its CPU per request is the site workerd's CPU time over the whole run divided by the
 // requests it completed. Each page is measured beside a static string of its own size from the
 // same worker, and the gate's 404 beside a bare one. Prints tables and the targets, met or not,
 // with a short CPU profile of the request behind each one missed; asserts nothing.
@@ -63,6 +65,9 @@ const USAGE = `
                                      valgrind's callgrind (--hit, repeatable; --floor:
                                      /adult-care is then a page with nothing of its own,
                                      for --profile too)
+  npm run bench -- --cache-here      a miss's Cache API answered in the site's own workerd, as
+                                     before the bench answered it in another (with the rows,
+                                     --profile and --instructions)
   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page,
                                      installed once from the npm registry into the system's
@@ -85,6 +90,7 @@ const { values } = parseCommandLine(USAGE, {
   tail: { type: 'boolean', default: false },
   instructions: { type: 'string', multiple: true, default: [] },
   floor: { type: 'boolean', default: false },
+  'cache-here': { type: 'boolean', default: false },
   only: { type: 'string', multiple: true, default: [] },
   distance: { type: 'string' },
   purges: { type: 'boolean', default: false },
@@ -219,13 +225,22 @@ if (values.large)
   )
 if (values.profile) {
   const catalog = values.large ? 'large' : 'default'
-  await profileRoute(values.profile, values.hit, LOAD, catalog, values.tail, values.floor)
+  await profileRoute(
+    values.profile,
+    values.hit,
+    LOAD,
+    catalog,
+    values.tail,
+    values.floor,
+    values['cache-here'],
+  )
   process.exit(0)
 }
 if (values.instructions.length) {
   const counted = await countInstructions(values.instructions, {
     hit: values.hit,
     floor: values.floor,
+    cacheHere: values['cache-here'],
     warmup: 2000,
     requests: 500,
   })
@@ -253,7 +268,7 @@ for (const f of await readdir(SITE))
 const peer = values.peers ? await benchPeer() : null
 const results: Awaited<ReturnType<typeof benchCatalog>>[] = []
 for (const name of values.large ? (['default', 'large'] as const) : (['default'] as const))
-  results.push(await benchCatalog(name, LOAD, values.only, results[0]?.tail))
+  results.push(await benchCatalog(name, LOAD, values.only, results[0]?.tail, values['cache-here']))
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 const ms = (n: number) => n.toFixed(2)
@@ -379,7 +394,8 @@ async function showGaps(ts: readonly Target[]): Promise<void> {
     console.error(
       `bench: profiling ${tail ? `${tail.length} pages from ` : ''}${path}${hit ? ' (hit)' : ''}`,
     )
-    console.log(`${names.join('; ')}\n${await gapProfile(tail ?? path, hit, LOAD)}\n`)
+    const profile = await gapProfile(tail ?? path, hit, LOAD, values['cache-here'])
+    console.log(`${names.join('; ')}\n${profile}\n`)
   }
 }
 

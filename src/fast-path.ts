@@ -3,6 +3,7 @@ import { assess } from './cache/entry-meta'
 import type { Policy } from './cache/policies'
 import { servable, storedResponse } from './cache/stored-response'
 import { CONFIG_DEFAULTS } from './flags/definitions'
+import type { FlagName } from './flags/definitions'
 import type { Evaluations } from './flags/evaluate'
 import { evaluateAll, fingerprint } from './flags/evaluate'
 import { recordFlags } from './flags/flags-middleware'
@@ -61,9 +62,10 @@ export type FastPath = (request: Request, env: Env, ctx: ExecutionContext) => Re
  * null and the pipeline does the rest exactly as it would have.
  */
 export function fastPath(memory: Memory, parts: FastPathParts): FastPath {
+  const kept = { ...parts, route: keptRoutes(parts.route), key: keptKeys() }
   return (request, env, ctx) => {
     try {
-      return answer(memory, parts, request, env, ctx)
+      return answer(memory, kept, request, env, ctx)
     } catch (error) {
       // Never a failed request: the pipeline answers, and reports what it must.
       logProblem('fast path: failed, the pipeline answers', { error: String(error) })
@@ -74,7 +76,7 @@ export function fastPath(memory: Memory, parts: FastPathParts): FastPath {
 
 function answer(
   memory: Memory,
-  parts: FastPathParts,
+  parts: FastPathParts & { key: KeyOf },
   request: Request,
   env: Env,
   ctx: ExecutionContext,
@@ -132,7 +134,7 @@ function answer(
   const evaluations = evaluateAll(set.flags, { deviceId: visitor.deviceId, bot }, page.target)
   const variant = fingerprint(evaluations, set.config, page.shapedBy)
   const on = (name: keyof Evaluations) => evaluations[name].value
-  const key = pageKey(routed, env.PUBLIC_ORIGIN, path, url.searchParams, on, variant)
+  const key = parts.key(routed, env.PUBLIC_ORIGIN, url, on, variant)
   if (key === null) return null
   const stored = memory.hotPages.recall(key)
   const meta = servable(stored, bot)
@@ -157,6 +159,67 @@ function answer(
 }
 
 const PASSED: GateAnswer = { known: true, crumbs: [] }
+
+/**
+ * How many URLs the fast path keeps the route and cache keys of, and how long a URL may be to
+ * be kept (path and query, in UTF-16 units): a few thousand hot pages' URLs, in about a
+ * megabyte at most. Each map is emptied when full, like the isolate's other bounded maps.
+ */
+const KEPT_URLS = 2000
+const KEPT_URL_LENGTH = 256
+
+/**
+ * The page table's answer for each path, kept: a hot page's path is routed once per isolate,
+ * not at each hit. The page table never changes while the isolate runs.
+ */
+export function keptRoutes(route: FastPathParts['route']): FastPathParts['route'] {
+  const kept = new Map<string, RoutedPage | null>()
+  return (path) => {
+    const found = kept.get(path)
+    if (found !== undefined) return found
+    const routed = route(path)
+    if (path.length > KEPT_URL_LENGTH) return routed
+    if (kept.size >= KEPT_URLS) kept.clear()
+    kept.set(path, routed)
+    return routed
+  }
+}
+
+/** The cache key of a request for `routed` (`pageKey`), for the flags it is served with. */
+export type KeyOf = (
+  routed: RoutedPage,
+  origin: string,
+  url: URL,
+  on: (name: FlagName) => boolean,
+  variant: string,
+) => string | null
+
+/**
+ * `pageKey`, kept by origin, variant and URL: a page's query parser reads nothing but the
+ * route's parameters, the query and the flags it asks `on` for, so the key is the same for as
+ * long as those flags are, which each kept key checks (the flags a parser reads shape its page,
+ * so they are the variant's already; the check keeps the key right even were one not).
+ */
+export function keptKeys(): KeyOf {
+  const kept = new Map<string, { key: string | null; read: [FlagName, boolean][] }>()
+  return (routed, origin, url, on, variant) => {
+    const path = url.pathname
+    const id = `${variant} ${origin} ${path}${url.search}`
+    const found = kept.get(id)
+    if (found && found.read.every(([name, value]) => on(name) === value)) return found.key
+    const read: [FlagName, boolean][] = []
+    const reading = (name: FlagName) => {
+      const value = on(name)
+      read.push([name, value])
+      return value
+    }
+    const key = pageKey(routed, origin, path, url.searchParams, reading, variant)
+    if (path.length + url.search.length > KEPT_URL_LENGTH) return key
+    if (kept.size >= KEPT_URLS) kept.clear()
+    kept.set(id, { key, read })
+    return key
+  }
+}
 
 /**
  * What the gate says of a routed URL's parameters (its own check, `checkSlugs`), or null when

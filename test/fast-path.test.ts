@@ -3,7 +3,9 @@ import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { pageKey } from '../src/cache/cache-key'
 import { routedPage } from '../src/pages'
+import type { FlagName } from '../src/flags/definitions'
 import { FLAGS } from '../src/flags/definitions'
+import { keptKeys, keptRoutes } from '../src/fast-path'
 import { bucket } from '../src/flags/evaluate'
 import type { Isolate } from './support/fetch-page'
 import { anIsolate, GOOGLEBOT, ORIGIN, PHONE, sameDocument } from './support/fetch-page'
@@ -264,5 +266,33 @@ describe('a miss the fast path leaves to the pipeline', () => {
       const again = await served(handing, path, init)
       expect([again.cache, again.fast]).toEqual(['HIT', true])
     }
+  })
+})
+
+describe("the fast path's kept routes and keys", () => {
+  it('give what the page table and pageKey give, the first time and from memory, whatever flags a query reads', () => {
+    const routes = keptRoutes(routedPage)
+    const keyOf = keptKeys()
+    const urls = [
+      '/babysitters/atlanta-ga',
+      '/babysitters/atlanta-ga?page=2&sort=rate',
+      '/explore/d/music?onlyCampActivities=true',
+      '/explore/d/music?onlyCampActivities=true&page=2',
+      '/babysitters/atlanta-ga?page=0',
+      '/nowhere/at/all',
+    ]
+    for (let round = 0; round < 2; round++)
+      for (const text of urls)
+        for (const camps of [true, false]) {
+          const url = new URL(ORIGIN + text)
+          const routed = routes(url.pathname)
+          expect(routed).toEqual(routedPage(url.pathname))
+          if (!routed) continue
+          // One variant for both values: a key must follow the flag the parser read all the same.
+          const on = (name: FlagName) => (name === 'campsFilter' ? camps : FLAGS[name].default)
+          expect(keyOf(routed, ORIGIN, url, on, 'v')).toBe(
+            pageKey(routed, ORIGIN, url.pathname, url.searchParams, on, 'v'),
+          )
+        }
   })
 })

@@ -7,7 +7,7 @@ import { explainPageReads, isScan } from '../../test/support/page-reads'
 import type { PageName } from '../../src/pages'
 import { findPages, findTail } from './find-pages'
 import type { Server } from './harness'
-import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+import { CATALOGS, PHONE, serve, serveCache, serveD1 } from './harness'
 import type { Load, Measured } from './measure-route'
 import { measureRoute } from './measure-route'
 
@@ -41,12 +41,15 @@ export const label = (row: Row): string =>
  * `only`: the pages to load, by name (none: every one, and the 404s). `sameTail`: the long tail
  * of a catalog measured before, whose pages this one's tail keeps where its sitemaps list them
  * too, so that the two tail rows render the same pages and differ by the catalog alone.
+ * `cacheHere`: the misses' Cache API answered in the site's own workerd, as before the bench
+ * answered it elsewhere.
  */
 export async function benchCatalog(
   name: keyof typeof CATALOGS,
   load: Load,
   only: readonly string[] = [],
   sameTail: readonly string[] = [],
+  cacheHere = false,
 ) {
   console.error(`bench: ${name} catalog`)
   const state = CATALOGS[name]
@@ -61,7 +64,9 @@ export async function benchCatalog(
         ? await findTail(cached.base, pages.directory, sameTail)
         : []
     // Every request to these pages renders: see `Caching` in scripts/bench/harness.ts.
-    const missing = await serve(state, { missing: [...Object.values(pages), ...tail] }, d1)
+    const cache = cacheHere ? null : await serveCache()
+    if (cache) servers.push(cache)
+    const missing = await serve(state, { missing: [...Object.values(pages), ...tail], cache }, d1)
     servers.push(missing)
     const measure = (server: Server, path: string | readonly string[], status: number) =>
       measureRoute(server, d1, path, status, load)

@@ -3,7 +3,7 @@
 // divided by the delay, is the number of sequential round trips before the status was decided.
 import type { PageName } from '../../src/pages'
 import { findPages } from './find-pages'
-import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+import { CATALOGS, PHONE, serve, serveCache, serveD1 } from './harness'
 
 const RUNS = 5
 
@@ -24,7 +24,9 @@ export async function benchDistance(delay: number): Promise<DistanceRow[]> {
     const cached = await serve(CATALOGS.default, 'cached', d1, { d1DelayMs: delay })
     servers.push(cached)
     const pages = await findPages(cached.base)
-    const missing = await serve(CATALOGS.default, { missing: Object.values(pages) }, d1, {
+    const cache = await serveCache()
+    servers.push(cache)
+    const missing = await serve(CATALOGS.default, { missing: Object.values(pages), cache }, d1, {
       d1DelayMs: delay,
     })
     servers.push(missing)

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import type { V4MiniflareOptions } from 'miniflare'
-import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
+import { CACHE_PLUGIN, convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { parse } from 'smol-toml'
 import { childWorkerds } from './cpu-time'
 
@@ -70,40 +70,55 @@ export interface Server {
 
 /**
  * How the site caches. `cached`: as in production, the Cache API behind the isolate's memory of
- * stored pages. `{ missing }`: every request to those paths renders: every copy of them is
- * older than a purge in the far future (bench-worker.ts), so none is ever served, and the
- * Cache API is off. Off, Miniflare still answers each `put` with a JavaScript worker of its own
- * in the same workerd, which reads the copy into a WritableStream: a sixth of the floor miss's
- * instructions that production's cache, elsewhere, never costs the worker (docs/performance.md).
+ * stored pages. `{ missing, cache }`: every request to those paths renders: every copy of them
+ * is older than a purge in the far future (bench-worker.ts), so none is ever served, and the
+ * Cache API is off. Its side of each `put` (and `match`) is answered by `cache` (serveCache),
+ * another workerd, as production's cache is another process: the worker still serialises the
+ * copy and sends it, and pays nothing for the answer. `cache: null` (`--cache-here`): Miniflare
+ * answers them in the site's own workerd, with a JavaScript worker that reads the copy into a
+ * WritableStream, about a sixth of the floor miss's instructions (docs/performance.md).
  */
-export type Caching = 'cached' | { missing: readonly string[] }
+export type Caching = 'cached' | { missing: readonly string[]; cache: Pick<Server, 'base'> | null }
 
 /**
  * The benchmark worker over one catalog. With `d1` (serveD1), D1 is answered by that other
  * workerd, as in production, where D1 runs elsewhere: this one's CPU is then the worker's.
- * `d1DelayMs` delays every D1 round trip, `kvDelayMs` every read of the flags and the gate.
  */
 export async function serve(
   state: string,
   caching: Caching,
   d1?: Server,
+  options: SiteOptions = {},
+): Promise<Server> {
+  return started(siteOptions(state, caching, d1, options))
+}
+
+export interface SiteOptions {
+  inspectorPort?: number
+  /** Milliseconds added to every D1 round trip. */
+  d1DelayMs?: number
+  /** Milliseconds added to every read of the flags and the gate. */
+  kvDelayMs?: number
+  /** The purge token and the guest messages' rate limit, as wrangler.toml gives them. */
+  production?: boolean
+  /** The segment row serves a page with nothing of its own (bench-worker.ts `floorPage`). */
+  floor?: boolean
+}
+
+/** Miniflare's options of `serve`. */
+export function siteOptions(
+  state: string,
+  caching: Caching,
+  d1?: Pick<Server, 'base'>,
   {
     inspectorPort,
     d1DelayMs = 0,
     kvDelayMs = 0,
     production = false,
     floor = false,
-  }: {
-    inspectorPort?: number
-    d1DelayMs?: number
-    kvDelayMs?: number
-    /** The purge token and the guest messages' rate limit, as wrangler.toml gives them. */
-    production?: boolean
-    /** The segment row serves a page with nothing of its own (bench-worker.ts `floorPage`). */
-    floor?: boolean
-  } = {},
-): Promise<Server> {
-  return started({
+  }: SiteOptions = {},
+): V4MiniflareOptions {
+  const options: V4MiniflareOptions = {
     ...(inspectorPort ? { inspectorPort } : {}),
     scriptPath: join(HARNESS, 'bench-worker.js'),
     modules: true,
@@ -137,7 +152,8 @@ export async function serve(
     // The worker's log line per request is still written (its cost counts), but not shown.
     handleRuntimeStdio: quiet,
     handleStructuredLogs: () => undefined,
-  })
+  }
+  return caching !== 'cached' && caching.cache ? cacheAt(caching.cache, options) : options
 }
 
 /**
@@ -160,6 +176,60 @@ export async function serveD1(state: string): Promise<Server> {
     resourcePersistencePath: state,
     handleRuntimeStdio: quiet,
   })
+}
+
+/**
+ * A workerd answering the Cache API of a site whose copies are never served, as Miniflare's
+ * own answers it with the Cache API off (a `match` is a miss, a `put` is read and dropped), but
+ * in a process of its own: production's cache is not the worker's CPU.
+ */
+export async function serveCache(): Promise<Server> {
+  return started({
+    script: `export default {
+      async fetch(request) {
+        if (request.method === 'GET')
+          return new Response(null, { status: 504, headers: { 'cf-cache-status': 'MISS' } })
+        if (request.method !== 'PUT') return new Response(null, { status: 404 })
+        await request.arrayBuffer()
+        return new Response(null, { status: 204 })
+      },
+    }`,
+    modules: true,
+    compatibilityDate,
+    handleRuntimeStdio: quiet,
+  })
+}
+
+/**
+ * Where the Cache API of each site `cacheAt` named is answered: by the site worker's name, the
+ * address of the workerd answering it.
+ */
+const cacheAddresses = new Map<string, string>()
+let cachedSites = 0
+
+/**
+ * `options` with the worker's Cache API answered by `cache`'s workerd. Miniflare has no option
+ * for it: a worker's `cacheApiOutbound` is the service its cache plugin names `cache:<worker's
+ * index>`, so for a worker named here, that service is replaced by the other workerd's
+ * address; the worker's own side of the Cache API (workerd's `Cache::put`, which serialises the
+ * response and sends it) is unchanged.
+ */
+export function cacheAt(
+  cache: Pick<Server, 'base'>,
+  options: V4MiniflareOptions,
+): V4MiniflareOptions {
+  const name = `site-${++cachedSites}`
+  cacheAddresses.set(name, new URL(cache.base).host)
+  return { ...options, name }
+}
+
+const cacheServices = CACHE_PLUGIN.getServices.bind(CACHE_PLUGIN)
+CACHE_PLUGIN.getServices = async (plugin) => {
+  const services = await cacheServices(plugin)
+  const address = cacheAddresses.get(plugin.options.config.name)
+  if (address === undefined || !Array.isArray(services)) return services
+  const own = `cache:${plugin.workerIndex}`
+  return services.map((s) => (s.name === own ? { name: own, external: { address, http: {} } } : s))
 }
 
 /**

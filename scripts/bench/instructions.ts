@@ -6,7 +6,7 @@
 // times on kept-alive connections and the counts dumped: the total a request, and a dump that
 // callgrind_annotate splits by workerd's own functions (C++, Rust and V8's builtins, by name;
 // the JIT's code of the worker's JavaScript has none). D1 is answered by a workerd of its own,
-// not counted.
+// not counted, and so is a miss's Cache API (harness.ts `Caching`), unless `cacheHere`.
 import { execFile } from 'node:child_process'
 import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
-import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+import { CATALOGS, PHONE, serve, serveCache, serveD1 } from './harness'
 
 /** The workerd binary Miniflare runs (the `workerd` package's export). */
 const WORKERD = (createRequire(import.meta.url)('workerd') as { default: string }).default
@@ -35,6 +35,8 @@ export interface CountOptions {
   hit: boolean
   /** The segment row serves a page with nothing of its own (bench-worker.ts `floorPage`). */
   floor: boolean
+  /** A miss's Cache API answered in the site's own workerd, as before (harness.ts `Caching`). */
+  cacheHere: boolean
   warmup: number
   requests: number
 }
@@ -42,7 +44,7 @@ export interface CountOptions {
 /** Counts each of `paths` in turn on one workerd run by callgrind. */
 export async function countInstructions(
   paths: readonly string[],
-  { hit, floor, warmup, requests }: CountOptions,
+  { hit, floor, cacheHere, warmup, requests }: CountOptions,
 ): Promise<Counted[]> {
   const out = await mkdtemp(join(tmpdir(), 'care-callgrind-'))
   const wrapper = join(out, 'workerd')
@@ -53,9 +55,12 @@ export async function countInstructions(
   )
   await chmod(wrapper, 0o755)
   const d1 = await serveD1(CATALOGS.default)
+  const cache = hit || cacheHere ? null : await serveCache()
   // Miniflare starts the workerd this names: only the site's runs under callgrind.
   process.env.MINIFLARE_WORKERD_PATH = wrapper
-  const site = await serve(CATALOGS.default, hit ? 'cached' : { missing: paths }, d1, { floor })
+  const site = await serve(CATALOGS.default, hit ? 'cached' : { missing: paths, cache }, d1, {
+    floor,
+  })
   delete process.env.MINIFLARE_WORKERD_PATH
   const [pid] = site.pids
   try {
@@ -81,6 +86,7 @@ export async function countInstructions(
   } finally {
     await site.mf.dispose()
     await d1.mf.dispose()
+    await cache?.mf.dispose()
   }
 }
 

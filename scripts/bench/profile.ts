@@ -10,7 +10,7 @@
 import autocannon from 'autocannon'
 import { findTail } from './find-pages'
 import type { Load } from './measure-route'
-import { CATALOGS, PHONE, serve, serveD1 } from './harness'
+import { CATALOGS, PHONE, serve, serveCache, serveD1 } from './harness'
 import { cycling } from './long-tail'
 
 const INSPECTOR_PORT = 9230
@@ -30,6 +30,7 @@ interface Profile {
 /**
  * Prints the top functions and files by self time while `path` is loaded; with `tail`, the
  * long tail of its kind instead (find-pages.ts `findTail`), a page at a time in turn.
+ * `cacheHere`: a miss's Cache API answered in the site's own workerd (harness.ts `Caching`).
  */
 export async function profileRoute(
   path: string,
@@ -38,6 +39,7 @@ export async function profileRoute(
   catalog: keyof typeof CATALOGS = 'default',
   tail = false,
   floor = false,
+  cacheHere = false,
 ): Promise<void> {
   let paths: string | string[] = path
   if (tail) {
@@ -49,7 +51,7 @@ export async function profileRoute(
       await Promise.all([site.mf.dispose(), d1.mf.dispose()])
     }
   }
-  const { nodes, requests } = await takeProfile(paths, hit, load, catalog, floor)
+  const { nodes, requests } = await takeProfile(paths, hit, load, catalog, floor, cacheHere)
   report(nodes, requests, tail ? `${paths.length} pages from ${path}` : path, hit)
 }
 
@@ -61,8 +63,9 @@ export async function gapProfile(
   path: string | readonly string[],
   hit: boolean,
   load: Load,
+  cacheHere = false,
 ): Promise<string> {
-  const { nodes, requests } = await takeProfile(path, hit, load)
+  const { nodes, requests } = await takeProfile(path, hit, load, 'default', false, cacheHere)
   const total = nodes.reduce((n, node) => n + node.hitCount, 0)
   const self = new Map<string, number>()
   for (const { callFrame, hitCount } of nodes) {
@@ -95,10 +98,12 @@ async function takeProfile(
   load: Load,
   catalog: keyof typeof CATALOGS = 'default',
   floor = false,
+  cacheHere = false,
 ): Promise<Profile> {
   const paths = typeof path === 'string' ? [path] : path
   const d1 = await serveD1(CATALOGS[catalog])
-  const site = await serve(CATALOGS[catalog], hit ? 'cached' : { missing: paths }, d1, {
+  const cache = hit || cacheHere ? null : await serveCache()
+  const site = await serve(CATALOGS[catalog], hit ? 'cached' : { missing: paths, cache }, d1, {
     inspectorPort: INSPECTOR_PORT,
     floor,
   })
@@ -118,7 +123,7 @@ async function takeProfile(
     inspector.close()
     return { nodes: profile.nodes, requests: run.requests.total }
   } finally {
-    await Promise.all([site.mf.dispose(), d1.mf.dispose()])
+    await Promise.all([site.mf.dispose(), d1.mf.dispose(), cache?.mf.dispose()])
   }
 }
 
