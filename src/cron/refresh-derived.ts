@@ -1,11 +1,12 @@
 import { forgetOldPurges } from '../cache/generations'
 import { forgetOldAudit } from '../cache/purge-audit'
 import { forgetOldMessages } from '../data/guest-messages'
-import { buildGate } from '../gate/build-gate'
-import { saveGate } from '../gate/gate-store'
+import { buildGate, extendGate } from '../gate/build-gate'
+import { readGate, saveGate } from '../gate/gate-store'
 import type { DerivedReads } from '../data/derived-reads'
-import { refreshStats } from '../data/refresh-stats'
 import { logProblem } from '../observability/reporter'
+import { flushPendingPurges } from '../sync/purge-tags'
+import { statsUpkeep } from '../sync/stats-upkeep'
 
 /** The cron's steps, each run whatever became of the other. */
 export const CRON_STEPS = ['stats', 'gate', 'purges', 'audit', 'messages'] as const
@@ -21,13 +22,18 @@ const logStep: ReportStep = (step, error) =>
 const MAX_ERROR = 500
 
 /**
- * What the cron trigger keeps fresh from the catalog: the per-city aggregates (`stats`) and the
- * gate of valid slugs (`gate`); and what it keeps bounded: the purge rows (`purges`), the
- * purge audit log (`audit`) and the guest messages (`messages`). Each step reads the catalog alone, so one failing never stops
- * the other: each is run, a failure is reported, and the outcome is recorded in `cron_steps`
- * (docs/operations.md). The isolate running it forgets its derived reads at once
- * (`derivedReads`, the worker's app's); other isolates catch up within a minute, and pick up
- * the new gate within GATE_MAX_AGE_MS. Resolves to the steps that failed.
+ * What the cron trigger (every minute) keeps fresh, by what changed rather than from the whole
+ * catalog: the stats of jobs and activities that time closed, and a rotating slice of cities
+ * checked against a recompute (`stats`, src/sync/stats-upkeep.ts; the sync consumer keeps the rest
+ * current); the gate of valid slugs, taking in the additions logged since it was stored
+ * (`gate`; built again from the catalog only when it has no room left); the aggregate pages'
+ * coalesced purges once due, so a quiet stream still purges them, and the purge rows kept bounded
+ * (`purges`); the purge audit log (`audit`) and the guest messages (`messages`). Each step reads
+ * the catalog alone, so one failing never stops the other: each is run, a failure is reported,
+ * and the outcome is recorded in `cron_steps` (docs/operations.md). The isolate running it
+ * forgets its derived reads at once (`derivedReads`, the worker's app's); other isolates catch up
+ * within a minute, and pick up the new gate within GATE_MAX_AGE_MS. Resolves to the steps that
+ * failed.
  */
 export async function refreshDerived(
   env: Pick<Env, 'DB' | 'GATE'>,
@@ -37,12 +43,22 @@ export async function refreshDerived(
 ): Promise<CronStep[]> {
   const steps: Record<CronStep, () => Promise<void>> = {
     stats: async () => {
-      await refreshStats(env.DB, now)
+      await statsUpkeep(env.DB, now)
       derivedReads.clear()
     },
-    gate: async () => saveGate(env.GATE, await buildGate(env.DB, now)),
-    // Purges older than any stored page: the table stays at about 9 days of purges.
-    purges: async () => void (await forgetOldPurges(env.DB, now.getTime())),
+    gate: async () => {
+      const stored = await readGate(env.GATE)
+      const since = stored?.meta.cityAdditions
+      const extended = await extendGate(env.DB, stored)
+      if (!extended) await saveGate(env.GATE, await buildGate(env.DB, now))
+      else if (extended.meta.cityAdditions !== since) await saveGate(env.GATE, extended)
+    },
+    // The coalesced purges that are due; purges older than any stored page: the table stays at
+    // about 9 days of purges.
+    purges: async () => {
+      await flushPendingPurges(env.DB, now.getTime())
+      await forgetOldPurges(env.DB, now.getTime())
+    },
     // The purge audit log keeps AUDIT_KEEP_DAYS.
     audit: async () => void (await forgetOldAudit(env.DB, now.getTime())),
     // Guest messages are kept MESSAGE_KEEP_DAYS.

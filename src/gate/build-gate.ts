@@ -3,6 +3,13 @@ import type { EntityKind } from './gate-filter'
 
 const PAGE = 10_000
 
+/**
+ * Room a build leaves for additions, over its items: the cron takes additions into the stored
+ * filter (`extendGate`) until they fill it, and only then builds it again from the whole catalog.
+ * A tenth of the catalog is weeks of a marketplace's new providers and jobs.
+ */
+export const GATE_ROOM = 0.1
+
 const ENTITY_TABLES: Record<EntityKind, string> = { provider: 'providers', job: 'jobs' }
 
 /**
@@ -30,12 +37,11 @@ export async function buildGate(d1: D1Database, now = new Date()): Promise<GateF
     items += await count(ENTITY_TABLES[kind])
     watermarks[kind] = await watermark(ENTITY_TABLES[kind])
   }
-  const gate = GateFilter.create(items, {
-    version: 1,
-    builtAt: now.toISOString(),
-    watermarks,
-    cityAdditions,
-  })
+  const gate = GateFilter.create(
+    items,
+    { version: 1, builtAt: now.toISOString(), watermarks, cityAdditions },
+    Math.ceil(items * (1 + GATE_ROOM)) + 1_000,
+  )
 
   for (let after = ''; ;) {
     const results = await d1
@@ -60,5 +66,36 @@ export async function buildGate(d1: D1Database, now = new Date()): Promise<GateF
       after = results[results.length - 1]?.[0] ?? after
     }
   }
+  return gate
+}
+
+/**
+ * The stored gate with the additions logged since it was built or last extended
+ * (migrations/0006_city_additions.sql), read as a key range of the log: work that grows with what
+ * was added, not with the catalog. Null when there is no stored gate, an older one without a
+ * place in the log or room, or the additions would pass its capacity: then build it again.
+ */
+export async function extendGate(
+  d1: D1Database,
+  gate: GateFilter | null,
+): Promise<GateFilter | null> {
+  const after = gate?.meta.cityAdditions
+  const capacity = gate?.meta.capacity
+  if (!gate || after === undefined || capacity === undefined) return null
+  const added: string[] = []
+  let last = after
+  for (;;) {
+    const results = await d1
+      .prepare('SELECT seq, slug FROM city_additions WHERE seq > ? ORDER BY seq LIMIT ?')
+      .bind(last, PAGE)
+      .raw<[number, string]>()
+    for (const [seq, slug] of results) {
+      added.push(slug)
+      last = seq
+    }
+    if (gate.meta.items + added.length > capacity) return null
+    if (results.length < PAGE) break
+  }
+  gate.extend(added, last)
   return gate
 }

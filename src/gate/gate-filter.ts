@@ -44,6 +44,12 @@ export interface GateMeta {
   seed: number
   watermarks: Record<EntityKind, number>
   /**
+   * The items the filter was sized for at GATE_ERROR_RATE (absent in older builds: `items`). A
+   * build leaves room above its items so additions can be taken in without a rebuild
+   * (src/gate/build-gate.ts, `extendGate`), until they pass it.
+   */
+  capacity?: number
+  /**
    * The last number of the city log (migrations/0006_city_additions.sql) when the build began:
    * cities past it are newer than the filter (src/gate/new-cities.ts). Absent in older builds.
    */
@@ -57,20 +63,31 @@ export const MAX_SLUG = 100
 /** The filter of every valid slug and id, as built by build-gate.ts and kept in KV. */
 export class GateFilter {
   readonly #bloom: BloomFilter
-  readonly meta: GateMeta
+  #meta: GateMeta
   /** Answers worked out already: hashing is the cost of a check, and a few slugs make most. */
   readonly #answers = new Map<string, boolean>()
 
   constructor(bloom: BloomFilter, meta: GateMeta) {
     this.#bloom = bloom
-    this.meta = meta
+    this.#meta = meta
   }
 
-  static create(items: number, meta: Omit<GateMeta, 'size' | 'hashes' | 'seed' | 'items'>) {
-    const bloom = BloomFilter.create(Math.max(items, 1), GATE_ERROR_RATE)
+  get meta(): GateMeta {
+    return this.#meta
+  }
+
+  /** A filter for `items`, sized for `capacity` (at least `items`). */
+  static create(
+    items: number,
+    meta: Omit<GateMeta, 'size' | 'hashes' | 'seed' | 'items' | 'capacity'>,
+    capacity = items,
+  ) {
+    const room = Math.max(items, capacity, 1)
+    const bloom = BloomFilter.create(room, GATE_ERROR_RATE)
     return new GateFilter(bloom, {
       ...meta,
       items,
+      capacity: room,
       size: bloom._size,
       hashes: bloom._nbHashes,
       seed: bloom.seed,
@@ -99,6 +116,30 @@ export class GateFilter {
   add(kind: GateKind, value: string | number): void {
     this.#bloom.add(`${kind}:${value}`)
     this.#answers.clear()
+  }
+
+  /**
+   * Takes in what was added after the build: city slugs and entity keys (`provider:12`) as the
+   * city log records them, up to its number `cityAdditions`. An entity's id above the watermark
+   * raises it: every new id is in the log, so one that is not cannot exist.
+   */
+  extend(added: readonly string[], cityAdditions: number): void {
+    const watermarks = { ...this.#meta.watermarks }
+    for (const value of added) {
+      const entity = /^(provider|job):(\d+)$/.exec(value)
+      const kind = entity?.[1] as EntityKind | undefined
+      if (kind && entity) {
+        const id = Number(entity[2])
+        this.add(kind, id)
+        watermarks[kind] = Math.max(watermarks[kind], id)
+      } else this.add('city', value)
+    }
+    this.#meta = {
+      ...this.#meta,
+      items: this.#meta.items + added.length,
+      watermarks,
+      cityAdditions,
+    }
   }
 
   /** False only when `value` is certainly not in the catalog. */

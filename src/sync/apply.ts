@@ -11,7 +11,14 @@ import { buildGate } from '../gate/build-gate'
 import { saveGate } from '../gate/gate-store'
 import type { CatalogMessage, Job, MessageKind, MessageOf } from './messages'
 import { entityKey } from './messages'
-import { ALL_PAGES_TAGS, cityTags, jobTags, providerTags, PURGE_TOUCHED_SQL } from './purge-tags'
+import {
+  ALL_PAGES_TAGS,
+  cityTags,
+  FLUSH_PENDING_SQL,
+  jobTags,
+  providerTags,
+  PURGE_TOUCHED_SQL,
+} from './purge-tags'
 
 // Applying catalog changes (docs/sync.md, "Applying a batch"): every message becomes a few
 // statements, and a whole batch runs as one D1 batch, a single transaction. Each statement that
@@ -609,9 +616,15 @@ const RATINGS = `UPDATE providers SET
 /**
  * What the touched rows need: ratings of the providers whose reviews changed (and so the review
  * counts of their listings' stats), the stats of the listings, jobs and keywords touched, the
- * purge of every page showing them; then the list is emptied for the next batch.
+ * purge of every page showing them (unless `purge` is false: the cron's upkeep, which like a
+ * full refresh leaves pages to show new counts at their next render); then the list is emptied
+ * for the next batch.
  */
-function derivationStatements(db: D1Database, now: Date): D1PreparedStatement[] {
+export function derivationStatements(
+  db: D1Database,
+  now: Date,
+  { purge = true }: { purge?: boolean } = {},
+): D1PreparedStatement[] {
   const rated = `SELECT CAST(value AS INTEGER) FROM sync_touched WHERE kind = 'rating'`
   return [
     db.prepare(`${RATINGS} WHERE id IN (${rated})`),
@@ -620,7 +633,9 @@ function derivationStatements(db: D1Database, now: Date): D1PreparedStatement[] 
        SELECT 'listing', service, city_id FROM provider_services WHERE provider_id IN (${rated})`,
     ),
     ...statsStatements(db, now, 'touched'),
-    db.prepare(PURGE_TOUCHED_SQL).bind(now.getTime()),
+    ...(purge ? [...PURGE_TOUCHED_SQL, ...FLUSH_PENDING_SQL] : []).map((sql) =>
+      db.prepare(sql).bind(now.getTime()),
+    ),
     db.prepare('DELETE FROM sync_touched'),
   ]
 }

@@ -66,54 +66,116 @@ const STATE = 'lower(c.state_code)'
 /** SQL: `tag` when the touched service (t.value) has cost guides, else NULL (no tag). */
 const ifCostGuide = (tag: string) => `CASE WHEN t.value IN (${COST_GUIDE_LIST}) THEN ${tag} END`
 
+/**
+ * How long the purge of an aggregate page may wait (docs/sync.md, "How stale each page may be"):
+ * a state page, a national page and the sitemaps show thousands of entities, so under a steady
+ * stream of changes an immediate purge would render them again every few seconds in every data
+ * centre. Their purges wait in `pending_purges`, one row per tag, until the oldest waiting change
+ * is this old, and are then recorded together: such a page is purged at most once per this
+ * interval, and shows a change within it (plus the next batch or cron run, and an isolate's read).
+ */
+export const COALESCE_MS = 60_000
+
+/** Literal tags that are coalesced: the sitemap files. */
+const COALESCED_LITERALS = [SITEMAP_TAG]
+
+interface TagSql {
+  /** SQL of the tag. */
+  sql: string
+  /** Whether its purge waits to be coalesced (an aggregate page), rather than recorded at once. */
+  coalesced?: true
+}
+
 /** Per touched kind but literal tags, the SQL expressions of the tags it purges. */
-const TOUCHED_TAGS: Record<string, { tags: string[] }> = {
+const TOUCHED_TAGS: Record<string, { tags: TagSql[] }> = {
   // A provider's rating moved: its profile and every card showing it.
-  rating: { tags: [sqlTemplate(['t.value'], (id) => TAG.provider(id))] },
-  // A listing's count, rates or reviews moved: the directory, its state and national pages, the
-  // city hub, and in a service with cost guides the city's guide and the national one.
+  rating: { tags: [{ sql: sqlTemplate(['t.value'], (id) => TAG.provider(id)) }] },
+  // A listing's count, rates or reviews moved: the directory, the city hub and the city's cost
+  // guide at once; its state and national pages, the national cost guide and the sitemaps
+  // coalesced.
   listing: {
     tags: [
-      sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(cityPath(s, city))),
-      sqlTemplate(['t.value', STATE], (s, state) => TAG.url(statePath(s, state))),
-      sqlTemplate(['t.value'], (s) => TAG.url(servicePath(s))),
-      sqlTemplate(['c.slug'], (city) => TAG.url(cityHubPath(city))),
-      `'${SITEMAP_TAG}'`,
-      ifCostGuide(sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(costPath(s, city)))),
-      ifCostGuide(sqlTemplate(['t.value'], (s) => TAG.url(costPath(s)))),
+      { sql: sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(cityPath(s, city))) },
+      {
+        sql: sqlTemplate(['t.value', STATE], (s, state) => TAG.url(statePath(s, state))),
+        coalesced: true,
+      },
+      { sql: sqlTemplate(['t.value'], (s) => TAG.url(servicePath(s))), coalesced: true },
+      { sql: sqlTemplate(['c.slug'], (city) => TAG.url(cityHubPath(city))) },
+      { sql: `'${SITEMAP_TAG}'`, coalesced: true },
+      {
+        sql: ifCostGuide(
+          sqlTemplate(['t.value', 'c.slug'], (s, city) => TAG.url(costPath(s, city))),
+        ),
+      },
+      { sql: ifCostGuide(sqlTemplate(['t.value'], (s) => TAG.url(costPath(s)))), coalesced: true },
     ],
   },
-  // Open jobs moved: the job listing, the directory's jobs module, the city hub.
+  // Open jobs moved: the job listing, the directory's jobs module, the city hub; the sitemaps
+  // coalesced.
   jobs: {
     tags: [
-      sqlTemplate(['t.value', 'c.slug'], (j, city) => TAG.url(jobListingPath(j, city))),
-      sqlTemplate([JOB_PROVIDER_SERVICE, 'c.slug'], (s, city) => TAG.url(cityPath(s, city))),
-      sqlTemplate(['c.slug'], (city) => TAG.url(cityHubPath(city))),
-      `'${SITEMAP_TAG}'`,
+      { sql: sqlTemplate(['t.value', 'c.slug'], (j, city) => TAG.url(jobListingPath(j, city))) },
+      {
+        sql: sqlTemplate([JOB_PROVIDER_SERVICE, 'c.slug'], (s, city) => TAG.url(cityPath(s, city))),
+      },
+      { sql: sqlTemplate(['c.slug'], (city) => TAG.url(cityHubPath(city))) },
+      { sql: `'${SITEMAP_TAG}'`, coalesced: true },
     ],
   },
-  keyword: { tags: [sqlTemplate(['t.value'], (k) => TAG.url(activitiesPath(k)))] },
+  keyword: { tags: [{ sql: sqlTemplate(['t.value'], (k) => TAG.url(activitiesPath(k))) }] },
 }
 
 const MOST_TAGS = Math.max(...Object.values(TOUCHED_TAGS).map((k) => k.tags.length))
 
+const caseOf = (value: (tag: TagSql) => string) =>
+  `CASE ${Object.entries(TOUCHED_TAGS)
+    .flatMap(([kind, { tags }]) =>
+      tags.map((tag, i) => `WHEN t.kind = '${kind}' AND n.value = ${i} THEN ${value(tag)}`),
+    )
+    .join('\n      ')} END`
+
 /**
- * SQL recording, at `?1`, the purge of every tag the rows of sync_touched name, each once: one
- * INSERT into the purge store (src/cache/generations.ts), in the same D1 batch as the change.
- * Literal tags are taken as they are; every other row is paired with the numbers 0… and gives
- * its kind's tag of that number (one SELECT for all kinds, as D1 allows few terms in a compound
- * one).
+ * SQL: every tag the rows of sync_touched name, each once, as `tag` and whether it is coalesced
+ * (`coalesced`, 0 or 1). Literal tags are taken as they are; every other row is paired with the
+ * numbers 0… and gives its kind's tag of that number (one SELECT for all kinds, as D1 allows few
+ * terms in a compound one).
  */
-export const PURGE_TOUCHED_SQL = `INSERT INTO purges (at, tag)
-  SELECT ?1, value FROM sync_touched WHERE kind = 'tag'
+const TOUCHED_TAG_ROWS = `SELECT value AS tag,
+         value IN (${COALESCED_LITERALS.map((tag) => `'${tag}'`).join(', ')}) AS coalesced
+    FROM sync_touched WHERE kind = 'tag'
   UNION
-  SELECT ?1, tag FROM (
-    SELECT CASE ${Object.entries(TOUCHED_TAGS)
-      .flatMap(([kind, { tags }]) =>
-        tags.map((tag, i) => `WHEN t.kind = '${kind}' AND n.value = ${i} THEN ${tag}`),
-      )
-      .join('\n      ')} END AS tag
+  SELECT tag, coalesced FROM (
+    SELECT ${caseOf((tag) => tag.sql)} AS tag,
+           ${caseOf((tag) => (tag.coalesced ? '1' : '0'))} AS coalesced
       FROM sync_touched t LEFT JOIN cities c ON c.id = t.city_id
       JOIN json_each('${JSON.stringify([...Array(MOST_TAGS).keys()])}') n
      WHERE t.kind <> 'tag')
   WHERE tag IS NOT NULL`
+
+/**
+ * SQL recording, at `?1`, the purge of every page the rows of sync_touched name, in the same D1
+ * batch as the change: the pages of the entities and their cities in the purge store
+ * (src/cache/generations.ts) at once, and the aggregate pages' tags in `pending_purges`, one row
+ * per tag (a tag already waiting keeps its oldest time, so its bound holds).
+ */
+export const PURGE_TOUCHED_SQL = [
+  `INSERT INTO purges (at, tag) SELECT ?1, tag FROM (${TOUCHED_TAG_ROWS}) WHERE NOT coalesced`,
+  `INSERT INTO pending_purges (tag, since) SELECT tag, ?1 FROM (${TOUCHED_TAG_ROWS}) WHERE coalesced
+     ON CONFLICT (tag) DO NOTHING`,
+]
+
+/** SQL: the waiting purges whose oldest change is COALESCE_MS old at `?1`, recorded at `?1`. */
+export const FLUSH_PENDING_SQL = [
+  `INSERT INTO purges (at, tag) SELECT ?1, tag FROM pending_purges WHERE since <= ?1 - ${COALESCE_MS}`,
+  `DELETE FROM pending_purges WHERE since <= ?1 - ${COALESCE_MS}`,
+]
+
+/**
+ * Records the waiting purges that are due at `now` (the cron's step, so a quiet stream still
+ * purges its aggregate pages); resolves to how many tags it purged.
+ */
+export async function flushPendingPurges(db: D1Database, now: number): Promise<number> {
+  const [inserted] = await db.batch(FLUSH_PENDING_SQL.map((sql) => db.prepare(sql).bind(now)))
+  return inserted?.meta.changes ?? 0
+}

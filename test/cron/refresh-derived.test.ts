@@ -28,7 +28,7 @@ interface StepRow {
 async function runCron(at: Date, bindings: Partial<Env>): Promise<void> {
   const ctx = createExecutionContext()
   worker.scheduled(
-    createScheduledController({ scheduledTime: at.getTime(), cron: '*/10 * * * *' }),
+    createScheduledController({ scheduledTime: at.getTime(), cron: '* * * * *' }),
     { ...env, ...bindings },
     ctx,
   )
@@ -82,6 +82,8 @@ it('still refreshes the stats when the gate cannot be saved, and reports and rec
   vi.spyOn(console, 'error').mockImplementation(() => undefined)
   const at = new Date(Date.now() + 120_000)
   const gate = withFaults(env.GATE, { put: () => Promise.reject(new Error('KV unavailable')) })
+  // A city added since the gate was stored: the step must save it.
+  await env.DB.prepare("INSERT INTO city_additions (slug) VALUES ('saved-by-the-gate-ga')").run()
   await runCron(at, { GATE: gate })
   const rows = await steps()
   expect(rows.stats?.last_success).toBe(at.toISOString())

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { applyChanges } from '../../src/sync/apply'
+import { COALESCE_MS, flushPendingPurges } from '../../src/sync/purge-tags'
 import { aMessage } from './examples'
 
 const db = env.DB
@@ -36,11 +37,16 @@ describe('applying catalog changes', () => {
   it('adds a provider, its listing and a review, re-aggregating and purging what shows them', async () => {
     const before = await babysittersInAtlanta()
     const seq = await lastPurge()
-    await applyChanges(db, [
-      aMessage('review.added'),
-      aMessage('provider-service.offered', (m) => (m.entity.rateMax = 400)),
-      aMessage('provider.upserted'),
-    ])
+    const now = new Date()
+    await applyChanges(
+      db,
+      [
+        aMessage('review.added'),
+        aMessage('provider-service.offered', (m) => (m.entity.rateMax = 400)),
+        aMessage('provider.upserted'),
+      ],
+      { now },
+    )
     const provider = await row<Record<string, unknown>>(
       'SELECT * FROM providers WHERE id = 900000001',
     )
@@ -63,6 +69,9 @@ describe('applying catalog changes', () => {
     const after = await babysittersInAtlanta()
     expect(after?.providers).toBe((before?.providers ?? 0) + 1)
     expect(after?.rate_max).toBe(400)
+    // The state, national and sitemap pages a minute later, coalesced (docs/sync.md).
+    expect(await purgedSince(seq)).not.toContain('url:/babysitters/ga')
+    await flushPendingPurges(db, now.getTime() + COALESCE_MS)
     const tags = await purgedSince(seq)
     expect(tags).toEqual(
       expect.arrayContaining([
@@ -133,9 +142,13 @@ describe('applying catalog changes', () => {
       aMessage('provider-service.offered', (m) => (m.id = 900000251)),
     ])
     const seq = await lastPurge()
-    await applyChanges(db, [
-      aMessage('review.added', (m) => ((m.id = 900000251), (m.entity.providerId = 900000251))),
-    ])
+    const now = new Date()
+    await applyChanges(
+      db,
+      [aMessage('review.added', (m) => ((m.id = 900000251), (m.entity.providerId = 900000251)))],
+      { now },
+    )
+    await flushPendingPurges(db, now.getTime() + COALESCE_MS)
     // The directory and the cost guides say how many reviews the city's providers have.
     expect(await purgedSince(seq)).toEqual(
       expect.arrayContaining([
