@@ -47,6 +47,8 @@ import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
 import { measureRoute } from './bench/measure-route'
 import { serveNext } from './bench/peers'
 import { benchSync, MIX_RATE, percentile } from './bench/sync'
+import { benchStream } from './bench/stream'
+import { reportStream } from './bench/stream-report'
 import type { Peer, Target } from './bench/targets'
 import { scaleTargets, targets, TRIED } from './bench/targets'
 
@@ -97,6 +99,9 @@ const { values } = parseCommandLine(USAGE, {
   peers: { type: 'boolean', default: false },
   sync: { type: 'boolean', default: false },
   waves: { type: 'string', default: '22' },
+  stream: { type: 'boolean', default: false },
+  rate: { type: 'string', default: '50' },
+  seconds: { type: 'string', default: '60' },
 })
 const LOAD = {
   duration: wholeNumber('duration', values.duration, { min: 1, max: 600 }),
@@ -108,6 +113,17 @@ if (values.profile !== undefined && !values.profile.startsWith('/'))
   usageError(`--profile takes a path such as /babysitters/atlanta-ga: got "${values.profile}"`)
 if (values.tail && values.profile === undefined)
   usageError('--tail goes with --profile: --profile /babysitters/atlanta-ga --tail')
+
+if (values.stream) {
+  await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
+  await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'], {
+    progress: true,
+  })
+  const rate = wholeNumber('rate', values.rate, { min: 1, max: 1000 })
+  const seconds = wholeNumber('seconds', values.seconds, { min: 10, max: 86_400 })
+  reportStream(await benchStream({ rate, seconds, connections: LOAD.connections }), rate)
+  process.exit(0)
+}
 
 if (values.sync) {
   await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])

@@ -55,7 +55,7 @@ interface Change extends Awaited {
   message: CatalogMessage
 }
 
-const parsed = (input: unknown): CatalogMessage => {
+export const parsed = (input: unknown): CatalogMessage => {
   const result = parseMessage(input)
   if (!result.ok) throw new Error(`bench: a generated message is invalid: ${result.reasons[0]}`)
   return result.message
@@ -236,8 +236,9 @@ interface Applied {
  * `QUEUE catalog-changes 100/100 (85ms)` lines, written as the consumer's batch ends, are handed
  * to `onApplied`.
  */
-async function startDev(
+export async function startDev(
   onApplied: (batch: Applied) => void,
+  onLine: (line: string) => void = () => undefined,
 ): Promise<{ origin: string; dev: ChildProcess }> {
   await rm(STATE, { recursive: true, force: true })
   await cp('.wrangler/state/v3', `${STATE}/v3`, { recursive: true })
@@ -258,6 +259,7 @@ async function startDev(
     { env: ENV, detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
   )
   createInterface({ input: dev.stdout }).on('line', (line) => {
+    onLine(line)
     const m = QUEUE_LINE.exec(stripVTControlCharacters(line))
     if (m) onApplied({ at: Date.now(), size: Number(m[1]) })
   })
@@ -275,7 +277,7 @@ async function startDev(
 
 const QUEUE_LINE = /QUEUE catalog-changes (\d+)\/\d+ \(\d+ms\)/
 
-async function post(origin: string, messages: CatalogMessage[]): Promise<void> {
+export async function post(origin: string, messages: CatalogMessage[]): Promise<void> {
   const res = await fetch(`${origin}/__ops/catalog`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },

@@ -663,14 +663,25 @@ export function changeStatements(
   return derive ? [...s.list, ...derivationStatements(db, now)] : s.list
 }
 
+/** D1's own count of the rows a batch read and wrote (its results' `meta`): what D1 bills. */
+export interface RowsTouched {
+  rowsRead: number
+  rowsWritten: number
+}
+
 /** Applies `messages` as one D1 batch: all of it, or (when it throws) nothing. */
 export async function applyChanges(
   db: D1Database,
   messages: readonly CatalogMessage[],
   options: ApplyOptions = {},
-): Promise<void> {
-  if (messages.length === 0) return
-  await db.batch(changeStatements(db, messages, options))
+): Promise<RowsTouched> {
+  const rows = { rowsRead: 0, rowsWritten: 0 }
+  if (messages.length === 0) return rows
+  for (const { meta } of await db.batch(changeStatements(db, messages, options))) {
+    rows.rowsRead += meta.rows_read
+    rows.rowsWritten += meta.rows_written
+  }
+  return rows
 }
 
 /**

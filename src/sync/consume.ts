@@ -2,6 +2,7 @@ import { applyChanges } from './apply'
 import type { CatalogMessage } from './messages'
 import { parseMessage } from './messages'
 import { referenceProblem } from './reference-problem'
+import { log } from '../observability/log'
 
 // The queue consumer (docs/sync.md, "Failure handling"). A batch is applied as one D1
 // transaction; when that fails on a message's data (an impossible reference), the batch is split
@@ -57,11 +58,11 @@ async function applySplitting(
 ): Promise<void> {
   if (items.length === 0) return
   try {
-    await applyChanges(
-      db,
-      items.map((i) => i.change),
-    )
+    const changes = items.map((i) => i.change)
+    const rows = await applyChanges(db, changes)
     for (const { queued } of items) queued.ack()
+    // Rows read and written are what D1 bills: per batch, with its kinds (docs/performance.md).
+    log('info', 'sync: applied', { ...rows, messages: changes.length, kinds: kindCounts(changes) })
   } catch (error) {
     if (items.length === 1 || !DATA_ERROR.test(String(error))) {
       for (const { queued } of items) queued.retry()
@@ -71,6 +72,12 @@ async function applySplitting(
     await applySplitting(db, items.slice(0, half))
     await applySplitting(db, items.slice(half))
   }
+}
+
+function kindCounts(changes: readonly CatalogMessage[]): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const { kind } of changes) counts[kind] = (counts[kind] ?? 0) + 1
+  return counts
 }
 
 /**
