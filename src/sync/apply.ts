@@ -16,9 +16,11 @@ import {
   cityTags,
   FLUSH_PENDING_SQL,
   jobTags,
+  literalPurges,
   providerTags,
   PURGE_TOUCHED_SQL,
 } from './purge-tags'
+import type { LiteralTags } from './purge-tags'
 
 // Applying catalog changes (docs/sync.md, "Applying a batch"): every message becomes a few
 // statements, and a whole batch runs as one D1 batch, a single transaction. Each statement that
@@ -126,6 +128,8 @@ class Statements {
   constructor(
     readonly db: D1Database,
     readonly derive: boolean,
+    /** The purges' time. */
+    readonly at: number,
   ) {}
 
   /** The next message's statements start. */
@@ -149,23 +153,31 @@ class Statements {
   }
 
   /**
-   * Lists what the message touches, when it is newer and the batch derives: the literal `tags`
-   * to purge and the rows of `terms` (`touched(...)`, their values from `?4` on), before and
-   * after the change alike, in one statement that runs before the message's own.
+   * Lists what the message touches, when it is newer and the batch derives: the rows of `terms`
+   * (`touched(...)`, their values from `?4` on), before and after the change alike, in one
+   * statement that runs before the message's own; and records the purge of its literal `tags`
+   * (src/sync/purge-tags.ts): at once, at once only when the entity is new, or coalesced. What
+   * each tag list holds depends on the kind alone, so every message of a kind makes the same
+   * statements.
    */
   touched(
     message: CatalogMessage,
-    tags: readonly string[],
+    tags: LiteralTags | readonly string[],
     terms: readonly string[],
     ...params: Param[]
   ): void {
-    const selects = tags.length ? [TAGS, ...terms] : terms
-    this.derived(
-      message,
-      `INSERT OR IGNORE INTO sync_touched (kind, value, city_id) ${selects.join(' UNION ALL ')}`,
-      JSON.stringify(tags),
-      ...params,
-    )
+    if (terms.length)
+      this.derived(
+        message,
+        `INSERT OR IGNORE INTO sync_touched (kind, value, city_id) ${terms.join(' UNION ALL ')}`,
+        null,
+        ...params,
+      )
+    const { atOnce, whenNew, coalesced } = literalPurges(tags)
+    if (atOnce.length) this.derived(message, PURGE_LITERAL, this.at, JSON.stringify(atOnce))
+    if (whenNew.length) this.derived(message, PURGE_IF_NEW, this.at, JSON.stringify(whenNew))
+    if (coalesced.length)
+      this.derived(message, COALESCE_LITERAL, this.at, JSON.stringify(coalesced))
   }
 
   /**
@@ -220,8 +232,20 @@ const removedProvider = (param: string) =>
 const touched = (kind: string, columns: string, join = '', where = 'true') =>
   `SELECT '${kind}', ${columns} FROM {rows} ${join} WHERE ${where} AND ${NEWER}`
 
-/** SQL selecting the literal tags (`?3`) as touched. */
-const TAGS = `SELECT 'tag', t.value, 0 FROM {rows}, json_each(?3) AS t WHERE ${NEWER}`
+/**
+ * SQL recording at `?3` the purge of the tags `?4` (JSON), when the message is newer and an
+ * earlier statement of the batch has not (a provider and its listing name the same tag).
+ */
+const PURGE_LITERAL = `INSERT INTO purges (at, tag)
+  SELECT DISTINCT ?3, t.value FROM {rows}, json_each(?4) AS t WHERE ${NEWER}
+    AND NOT EXISTS (SELECT 1 FROM purges WHERE at = ?3 AND tag = t.value)`
+/** The same, only when the entity is new: no version yet, or a removal's. */
+const PURGE_IF_NEW = `${PURGE_LITERAL}
+  AND COALESCE((SELECT removed FROM sync_versions WHERE key = ?1), 1) = 1`
+/** SQL holding the tags `?4` back to coalesce (src/sync/purge-tags.ts), when the message is newer. */
+const COALESCE_LITERAL = `INSERT INTO pending_purges (tag, since)
+  SELECT t.value, ?3 FROM {rows}, json_each(?4) AS t WHERE ${NEWER}
+  ON CONFLICT (tag) DO NOTHING`
 
 /** SQL deleting the rows of `table` whose `column` is the message's `?3`, when it is newer. */
 const removeWhere = (table: string, column: string) =>
@@ -324,7 +348,8 @@ function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): voi
     m,
     `UPDATE provider_services SET city_id = ?4, lat = ?5, lng = ?6, years_experience = ?7,
        badges = ?8, availability = ?9
-     FROM {rows} WHERE provider_id = ?3 AND ${NEWER}`,
+     FROM {rows} WHERE provider_id = ?3 AND ${NEWER}
+       AND (city_id, lat, lng, years_experience, badges, availability) IS NOT (?4, ?5, ?6, ?7, ?8, ?9)`,
     m.id,
     p.cityId,
     p.lat,
@@ -649,7 +674,7 @@ export function changeStatements(
   messages: readonly CatalogMessage[],
   { derive = true, now = new Date() }: ApplyOptions = {},
 ): D1PreparedStatement[] {
-  const s = new Statements(db, derive)
+  const s = new Statements(db, derive, now.getTime())
   let versioned = false
   for (const message of newestPerEntity(messages)) {
     // A listing or review of a provider removed in this batch must see the removal's version.

@@ -19,13 +19,30 @@ import {
 /** Every sitemap file: they list entities and their lastmod. */
 export const SITEMAP_TAG = TAG.page('sitemap')
 
-/** The tags of a provider's own pages: its profile (and the cards naming it), its URLs. */
-export function providerTags(id: number, nameSlug: string): string[] {
-  return [TAG.provider(id), TAG.url(`/p/${nameSlug}-${id}`), TAG.url(`/p/${id}`), SITEMAP_TAG]
+/**
+ * The literal tags of a change: `always` purged when the message is applied, `whenNew` only when
+ * the entity is new (or back after a removal). A stored profile, job page or their redirects
+ * carry the entity's own tag, so a change to an entity the catalog has needs only that; its URLs'
+ * tags reach what was stored before it existed: a 404, or a 410 after its removal.
+ */
+export interface LiteralTags {
+  always: readonly string[]
+  whenNew?: readonly string[]
 }
 
-export function jobTags(id: number, titleSlug: string): string[] {
-  return [TAG.job(id), TAG.url(`/job/${titleSlug}-${id}`), TAG.url(`/job/${id}`), SITEMAP_TAG]
+/** The tags of a provider's own pages: its profile (and the cards naming it), its URLs. */
+export function providerTags(id: number, nameSlug: string): LiteralTags {
+  return {
+    always: [TAG.provider(id), SITEMAP_TAG],
+    whenNew: [TAG.url(`/p/${nameSlug}-${id}`), TAG.url(`/p/${id}`)],
+  }
+}
+
+export function jobTags(id: number, titleSlug: string): LiteralTags {
+  return {
+    always: [TAG.job(id), SITEMAP_TAG],
+    whenNew: [TAG.url(`/job/${titleSlug}-${id}`), TAG.url(`/job/${id}`)],
+  }
 }
 
 /** Every page of a city: before the city was added, any of them was a (stored) 404. */
@@ -77,7 +94,17 @@ const ifCostGuide = (tag: string) => `CASE WHEN t.value IN (${COST_GUIDE_LIST}) 
 export const COALESCE_MS = 60_000
 
 /** Literal tags that are coalesced: the sitemap files. */
-const COALESCED_LITERALS = [SITEMAP_TAG]
+const COALESCED_LITERALS: readonly string[] = [SITEMAP_TAG]
+
+/** A change's literal tags by when they are purged: at once, at once if new, coalesced. */
+export function literalPurges(tags: LiteralTags | readonly string[]) {
+  const { always, whenNew = [] }: LiteralTags = 'always' in tags ? tags : { always: tags }
+  return {
+    atOnce: always.filter((tag) => !COALESCED_LITERALS.includes(tag)),
+    whenNew,
+    coalesced: always.filter((tag) => COALESCED_LITERALS.includes(tag)),
+  }
+}
 
 interface TagSql {
   /** SQL of the tag. */
@@ -137,30 +164,27 @@ const caseOf = (value: (tag: TagSql) => string) =>
 
 /**
  * SQL: every tag the rows of sync_touched name, each once, as `tag` and whether it is coalesced
- * (`coalesced`, 0 or 1). Literal tags are taken as they are; every other row is paired with the
- * numbers 0… and gives its kind's tag of that number (one SELECT for all kinds, as D1 allows few
- * terms in a compound one).
+ * (`coalesced`, 0 or 1): each row is paired with the numbers 0… and gives its kind's tag of that
+ * number (one SELECT for all kinds, as D1 allows few terms in a compound one). A change's literal
+ * tags are recorded by its own statements (src/sync/apply.ts), never through sync_touched.
  */
-const TOUCHED_TAG_ROWS = `SELECT value AS tag,
-         value IN (${COALESCED_LITERALS.map((tag) => `'${tag}'`).join(', ')}) AS coalesced
-    FROM sync_touched WHERE kind = 'tag'
-  UNION
-  SELECT tag, coalesced FROM (
+const TOUCHED_TAG_ROWS = `SELECT DISTINCT tag, coalesced FROM (
     SELECT ${caseOf((tag) => tag.sql)} AS tag,
            ${caseOf((tag) => (tag.coalesced ? '1' : '0'))} AS coalesced
       FROM sync_touched t LEFT JOIN cities c ON c.id = t.city_id
-      JOIN json_each('${JSON.stringify([...Array(MOST_TAGS).keys()])}') n
-     WHERE t.kind <> 'tag')
+      JOIN json_each('${JSON.stringify([...Array(MOST_TAGS).keys()])}') n)
   WHERE tag IS NOT NULL`
 
 /**
  * SQL recording, at `?1`, the purge of every page the rows of sync_touched name, in the same D1
  * batch as the change: the pages of the entities and their cities in the purge store
- * (src/cache/generations.ts) at once, and the aggregate pages' tags in `pending_purges`, one row
+ * (src/cache/generations.ts) at once (once: a tag the change's own statements recorded is not
+ * recorded again), and the aggregate pages' tags in `pending_purges`, one row
  * per tag (a tag already waiting keeps its oldest time, so its bound holds).
  */
 export const PURGE_TOUCHED_SQL = [
-  `INSERT INTO purges (at, tag) SELECT ?1, tag FROM (${TOUCHED_TAG_ROWS}) WHERE NOT coalesced`,
+  `INSERT INTO purges (at, tag) SELECT ?1, tag FROM (${TOUCHED_TAG_ROWS}) AS t WHERE NOT coalesced
+     AND NOT EXISTS (SELECT 1 FROM purges WHERE at = ?1 AND tag = t.tag)`,
   `INSERT INTO pending_purges (tag, since) SELECT tag, ?1 FROM (${TOUCHED_TAG_ROWS}) WHERE coalesced
      ON CONFLICT (tag) DO NOTHING`,
 ]
