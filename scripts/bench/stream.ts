@@ -236,14 +236,24 @@ export async function benchStream({
   }
 }
 
-/** Seconds from `since` until `path` answers 200 with `text`, or null past GIVE_UP_MS. */
+/**
+ * Seconds from `since` until `path` answers 200 with `text`, or null past GIVE_UP_MS. An edit's
+ * text ends in its number: a page showing a later edit of the same profile shows this one's too.
+ */
 async function shown(origin: string, path: string, text: string, since: number) {
+  const numbered = /^(.*-)(\d+)$/.exec(text)
+  const later = numbered ? new RegExp(`${numbered[1]}(\\d+)`) : null
+  const shows = (html: string) => {
+    if (html.includes(text)) return true
+    const seen = later?.exec(html)?.[1]
+    return seen !== undefined && Number(seen) > Number(numbered?.[2])
+  }
   while (Date.now() - since < GIVE_UP_MS) {
     const html = await fetch(origin + path, { headers: { 'user-agent': PHONE } }).then(
       async (res) => (res.status === 200 ? await res.text() : ''),
       () => '',
     )
-    if (html.includes(text)) return (Date.now() - since) / 1000
+    if (shows(html)) return (Date.now() - since) / 1000
     await new Promise((r) => setTimeout(r, 200))
   }
   return null
