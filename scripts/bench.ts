@@ -23,6 +23,9 @@
 //   npm run bench -- --sync            catalog sync instead: freshness of changes under the
 //                                      real wrangler dev with the page mix running, the
 //                                      consumer's changes/s, the import's rows/s (--waves 22)
+//   npm run bench -- --stream          a steady stream of changes (--rate 50 a second, --seconds 60)
+//                                      with the page mix: freshness, aggregate pages' hit ratio,
+//                                      D1 rows per change and per kind, cost per day
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
 // benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
@@ -79,6 +82,11 @@ const USAGE = `
                                      mix runs, the consumer's changes/s, the import's rows/s
   npm run bench -- --sync --waves 40 waves of ten changes of every kind (default 22: 200 or more
                                      of each kind, 2,360 changes)
+  npm run bench -- --stream          a steady stream of changes under the real wrangler dev while
+                                     the page mix runs: freshness of changed profiles, the hit
+                                     ratio of national, state and sitemap pages, D1 rows per
+                                     change and per kind, cost per day (--rate 50 changes a
+                                     second, --seconds 60)
 
 Builds the benchmark worker, serves it in workerd and loads each page type; prints tables and
 the targets, met or not, each one missed with a short CPU profile (docs/performance.md).
