@@ -1,6 +1,7 @@
 import { ACTIVITY_KEYWORDS } from '../catalog/activities'
 import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
 import { JOB_SERVICES } from '../catalog/jobs'
+import { ID_DIGITS, isId } from '../catalog/ranges'
 import { FLOW_SEGMENTS, SEGMENTS } from '../catalog/segments'
 import { SERVICES } from '../catalog/services'
 import { SEARCH } from './search-path'
@@ -70,10 +71,16 @@ export const costPath = (service: string, citySlug?: string) =>
   `/cost/${service}${citySlug ? `/${citySlug}` : ''}`
 export const activitiesPath = (keyword: string) => `/explore/d/${keyword}`
 
-/** The id at the end of an entity URL's last segment (`maria-g-123` → 123). */
+const ENTITY_ID = new RegExp(`(?:^|-)([0-9]{1,${ID_DIGITS}})$`)
+
+/**
+ * The id at the end of an entity URL's last segment (`maria-g-123` → 123): every id the catalog
+ * takes (src/catalog/ranges.ts), and nothing else (a 17th digit, 0, or past 2^53 − 1: null).
+ */
 export function entityId(slug: string): number | null {
-  const m = /(?:^|-)([0-9]{1,15})$/.exec(slug)
-  return m ? Number(m[1]) : null
+  const m = ENTITY_ID.exec(slug)
+  const id = m ? Number(m[1]) : null
+  return isId(id) ? id : null
 }
 export const SITEMAP_INDEX = '/sitemap.xml'
 export const SITEMAP_FILE = '/sitemaps/:file{[a-z0-9-]+\\.xml}'
