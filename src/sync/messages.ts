@@ -19,6 +19,7 @@ import { ID, RANGES } from '../catalog/ranges'
 import type { Range } from '../catalog/ranges'
 import { findService, SERVICES } from '../catalog/services'
 import { STATES } from '../catalog/states'
+import { describeFault, textFault } from '../lib/text-rule'
 
 // The catalog's change contract (docs/sync.md): one message per change of one entity, each with
 // the entity's id, its version and, for everything but a removal, the whole entity as the pages
@@ -48,7 +49,22 @@ const id = whole(ID)
  * is not newer than the one applied changes nothing.
  */
 const version = whole(RANGES.version)
-const text = (max: number) => z.string().trim().min(1).max(max)
+/**
+ * A text of at most `max` characters under the text rule (src/lib/text-rule.ts), checked as sent,
+ * so a refused character's position is where the source has it; then trimmed. `lineBreaks`: a
+ * field of paragraphs, which keeps its line feeds.
+ */
+const text = (max: number, { lineBreaks = false } = {}) =>
+  z
+    .string()
+    .superRefine((value, ctx) => {
+      const fault = textFault(value, { lineBreaks })
+      if (fault) ctx.addIssue({ code: 'custom', message: describeFault(fault) })
+    })
+    .trim()
+    .min(1)
+    .max(max)
+const paragraphs = (max: number) => text(max, { lineBreaks: true })
 const optionalText = (max: number) => text(max).nullable()
 /** An instant in UTC, such as 2026-05-01T12:00:00Z. */
 const instant = z.iso.datetime()
@@ -109,7 +125,7 @@ export const providerSchema = z
     lat: latitude,
     lng: longitude,
     headline: text(300),
-    bio: text(5000),
+    bio: paragraphs(5000),
     /** An absolute https URL of the provider's photo; null: the page draws an initials avatar. */
     photoUrl: z
       .url({ protocol: /^https$/ })
@@ -166,7 +182,7 @@ export const reviewSchema = z
       z.enum(RATING_CATEGORIES.filter((c) => c !== 'OVERALL') as [string, ...string[]]),
       whole(RANGES.rating),
     ),
-    body: text(5000),
+    body: paragraphs(5000),
     createdAt: instant,
   })
   .strict()
@@ -182,7 +198,7 @@ export const jobSchema = z
     cityId: id,
     lat: latitude,
     lng: longitude,
-    description: text(5000),
+    description: paragraphs(5000),
     payMin: money,
     payMax: money,
     payUnit: z.enum(PAY_UNITS),
@@ -238,7 +254,7 @@ export const activitySchema = z
     isCamp: z.boolean(),
     price: money,
     priceUnit: z.enum(['session', 'wk', 'mo', 'flat']),
-    description: text(5000),
+    description: paragraphs(5000),
     /** null when online. */
     cityId: id.nullable(),
     venue: optionalText(200),

@@ -231,6 +231,25 @@ describe('embedded guest messaging', () => {
     },
   )
 
+  it('refuses a message with a control character, naming where it is, and keeps its text', async () => {
+    const message = 'Hello! Are you free\u0007 on Saturdays? Unique-marker-7731.'
+    const res = await post(`${profile}/message`, { ...GOOD, message })
+    expect(res.status).toBe(422)
+    const html = await res.text()
+    expect(html).toContain('id="message-message-error"')
+    expect(textOf(html)).toContain('a control character, U+0007) at character 20')
+    expect(html).toContain('Unique-marker-7731')
+    expect((await stored()).results).toEqual([])
+  })
+
+  it('keeps the line breaks and joined emoji of a message', async () => {
+    const message = 'Hello!\r\nWe are a family 👨‍👩‍👧 of three. Saturdays?'
+    expect((await post(`${profile}/message`, { ...GOOD, message })).status).toBe(303)
+    expect((await stored()).results[0]?.body).toBe(
+      'Hello!\nWe are a family 👨‍👩‍👧 of three. Saturdays?',
+    )
+  })
+
   it('takes only POST at the form’s path, and 404s an unknown provider', async () => {
     const get = await isolate.fetchPage(`${profile}/message`)
     expect(get.status).toBe(405)
