@@ -15,13 +15,16 @@ export const MAX_EMAIL = 254
 export const MIN_MESSAGE = 10
 export const MAX_MESSAGE = 2000
 
+/** Turnstile's token (at most 2,048 characters, URL-safe but for a few) and its field's name. */
+const TURNSTILE_BYTES = 3 * 2048 + 32
+
 /**
  * The largest body a browser sends for the form within its own limits (`maxlength`, which counts
  * UTF-16 units): a unit is at most 3 bytes of UTF-8, each percent-encoded, so 9 bytes (a line
  * break, sent as CR LF, is 6); and a little for the field names. A 2,000-character message in
- * Chinese fits.
+ * Chinese fits. And Turnstile's token.
  */
-export const MESSAGE_FORM_BYTES = 9 * (MAX_NAME + MAX_EMAIL + MAX_MESSAGE) + 256
+export const MESSAGE_FORM_BYTES = 9 * (MAX_NAME + MAX_EMAIL + MAX_MESSAGE) + 256 + TURNSTILE_BYTES
 
 export const EMPTY_MESSAGE: MessageValues = { name: '', email: '', message: '' }
 

@@ -85,11 +85,12 @@ describe('security headers', () => {
     await json.body?.cancel()
   })
 
-  it("allow no script but the site's own and the response's, and reports only to Sentry", () => {
+  it("allow no script but the site's own, the response's and Turnstile's, and reports only to Sentry", () => {
     expect(policy({ nonce: 'abc', tagManager: true }, 'https://key@o1.ingest.sentry.io/5')).toBe(
       [
         "default-src 'self'",
-        "script-src 'self' 'nonce-abc' https://www.googletagmanager.com",
+        "script-src 'self' 'nonce-abc' https://www.googletagmanager.com https://challenges.cloudflare.com",
+        'frame-src https://challenges.cloudflare.com',
         "style-src 'self'",
         "img-src 'self' data: https:",
         "connect-src 'self' https://o1.ingest.sentry.io",
@@ -100,12 +101,12 @@ describe('security headers', () => {
       ].join('; '),
     )
     expect(policy({ nonce: 'abc', tagManager: false }, '')).toContain(
-      "script-src 'self' 'nonce-abc';",
+      "script-src 'self' 'nonce-abc' https://challenges.cloudflare.com;",
     )
     expect(policy({ hashes: ["'sha256-a'", "'sha256-b'"], tagManager: false }, '')).toContain(
-      "script-src 'self' 'sha256-a' 'sha256-b';",
+      "script-src 'self' 'sha256-a' 'sha256-b' https://challenges.cloudflare.com;",
     )
-    expect(policy(null, '')).toContain("script-src 'self';")
+    expect(policy(null, '')).toContain("script-src 'self' https://challenges.cloudflare.com;")
     expect(policy(null, 'not a url')).toContain("connect-src 'self';")
   })
 
