@@ -125,6 +125,9 @@ describe('security headers', () => {
         answers.push({ res, body, fast: pipeline.mock.calls.length === 0 })
         pipeline.mockRestore()
       }
+      // The gate's 404 once before, unrecorded: the 404 is rendered once per isolate and then
+      // sent as it is, so both recorded below are that copy, whatever an earlier test rendered.
+      await isolate.settled('/senior-care/atlantis-zz')
       // Rendered, served again by the pipeline, then by the fast path; the gate's 404 twice;
       // an error page; JSON.
       for (const path of [
@@ -154,9 +157,8 @@ describe('security headers', () => {
       // while it is off, a stored page and an error page rendered once are sent as they are.
       for (const { res, body } of answers)
         expect(await inlineScripts(res, body)).not.toContain('blocked')
-      // (The gate's first 404 may be one rendered by an earlier test, kept by the module.)
       const nonced = answers.map(({ res }) => policyNonce(res) !== undefined)
-      expect(nonced).toEqual([true, page, page, nonced[3], false, true, false])
+      expect(nonced).toEqual([true, page, page, false, false, true, false])
     },
   )
 
