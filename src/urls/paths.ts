@@ -52,9 +52,14 @@ export const servicePath = (service: string) => `/${service}`
 export const statePath = (service: string, stateCode: string) =>
   `/${service}/${stateCode.toLowerCase()}`
 export const cityPath = (service: string, citySlug: string) => `/${service}/${citySlug}`
-/** An entity's canonical slug: its name part, then its id (`maria-g-123`). */
-export const providerSlug = (p: { nameSlug: string; id: number }) => `${p.nameSlug}-${p.id}`
-export const jobSlug = (j: { titleSlug: string; id: number }) => `${j.titleSlug}-${j.id}`
+/**
+ * An entity's canonical slug: its name part, then its id (`maria-g-123`); the id alone when the
+ * name has no letter a slug keeps (a name in Arabic script: `123`), which routes as it is.
+ */
+export const providerSlug = (p: { nameSlug: string; id: number }) =>
+  p.nameSlug ? `${p.nameSlug}-${p.id}` : String(p.id)
+export const jobSlug = (j: { titleSlug: string; id: number }) =>
+  j.titleSlug ? `${j.titleSlug}-${j.id}` : String(j.id)
 export const providerPath = (p: { nameSlug: string; id: number }) => `/p/${providerSlug(p)}`
 export const jobPath = (j: { titleSlug: string; id: number }) => `/job/${jobSlug(j)}`
 /** Where a profile's message form posts, and where a sent message lands. */

@@ -52,6 +52,11 @@ describe('entity ids', () => {
     expect(entityId('x-0')).toBeNull()
   })
 
+  it('routes an entity whose name keeps no letter in a slug by its id alone', async () => {
+    expect(providerPath({ nameSlug: '', id: 42 })).toBe('/p/42')
+    expect(await routedId(jobPath({ titleSlug: '', id: 43 }))).toBe(43)
+  })
+
   it('refuses an id out of range at the door, naming the field', () => {
     const message = { kind: 'provider.removed', id: 2 ** 53, version: 1 }
     expect(messageProblems(message)).toEqual([`id: must be a whole number from 1 to ${ID.max}`])
