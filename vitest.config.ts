@@ -3,6 +3,7 @@ import './scripts/preflight.js'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
 import { testCatalogLines, testZipStatements } from './scripts/seed/test-catalog'
+import { TURNSTILE_TEST } from './scripts/turnstile-stand-in'
 
 // Three projects: `workers` runs unit and route tests inside workerd with real local D1, KV and
 // Cache (seeded per test file by test/setup.ts); `node` runs the generator's and the bundles'
@@ -26,6 +27,9 @@ export default defineConfig(async () => {
                   ENVIRONMENT: 'test',
                   PURGE_TOKEN: 'ops=test-ops-token,ci=test-ci-token',
                   SYNC_TOKEN: 'test-sync-token',
+                  // Turnstile's test secret, verified by the stand-in on 127.0.0.1.
+                  TURNSTILE_SECRET_KEY: TURNSTILE_TEST.secretPasses,
+                  TURNSTILE_VERIFY_URL: inject('turnstileVerifyUrl'),
                 },
               },
             })),
@@ -38,7 +42,7 @@ export default defineConfig(async () => {
             include: ['test/**/*.test.{ts,tsx}'],
             exclude: ['test/node/**', 'test/e2e/**'],
             setupFiles: ['test/setup.ts'],
-            globalSetup: ['test/node/sentry-capture.ts'],
+            globalSetup: ['test/node/sentry-capture.ts', 'test/node/turnstile-stand-in.ts'],
             // The worker writes a log line per request; tests make thousands of requests.
             onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
             provide: {

@@ -7,6 +7,7 @@
 // seed's status; wrangler dev ending (Ctrl-C, `x`) stops the seed; a signal stops both.
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
+import { startTurnstileStandIn, TURNSTILE_TEST } from './turnstile-stand-in'
 import { openSeedGate, SEED_GATE } from './seed-gate'
 
 const USAGE = `
@@ -63,10 +64,20 @@ async function main(): Promise<void> {
     stdio: 'inherit',
     env,
   })
-  const dev = spawn('node_modules/.bin/wrangler', ['dev', ...DEV_VARS, ...args.dev], {
-    stdio: 'inherit',
-    env: { ...env, [SEED_GATE]: gate.url },
-  })
+  // Turnstile's siteverify answered on 127.0.0.1, for its test keys (docs/hardening.md).
+  const turnstile = await startTurnstileStandIn()
+  const turnstileVars = [
+    ...['--var', `TURNSTILE_VERIFY_URL:${turnstile.verifyUrl}`],
+    ...['--var', `TURNSTILE_SECRET_KEY:${TURNSTILE_TEST.secretPasses}`],
+  ]
+  const dev = spawn(
+    'node_modules/.bin/wrangler',
+    ['dev', ...DEV_VARS, ...turnstileVars, ...args.dev],
+    {
+      stdio: 'inherit',
+      env: { ...env, [SEED_GATE]: gate.url },
+    },
+  )
   // The status npm start ends with: the seed's when it failed, else wrangler dev's.
   let status: number | undefined
   // A signal came or wrangler dev ended: the seed's end is then no failure to report.
@@ -85,7 +96,9 @@ async function main(): Promise<void> {
   const ended = (code: number | null) => {
     stopping = true
     stop(seed)
-    void gate.close().then(() => process.exit(status ?? code ?? 1))
+    void Promise.all([gate.close(), turnstile.close()]).then(() =>
+      process.exit(status ?? code ?? 1),
+    )
   }
   dev.on('exit', ended)
   dev.on('error', (error) => {

@@ -10,6 +10,8 @@ declare module 'vitest' {
     zipStatements: string[]
     /** The Sentry capture server (test/node/capture-server.ts). */
     sentryOrigin: string
+    /** The Turnstile stand-in's siteverify (scripts/turnstile-stand-in.ts). */
+    turnstileVerifyUrl: string
     /** The e2e project's `wrangler dev` (test/e2e/server.ts) and its state folder. */
     baseUrl: string
     persistDir: string

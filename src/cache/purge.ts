@@ -36,7 +36,8 @@ export async function tokenName(
   authorization: string | undefined,
   configured: string | undefined,
 ): Promise<string | null> {
-  const presented = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1]
+  // The scheme is case-insensitive (RFC 9110, section 11.1): `bearer x` is `Bearer x`.
+  const presented = /^Bearer +(\S+)$/i.exec(authorization ?? '')?.[1]
   if (!presented || !configured) return null
   const digest = async (text: string) =>
     crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))

@@ -2,6 +2,7 @@ import type { Timing } from '../observability/timing'
 import type { Trail } from '../observability/trail'
 import type { DerivedReads } from './derived-reads'
 import { readsDerivedOnly } from './derived-reads'
+import { shownText } from '../lib/text-rule'
 
 export type Param = string | number | null
 
@@ -114,7 +115,7 @@ export function openDb(
     try {
       const results = await attempt(queued)
       if (results === ONE_FAILED) await Promise.all(queued.map((q) => send([q])))
-      else queued.forEach((q, i) => q.resolve(results[i] ?? []))
+      else queued.forEach((q, i) => q.resolve(shownRows(results[i] ?? [])))
     } catch (error) {
       for (const q of queued) q.reject(error)
     }
@@ -161,4 +162,22 @@ export function openDb(
     first: async <T>(sql: string, ...params: Param[]) =>
       (await memoised<T>(sql, params))[0] ?? null,
   }
+}
+
+/**
+ * The last guard of the text rule (src/lib/text-rule.ts): every text a page reads from D1 as a
+ * page may show it, so a row stored before the rule, or around it, cannot put a control
+ * character into a page, its JSON-LD or its data twin. A text with nothing to take out is left
+ * as it is, at the cost of one regular-expression test.
+ */
+function shownRows(rows: unknown[]): unknown[] {
+  for (const row of rows) {
+    if (typeof row !== 'object' || row === null) continue
+    const record = row as Record<string, unknown>
+    for (const key in record) {
+      const value = record[key]
+      if (typeof value === 'string') record[key] = shownText(value)
+    }
+  }
+  return rows
 }

@@ -80,11 +80,25 @@ const LIMITS: readonly { refusal: Refusal; count: string; max: number }[] = [
   },
 ]
 
-const COUNTS = `SELECT ${LIMITS.map((l, i) => `(${l.count}) AS n${i}`).join(', ')}`
-const UNDER = LIMITS.map((l, i) => `n${i} < ${l.max}`).join(' AND ')
-const INSERT = `WITH counts AS (${COUNTS})
-  INSERT INTO guest_messages (provider_id, device_id, sender, name, email, body, created_at)
-  SELECT ?1, ?2, ?3, ?6, ?7, ?8, ?9 FROM counts WHERE ${UNDER}`
+/** The statements of a set of limits: the insert under them, and their counts. */
+function statementsOf(limits: typeof LIMITS) {
+  const counts = `SELECT ${limits.map((l, i) => `(${l.count}) AS n${i}`).join(', ')}`
+  const under = limits.map((l, i) => `n${i} < ${l.max}`).join(' AND ')
+  const insert = `WITH counts AS (${counts})
+    INSERT INTO guest_messages (provider_id, device_id, sender, name, email, body, created_at)
+    SELECT ?1, ?2, ?3, ?6, ?7, ?8, ?9 FROM counts WHERE ${under}`
+  return { limits, counts, insert }
+}
+const EVERY_LIMIT = statementsOf(LIMITS)
+/** A post Turnstile passed is one person's: counted per visitor, never per network. */
+const NOT_PER_NETWORK = statementsOf(LIMITS.filter((l) => l.refusal !== 'network'))
+
+/**
+ * How a post Turnstile passed is stored as sent: from its network under another name, so the
+ * per-network counts of posts without a token leave it out (a carrier's shared address full of
+ * real visitors does not use up its few visitors' worth for those without JavaScript).
+ */
+export const verifiedSender = (network: string) => `turnstile ${network}`
 
 /**
  * Stores `message` unless a limit refuses it, and says which. The counts and the insert are one
@@ -96,7 +110,9 @@ export async function saveGuestMessage(
   db: D1Database,
   message: GuestMessage,
   now: Date,
+  { perNetwork = true }: { perNetwork?: boolean } = {},
 ): Promise<{ sent: true } | { sent: false; refused: Refusal }> {
+  const { limits, counts: COUNTS, insert: INSERT } = perNetwork ? EVERY_LIMIT : NOT_PER_NETWORK
   const keys = [
     message.providerId,
     message.deviceId,
@@ -123,7 +139,7 @@ export async function saveGuestMessage(
       WRITE_DEADLINE_MS,
       'D1 read of the guest message limits',
     )
-    const over = LIMITS.find((l, i) => (counts[i] ?? 0) >= l.max)
+    const over = limits.find((l, i) => (counts[i] ?? 0) >= l.max)
     return { sent: false, refused: over?.refusal ?? 'full' }
   } catch (error) {
     throw new StorageError('D1 write of a guest message failed', { cause: error })

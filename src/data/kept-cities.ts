@@ -1,5 +1,6 @@
 import type { WaitUntil } from '../lib/kept'
 import { Kept } from '../lib/kept'
+import { shownText } from '../lib/text-rule'
 import type { Trail } from '../observability/trail'
 import type { City } from './cities'
 import { CITY_COLUMNS, findCity } from './cities'
@@ -20,7 +21,8 @@ export const keptCities = (): Kept<CityIndex> => new Kept({ maxAgeMs: CITIES_MAX
 
 export async function readCityIndex(d1: D1Reads): Promise<CityIndex> {
   const { results } = await d1.prepare(`SELECT ${CITY_COLUMNS} FROM cities`).all<City>()
-  return new Map(results.map((city) => [city.slug, city]))
+  // Under the text rule's last guard, as every read of a page (src/data/db.ts).
+  return new Map(results.map((city) => [city.slug, { ...city, name: shownText(city.name) }]))
 }
 
 /** How a request finds a city (`c.get('cities')`). */

@@ -1,5 +1,6 @@
 import BitSetModule from 'bloom-filters/dist/bloom/bit-set.js'
 import BloomModule from 'bloom-filters/dist/bloom/bloom-filter.js'
+import { isId } from '../catalog/ranges'
 
 /** The gate's word on a URL: whether its slugs may exist, and the breadcrumb of each check. */
 export interface GateAnswer {
@@ -146,7 +147,7 @@ export class GateFilter {
   has(kind: GateKind, value: string | number): boolean {
     if (isEntityKind(kind)) {
       const id = Number(value)
-      if (!Number.isSafeInteger(id) || id <= 0) return false
+      if (!isId(id)) return false
       const watermark = this.meta.watermarks[kind]
       if (id > watermark) return id <= watermark + NEW_ID_MARGIN
       return this.#check(`${kind}:${id}`)

@@ -1,3 +1,9 @@
+/**
+ * Cloudflare Turnstile's origin: its widget's script and the frame it draws the check in, on the
+ * guest message form (docs/hardening.md, "Turnstile").
+ */
+export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com'
+
 /** The tag manager's script origin: allowed only on HTML whose configuration turns it on. */
 const TAG_MANAGER = 'https://www.googletagmanager.com'
 
@@ -5,8 +11,8 @@ const TAG_MANAGER = 'https://www.googletagmanager.com'
 export type InlineScripts = { nonce: string } | { hashes: readonly string[] }
 
 /**
- * The Content-Security-Policy: no script but this site's, this response's inline ones and, when
- * the page loads it, the tag manager's; no framing; reports to Sentry. Built on the way out
+ * The Content-Security-Policy: no script but this site's, this response's inline ones, Turnstile's
+ * and, when the page loads it, the tag manager's; no frame but Turnstile's; no framing; reports to Sentry. Built on the way out
  * (src/request/security-headers.ts) and for stored copies sent as they are.
  */
 export function policy(
@@ -22,7 +28,8 @@ export function policy(
   const tagManager = scripts?.tagManager ? ` ${TAG_MANAGER}` : ''
   return [
     "default-src 'self'",
-    `script-src 'self'${inline}${tagManager}`,
+    `script-src 'self'${inline}${tagManager} ${TURNSTILE_ORIGIN}`,
+    `frame-src ${TURNSTILE_ORIGIN}`,
     "style-src 'self'",
     "img-src 'self' data: https:",
     `connect-src 'self'${sentry ? ` ${sentry}` : ''}`,

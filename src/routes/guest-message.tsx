@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { getCookie } from 'hono/cookie'
 import type { Refusal } from '../data/guest-messages'
-import { MESSAGES_PER_VISITOR_HOUR, saveGuestMessage } from '../data/guest-messages'
+import { MESSAGES_PER_VISITOR_HOUR, saveGuestMessage, verifiedSender } from '../data/guest-messages'
 // The purge endpoint's key of a caller's network: an IPv4 address or an IPv6 /64.
 import { failureKey as networkKey } from '../cache/purge'
 import type { Provider } from '../data/providers'
@@ -16,6 +16,7 @@ import {
   messageValues,
 } from '../queries/message-form'
 import { fromOwnPages, readForm } from '../request/form-post'
+import { TURNSTILE_FIELD, verifyTurnstile } from '../request/turnstile'
 import { pageHead } from '../seo/head'
 import { decideIndexing } from '../seo/indexability'
 import { MessagePage, MessageSentPage } from '../views/message/message-pages'
@@ -80,18 +81,49 @@ export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
       status: 422,
     })
   }
-  const network = networkKey(c.req.header('cf-connecting-ip'))
-  if (await overSendingLimit(c, network)) {
-    return formAgain(c, provider, values, {
-      problem: `Many messages have come from your network in the last minute. Yours was not sent: wait a minute and send it again.`,
-      status: 429,
-      headers: { 'retry-after': String(MINUTE_SECONDS) },
-    })
-  }
-  const refused = await storeMessage(c, provider, network, checked.message)
+  const sender = await senderOf(c, form.fields.get(TURNSTILE_FIELD) ?? '')
+  if ('status' in sender) return formAgain(c, provider, values, sender)
+  const refused = await storeMessage(c, provider, sender, checked.message)
   if (refused) return formAgain(c, provider, values, refused)
   return c.redirect(providerMessageSentPath(provider), 303)
 }
+
+/** Who a post is counted as (docs/hardening.md, "Turnstile"). */
+interface Sender {
+  /** As stored: its network, or `verifiedSender` of it. */
+  sender: string
+  perNetwork: boolean
+}
+
+/**
+ * Who sent a post: a visitor Turnstile passed is counted as one person, per visitor only; a post
+ * without a token (no JavaScript, a script, siteverify not answering) as its network, under the
+ * MESSAGE_SENDERS rate limit and the per-network limits; a token siteverify refused is the form
+ * again, its text kept.
+ */
+async function senderOf(c: Context<AppEnv>, token: string): Promise<Sender | FormAgain> {
+  const address = c.req.header('cf-connecting-ip')
+  const network = networkKey(address)
+  const verification = await verifyTurnstile(token, address, {
+    secret: c.env.TURNSTILE_SECRET_KEY,
+    verifyUrl: c.env.TURNSTILE_VERIFY_URL,
+  })
+  if (verification === 'passed') return { sender: verifiedSender(network), perNetwork: false }
+  if (verification === 'failed') return { problem: NOT_VERIFIED, status: 422 }
+  if (verification === 'unavailable')
+    c.get('reporter').problem('guest message: Turnstile siteverify unavailable', {})
+  if (await overSendingLimit(c, network)) {
+    return {
+      problem: `Many messages have come from your network in the last minute. Yours was not sent: wait a minute and send it again.`,
+      status: 429,
+      headers: { 'retry-after': String(MINUTE_SECONDS) },
+    }
+  }
+  return { sender: network, perNetwork: true }
+}
+
+const NOT_VERIFIED =
+  'We could not confirm that this message was sent by a person, so it was not sent. Everything you typed is below: complete the check above the button and send it again.'
 
 /**
  * Stores a checked message; what the form then tells the visitor when it was not stored (a limit
@@ -100,7 +132,7 @@ export async function sendGuestMessage(c: Context<AppEnv>): Promise<Response> {
 async function storeMessage(
   c: Context<AppEnv>,
   provider: Provider,
-  network: string,
+  { sender, perNetwork }: Sender,
   message: MessageValues,
 ): Promise<FormAgain | null> {
   let outcome: Awaited<ReturnType<typeof saveGuestMessage>>
@@ -110,12 +142,13 @@ async function storeMessage(
       {
         providerId: provider.id,
         deviceId: c.get('deviceId'),
-        sender: network,
+        sender,
         name: message.name,
         email: message.email,
         body: message.message,
       },
       new Date(),
+      { perNetwork },
     )
   } catch (error) {
     c.get('reporter').problem('guest message: not stored', { error: String(error) })

@@ -145,6 +145,7 @@ export function siteOf(c: Context<AppEnv>, analytics: Partial<DataLayer> = {}): 
     config: flags.config,
     nonce: c.get('nonce'),
     browser: { dsn: c.env.SENTRY_BROWSER_DSN || null, environment: c.env.ENVIRONMENT },
+    turnstileSiteKey: c.env.TURNSTILE_SITE_KEY || null,
     dataLayer: dataLayerOf(page, analytics),
     path: c.req.path,
   }

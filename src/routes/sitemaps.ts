@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { ACTIVITY_KEYWORDS } from '../catalog/activities'
 import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
+import { isId } from '../catalog/ranges'
 import { SEGMENTS } from '../catalog/segments'
 import { STATES } from '../catalog/states'
 import { POLICIES } from '../cache/policies'
@@ -238,7 +239,12 @@ async function* entities(
   toEntry: (row: EntityRow) => SitemapEntry,
 ): AsyncGenerator<SitemapEntry[]> {
   const reads = parts.map(({ first, last }) => read(first - 1, last))
-  for (const rows of await Promise.all(reads)) if (rows.length) yield rows.map(toEntry)
+  // Only ids a URL can carry (src/catalog/ranges.ts): a row stored before the contract said so
+  // would be a link that answers 404.
+  for (const rows of await Promise.all(reads)) {
+    const routed = rows.filter((r) => isId(r.id))
+    if (routed.length) yield routed.map(toEntry)
+  }
 }
 
 /**

@@ -15,29 +15,63 @@ import {
   WEEKDAYS,
 } from '../catalog/enums'
 import { findJobService, JOB_REQUIREMENTS, JOB_SCHEDULES, JOB_TYPES } from '../catalog/jobs'
+import { ID, RANGES } from '../catalog/ranges'
+import type { Range } from '../catalog/ranges'
 import { findService, SERVICES } from '../catalog/services'
 import { STATES } from '../catalog/states'
+import { describeFault, textFault } from '../lib/text-rule'
 
 // The catalog's change contract (docs/sync.md): one message per change of one entity, each with
 // the entity's id, its version and, for everything but a removal, the whole entity as the pages
 // show it, in the vocabulary of src/catalog (service slugs, coded lists, badges). Lists stored in
 // D1 as bitmasks travel as lists of codes, so a source never needs to know the bit order.
 
-/** The largest id any entity may have: D1's integers are exact to 2^53. */
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+/**
+ * A whole number within `range` (src/catalog/ranges.ts), refused with the range it is outside.
+ * zod's own bounds, so the JSON Schema (npm run schema) states them too.
+ */
+const whole = ({ min, max }: Range) => {
+  const error = `must be a whole number from ${min} to ${max}`
+  // A missing value keeps zod's own reason ("expected number, received undefined").
+  const given = (issue: { input?: unknown }) => (issue.input === undefined ? undefined : error)
+  return z.int({ error: given }).min(min, { error }).max(max, { error })
+}
+/** A number within `range`. */
+const within = ({ min, max }: Range) => {
+  const error = `must be a number from ${min} to ${max}`
+  const given = (issue: { input?: unknown }) => (issue.input === undefined ? undefined : error)
+  return z.number({ error: given }).min(min, { error }).max(max, { error })
+}
+/** An entity's id: one its pages route (src/urls/paths.ts reads every id of ID). */
+const id = whole(ID)
 /**
  * Monotonic per entity, such as the source's `updated_at` in milliseconds: a message whose version
  * is not newer than the one applied changes nothing.
  */
-const version = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
-const text = (max: number) => z.string().trim().min(1).max(max)
+const version = whole(RANGES.version)
+/**
+ * A text of at most `max` characters under the text rule (src/lib/text-rule.ts), checked as sent,
+ * so a refused character's position is where the source has it; then trimmed. `lineBreaks`: a
+ * field of paragraphs, which keeps its line feeds.
+ */
+const text = (max: number, { lineBreaks = false } = {}) =>
+  z
+    .string()
+    .superRefine((value, ctx) => {
+      const fault = textFault(value, { lineBreaks })
+      if (fault) ctx.addIssue({ code: 'custom', message: describeFault(fault) })
+    })
+    .trim()
+    .min(1)
+    .max(max)
+const paragraphs = (max: number) => text(max, { lineBreaks: true })
 const optionalText = (max: number) => text(max).nullable()
 /** An instant in UTC, such as 2026-05-01T12:00:00Z. */
 const instant = z.iso.datetime()
 const day = z.iso.date()
-const latitude = z.number().min(-90).max(90)
-const longitude = z.number().min(-180).max(180)
-const money = z.number().int().nonnegative().max(1_000_000)
+const latitude = within(RANGES.latitude)
+const longitude = within(RANGES.longitude)
+const money = whole(RANGES.money)
 const rankScore = z.number().finite()
 
 function codes<C extends string>(values: readonly C[]) {
@@ -76,7 +110,7 @@ export const citySchema = z
     stateCode: z.enum(Object.keys(STATES) as [string, ...string[]]),
     lat: latitude,
     lng: longitude,
-    population: z.number().int().nonnegative(),
+    population: whole(RANGES.population),
   })
   .strict()
 
@@ -91,13 +125,13 @@ export const providerSchema = z
     lat: latitude,
     lng: longitude,
     headline: text(300),
-    bio: text(5000),
+    bio: paragraphs(5000),
     /** An absolute https URL of the provider's photo; null: the page draws an initials avatar. */
     photoUrl: z
       .url({ protocol: /^https$/ })
       .max(2048)
       .nullable(),
-    yearsExperience: z.number().int().min(0).max(80),
+    yearsExperience: whole(RANGES.yearsExperience),
     badges: codesOf(BADGES),
     availability: codesOf(WEEKDAYS),
     traits: codesOf(TRAITS),
@@ -105,7 +139,7 @@ export const providerSchema = z
     certifications: codes(CERTIFICATIONS),
     education: optionalText(200),
     /** SMB only: children cared for at once, opening hours ("7:00 AM – 6:00 PM"), street address. */
-    capacity: z.number().int().positive().max(100_000).nullable(),
+    capacity: whole(RANGES.capacity).nullable(),
     openingHours: optionalText(100),
     address: optionalText(300),
     createdAt: instant,
@@ -142,13 +176,13 @@ export const reviewSchema = z
     service: serviceSlug,
     /** "Jennifer K." */
     author: text(100),
-    rating: z.number().int().min(1).max(5),
+    rating: whole(RANGES.rating),
     /** Rating categories other than OVERALL (the `rating`), each 1 to 5. */
     ratings: z.partialRecord(
       z.enum(RATING_CATEGORIES.filter((c) => c !== 'OVERALL') as [string, ...string[]]),
-      z.number().int().min(1).max(5),
+      whole(RANGES.rating),
     ),
-    body: text(5000),
+    body: paragraphs(5000),
     createdAt: instant,
   })
   .strict()
@@ -164,16 +198,16 @@ export const jobSchema = z
     cityId: id,
     lat: latitude,
     lng: longitude,
-    description: text(5000),
+    description: paragraphs(5000),
     payMin: money,
     payMax: money,
     payUnit: z.enum(PAY_UNITS),
     schedule: z.enum(JOB_SCHEDULES.map((s) => s.code) as [string, ...string[]]),
     /** null for one-time jobs. */
-    hoursPerWeek: z.number().int().min(1).max(168).nullable(),
+    hoursPerWeek: whole(RANGES.hoursPerWeek).nullable(),
     startDate: day,
     /** How many children; 0 when not a child care job. */
-    children: z.number().int().min(0).max(20),
+    children: whole(RANGES.children),
     /** Codes of the ages of the job's provider service. */
     ages: z.array(z.string()),
     requirements: codesOf(JOB_REQUIREMENTS),
@@ -220,7 +254,7 @@ export const activitySchema = z
     isCamp: z.boolean(),
     price: money,
     priceUnit: z.enum(['session', 'wk', 'mo', 'flat']),
-    description: text(5000),
+    description: paragraphs(5000),
     /** null when online. */
     cityId: id.nullable(),
     venue: optionalText(200),
@@ -338,12 +372,14 @@ export type Validation =
 export function messageProblems(input: unknown): string[] {
   const parsed = messageSchema.safeParse(input)
   if (parsed.success) return []
-  return parsed.error.issues.map((issue) => {
+  const reasons = parsed.error.issues.map((issue) => {
     const field = issue.path.map(String).join('.')
     if (issue.code === 'invalid_union' && field === 'kind')
       return `kind: not one of ${MESSAGE_KINDS.join(', ')}`
     return `${field || '(message)'}: ${issue.message}`
   })
+  // A value past 2^53 − 1 fails both zod's own bound of an int and the field's: one reason.
+  return [...new Set(reasons)]
 }
 
 /** One message, parsed, or its reasons. */

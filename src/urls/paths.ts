@@ -1,6 +1,7 @@
 import { ACTIVITY_KEYWORDS } from '../catalog/activities'
 import { COST_GUIDE_SERVICES } from '../catalog/cost-guides'
 import { JOB_SERVICES } from '../catalog/jobs'
+import { ID_DIGITS, isId } from '../catalog/ranges'
 import { FLOW_SEGMENTS, SEGMENTS } from '../catalog/segments'
 import { SERVICES } from '../catalog/services'
 import { SEARCH } from './search-path'
@@ -51,9 +52,14 @@ export const servicePath = (service: string) => `/${service}`
 export const statePath = (service: string, stateCode: string) =>
   `/${service}/${stateCode.toLowerCase()}`
 export const cityPath = (service: string, citySlug: string) => `/${service}/${citySlug}`
-/** An entity's canonical slug: its name part, then its id (`maria-g-123`). */
-export const providerSlug = (p: { nameSlug: string; id: number }) => `${p.nameSlug}-${p.id}`
-export const jobSlug = (j: { titleSlug: string; id: number }) => `${j.titleSlug}-${j.id}`
+/**
+ * An entity's canonical slug: its name part, then its id (`maria-g-123`); the id alone when the
+ * name has no letter a slug keeps (a name in Arabic script: `123`), which routes as it is.
+ */
+export const providerSlug = (p: { nameSlug: string; id: number }) =>
+  p.nameSlug ? `${p.nameSlug}-${p.id}` : String(p.id)
+export const jobSlug = (j: { titleSlug: string; id: number }) =>
+  j.titleSlug ? `${j.titleSlug}-${j.id}` : String(j.id)
 export const providerPath = (p: { nameSlug: string; id: number }) => `/p/${providerSlug(p)}`
 export const jobPath = (j: { titleSlug: string; id: number }) => `/job/${jobSlug(j)}`
 /** Where a profile's message form posts, and where a sent message lands. */
@@ -70,10 +76,16 @@ export const costPath = (service: string, citySlug?: string) =>
   `/cost/${service}${citySlug ? `/${citySlug}` : ''}`
 export const activitiesPath = (keyword: string) => `/explore/d/${keyword}`
 
-/** The id at the end of an entity URL's last segment (`maria-g-123` → 123). */
+const ENTITY_ID = new RegExp(`(?:^|-)([0-9]{1,${ID_DIGITS}})$`)
+
+/**
+ * The id at the end of an entity URL's last segment (`maria-g-123` → 123): every id the catalog
+ * takes (src/catalog/ranges.ts), and nothing else (a 17th digit, 0, or past 2^53 − 1: null).
+ */
 export function entityId(slug: string): number | null {
-  const m = /(?:^|-)([0-9]{1,15})$/.exec(slug)
-  return m ? Number(m[1]) : null
+  const m = ENTITY_ID.exec(slug)
+  const id = m ? Number(m[1]) : null
+  return isId(id) ? id : null
 }
 export const SITEMAP_INDEX = '/sitemap.xml'
 export const SITEMAP_FILE = '/sitemaps/:file{[a-z0-9-]+\\.xml}'

@@ -27,6 +27,8 @@ export interface Site {
   path: string
   /** The public Sentry DSN of the browser script (SENTRY_BROWSER_DSN), and the environment. */
   browser: { dsn: string | null; environment: string }
+  /** Cloudflare Turnstile's site key (TURNSTILE_SITE_KEY) for the message form; null: none. */
+  turnstileSiteKey: string | null
 }
 
 export const DEFAULT_SITE: Site = {
@@ -42,6 +44,7 @@ export const DEFAULT_SITE: Site = {
     city: null,
   },
   browser: { dsn: null, environment: 'production' },
+  turnstileSiteKey: null,
   path: '/',
 }
 

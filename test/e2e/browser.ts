@@ -4,6 +4,8 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { CHROMIUM_FLAGS, requireChromium } from '../../scripts/chromium'
+import { WIDGET_SCRIPT } from '../../scripts/turnstile-stand-in'
+import { TURNSTILE_ORIGIN } from '../../src/lib/content-security-policy'
 
 export const base = inject('baseUrl')
 
@@ -32,6 +34,10 @@ export async function open(
 ): Promise<Opened> {
   const { before, ...contextOptions } = options
   const context = await browser.newContext({ ...PHONE, ...contextOptions })
+  // Turnstile's widget script is its stand-in, never the network (scripts/turnstile-stand-in.ts).
+  await context.route(`${TURNSTILE_ORIGIN}/**`, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: WIDGET_SCRIPT }),
+  )
   const page = await context.newPage()
   const errors = errorsOf(page)
   await before?.(page)
@@ -83,6 +89,10 @@ export async function visit(
     userAgent: VISITOR_UA,
     javaScriptEnabled: javaScript,
   })
+  // Turnstile's widget script is its stand-in, never the network (scripts/turnstile-stand-in.ts).
+  await context.route(`${TURNSTILE_ORIGIN}/**`, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: WIDGET_SCRIPT }),
+  )
   const page = await context.newPage()
   const errors = errorsOf(page)
   await before?.(page)

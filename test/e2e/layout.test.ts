@@ -85,8 +85,14 @@ describe('on a desktop', () => {
       const main = await box(page, 'main')
       const cta = await box(page, '.detail-action')
       expect(cta.x).toBeGreaterThan(main.x + main.width / 2)
-      await page.evaluate(() => scrollTo(0, 600))
-      await page.waitForTimeout(100)
+      // Scrolling is instant (no smooth scrolling), and the boxes are read from the layout
+      // after it: nothing to wait for.
+      const { y, most } = await page.evaluate(() => {
+        scrollTo(0, 600)
+        return { y: scrollY, most: document.documentElement.scrollHeight - innerHeight }
+      })
+      expect(most).toBeGreaterThan(300)
+      expect(y).toBe(Math.min(600, most))
       const scrolled = await box(page, '.detail-action .cta')
       expect({ path, top: scrolled.y >= 0, bottom: scrolled.y + scrolled.height <= 900 }).toEqual({
         path,

@@ -123,21 +123,39 @@ describe('listing navigation', () => {
   })
 
   it('lets a newer navigation cancel an older one', async () => {
+    // Page 2's answer is held until the newer navigation has finished, then let through.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
     const { page } = await open(browser, LISTING, {
-      before: (p) =>
-        p.route('**/_data/**page=2*', async (route) => {
-          await new Promise((r) => setTimeout(r, 1500))
+      before: async (p) => {
+        await p.clock.install()
+        await p.route('**/_data/**page=2*', async (route) => {
+          await held
           await route.continue().catch(() => undefined)
-        }),
+        })
+      },
     })
     await hydrated(page)
+    const pageTwo = (r: Request) => r.url().includes('page=2')
+    const answered = Promise.race([
+      page.waitForEvent('requestfinished', pageTwo),
+      page.waitForEvent('requestfailed', pageTwo),
+    ])
     await page.locator('.pagination a[aria-label="Page 2"]').click()
     // Before page 2 arrives, a filter asks for another state.
     await page.locator('summary', { hasText: 'Filters' }).click()
     await page.locator('select[name="experience"]').selectOption('3')
     await page.waitForURL(/experience=3/)
-    await page.waitForTimeout(2000)
+    await expect
+      .poll(() => page.locator('.lede').first().textContent())
+      .toContain('match your filters')
+    // Page 2's answer now arrives (or its request was aborted), and the page's timers run past
+    // the older navigation's fallback to a full load: neither may take the page to page 2.
+    release()
+    await answered
+    await page.clock.runFor(ROUTE_TIMEOUT_MS + 1)
     expect(page.url()).not.toContain('page=2')
+    expect(page.url()).toContain('experience=3')
     expect(await heading(page)).toBe('Babysitters in Atlanta, GA')
     expect(await page.locator('.lede').first().textContent()).toContain('match your filters')
     expect(await sameDocument(page)).toBe(true)

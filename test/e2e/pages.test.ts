@@ -229,7 +229,11 @@ it('hydrates each island with React without changing what the server rendered', 
         .filter((element) => !element.parentElement?.closest('[data-island] li.card'))
         .every((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber$'))),
     )
-    await hydratedPage.page.waitForTimeout(200)
+    // And whatever React runs after that (effects, a render they ask for) has run: the
+    // browser has nothing left to do but wait.
+    await hydratedPage.page.evaluate(
+      () => new Promise<void>((resolve) => requestIdleCallback(() => resolve())),
+    )
     expect(await islands(hydratedPage.page)).toEqual(await islands(plain.page))
     // React reports a hydration mismatch, and any other error of its, in the console.
     expect(hydratedPage.errors).toEqual([])

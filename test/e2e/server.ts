@@ -3,6 +3,7 @@
 // `npm start` does, with the browser script's DSN pointing at the capture server.
 import type { ChildProcess } from 'node:child_process'
 import { execFile, spawn } from 'node:child_process'
+import { startTurnstileStandIn, TURNSTILE_TEST } from '../../scripts/turnstile-stand-in'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -51,6 +52,7 @@ export default async function setup(project: TestProject) {
     ].concat(['--persist-to', dir]),
     { env: ENV },
   )
+  const turnstile = await startTurnstileStandIn()
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const browserDsn = `${capture.origin.replace('http://', 'http://public@')}/1`
@@ -61,12 +63,15 @@ export default async function setup(project: TestProject) {
       ...['--port', String(port), '--ip', '127.0.0.1', '--persist-to', dir],
       ...['--inspector-port', '0', '--var', `PURGE_TOKEN:${E2E_PURGE_TOKEN}`],
       ...['--var', `SENTRY_BROWSER_DSN:${browserDsn}`, '--var', 'ENVIRONMENT:e2e'],
+      ...['--var', `TURNSTILE_VERIFY_URL:${turnstile.verifyUrl}`],
+      ...['--var', `TURNSTILE_SECRET_KEY:${TURNSTILE_TEST.secretPasses}`],
     ],
     { env: ENV, detached: true, stdio: 'ignore' },
   )
   const stop = async () => {
     if (dev.pid) process.kill(-dev.pid, 'SIGTERM')
     capture.close()
+    await turnstile.close()
     await rm(dir, { recursive: true, force: true })
   }
   try {

@@ -7,7 +7,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 let dir = ''
@@ -40,17 +40,14 @@ beforeAll(async () => {
     ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', '0'],
     { cwd: dir, env: ENV, detached: true, stdio: 'ignore' },
   )
-  for (let i = 0; ; i++) {
-    if (
-      await fetch(`${base}/robots.txt`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break
-    if (i > 240) throw new Error('wrangler dev did not start within 120 s')
-    await new Promise((r) => setTimeout(r, 500))
-  }
+  // Until wrangler dev answers: it announces nothing else a test can wait on.
+  await vi.waitFor(
+    async () => {
+      const res = await fetch(`${base}/robots.txt`)
+      if (!res.ok) throw new Error(`wrangler dev answered ${res.status}`)
+    },
+    { timeout: 120_000, interval: 200 },
+  )
 }, 240_000)
 
 afterAll(async () => {

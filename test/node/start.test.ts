@@ -7,7 +7,7 @@ import { once } from 'node:events'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { freePort } from '../../scripts/import/host'
 import { openSeedGate, SEED_GATE, seedFinished } from '../../scripts/seed-gate'
 import { splitArgs } from '../../scripts/start'
@@ -41,9 +41,14 @@ function npmStart(port: number, args: string[]) {
   return run('node_modules/.bin/tsx', ['scripts/start.ts', ...args, ...local])
 }
 
-/** Resolves once `test` holds, checking every 50 ms. */
+/** Resolves once `test` holds: a poll of another process, which announces nothing. */
 async function until(test: () => boolean): Promise<void> {
-  while (!test()) await new Promise((resolve) => setTimeout(resolve, 50))
+  await vi.waitFor(
+    () => {
+      if (!test()) throw new Error('not yet')
+    },
+    { timeout: 120_000, interval: 50 },
+  )
 }
 
 /** Whether any process of `child`'s group (npm start's, as a terminal has it) is left. */

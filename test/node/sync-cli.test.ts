@@ -1,6 +1,7 @@
 // `npm run sync -- dead | replay` on a real local D1 in a temporary folder: the dead letters
 // listed with their reasons, then sent to the catalog endpoint with the token and marked
-// replayed. The endpoint is a capture server here (the worker's own is tested in test/sync/).
+// replayed. The endpoint is a capture server here; test/node/sync-replay.test.ts replays through
+// the worker itself.
 import { execFile } from 'node:child_process'
 import { readFile, mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'

@@ -73,14 +73,16 @@ async function held(path: string): Promise<Item[]> {
   return (await envelopeItems(2, path, '/held')).filter((i) => i.type === 'event')
 }
 
-/** Asks again until `check` holds or `times` attempts have passed: the last answer. */
-async function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean, times = 100) {
-  let value = await ask()
-  for (let i = 1; i < times && !check(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    value = await ask()
-  }
-  return value
+/** Asks again until `check` holds (a poll that ends as it does; its ceiling fails loudly). */
+function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await ask()
+      if (!check(value)) throw new Error(`not yet: ${JSON.stringify(value).slice(0, 200)}`)
+      return value
+    },
+    { timeout: 10_000, interval: 50 },
+  )
 }
 
 /** The real D1, except that `sql` answers `rows` (which a test may make throw when read). */

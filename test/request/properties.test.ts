@@ -3,6 +3,7 @@
 // stay fast in one test.
 import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
+import { shownText } from '../../src/lib/text-rule'
 import { createElement } from 'react'
 import { describe, expect, it } from 'vitest'
 import { PAGE_SIZE } from '../../src/catalog/filters'
@@ -219,11 +220,11 @@ const storedText = fc.oneof(
     '&amp; "quoted" \'single\' <b>bold</b>',
     ']]> ${x} {{y}} \\u003c',
   ),
-  // Text a browser keeps as it is: no control characters, no lone surrogates, no
-  // leading or trailing space.
+  // Text a browser keeps as it is and the text rule lets in (src/lib/text-rule.ts: no control
+  // characters, bidi controls, stray joiners or lone surrogates), no leading or trailing space.
   fc
     .string({ unit: 'grapheme', minLength: 1, maxLength: 40 })
-    .map((s) => s.replace(/[\p{Cc}\uFFFD]/gu, '').trim())
+    .map((s) => shownText(s.replace(/[\p{Cc}\uFFFD]/gu, '')).trim())
     .filter((s) => s.length > 0),
 )
 

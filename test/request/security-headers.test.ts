@@ -85,11 +85,12 @@ describe('security headers', () => {
     await json.body?.cancel()
   })
 
-  it("allow no script but the site's own and the response's, and reports only to Sentry", () => {
+  it("allow no script but the site's own, the response's and Turnstile's, and reports only to Sentry", () => {
     expect(policy({ nonce: 'abc', tagManager: true }, 'https://key@o1.ingest.sentry.io/5')).toBe(
       [
         "default-src 'self'",
-        "script-src 'self' 'nonce-abc' https://www.googletagmanager.com",
+        "script-src 'self' 'nonce-abc' https://www.googletagmanager.com https://challenges.cloudflare.com",
+        'frame-src https://challenges.cloudflare.com',
         "style-src 'self'",
         "img-src 'self' data: https:",
         "connect-src 'self' https://o1.ingest.sentry.io",
@@ -100,12 +101,12 @@ describe('security headers', () => {
       ].join('; '),
     )
     expect(policy({ nonce: 'abc', tagManager: false }, '')).toContain(
-      "script-src 'self' 'nonce-abc';",
+      "script-src 'self' 'nonce-abc' https://challenges.cloudflare.com;",
     )
     expect(policy({ hashes: ["'sha256-a'", "'sha256-b'"], tagManager: false }, '')).toContain(
-      "script-src 'self' 'sha256-a' 'sha256-b';",
+      "script-src 'self' 'sha256-a' 'sha256-b' https://challenges.cloudflare.com;",
     )
-    expect(policy(null, '')).toContain("script-src 'self';")
+    expect(policy(null, '')).toContain("script-src 'self' https://challenges.cloudflare.com;")
     expect(policy(null, 'not a url')).toContain("connect-src 'self';")
   })
 
@@ -124,6 +125,9 @@ describe('security headers', () => {
         answers.push({ res, body, fast: pipeline.mock.calls.length === 0 })
         pipeline.mockRestore()
       }
+      // The gate's 404 once before, unrecorded: the 404 is rendered once per isolate and then
+      // sent as it is, so both recorded below are that copy, whatever an earlier test rendered.
+      await isolate.settled('/senior-care/atlantis-zz')
       // Rendered, served again by the pipeline, then by the fast path; the gate's 404 twice;
       // an error page; JSON.
       for (const path of [
@@ -153,9 +157,8 @@ describe('security headers', () => {
       // while it is off, a stored page and an error page rendered once are sent as they are.
       for (const { res, body } of answers)
         expect(await inlineScripts(res, body)).not.toContain('blocked')
-      // (The gate's first 404 may be one rendered by an earlier test, kept by the module.)
       const nonced = answers.map(({ res }) => policyNonce(res) !== undefined)
-      expect(nonced).toEqual([true, page, page, nonced[3], false, true, false])
+      expect(nonced).toEqual([true, page, page, false, false, true, false])
     },
   )
 

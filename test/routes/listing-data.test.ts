@@ -49,10 +49,13 @@ describe('listing islands', () => {
     '/senior-care/atlanta-ga',
   ])('%s embeds a state within the budget', async (path) => {
     const { html } = await page(path)
-    const json = /<script type="application\/json" id="listing-state">(.*?)<\/script>/.exec(html)
-    expect(new TextEncoder().encode(json?.[1]).byteLength).toBeLessThanOrEqual(
-      EMBEDDED_STATE_BUDGET,
-    )
+    const json = /<script type="application\/json" id="listing-state">(.*?)<\/script>/.exec(
+      html,
+    )?.[1]
+    // A page without the state would pass any budget: it must carry one, for this path.
+    if (json === undefined) throw new Error(`${path} embeds no listing state`)
+    expect((JSON.parse(json) as ListingState).path).toBe(path.split('?')[0])
+    expect(new TextEncoder().encode(json).byteLength).toBeLessThanOrEqual(EMBEDDED_STATE_BUDGET)
   })
 
   it.each(['/', '/babysitters', '/babysitters/ga', '/local/atlanta-ga'])(

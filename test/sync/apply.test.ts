@@ -102,6 +102,19 @@ describe('applying catalog changes', () => {
     expect(await row('SELECT name FROM activities WHERE id = 900000101')).toEqual({
       name: 'Summer drum camp',
     })
+    // The older version alone, in a batch of its own: no dedup within the batch drops it, so
+    // only the database's version guard stands between it and the row, and its purge.
+    const purges = await row('SELECT COUNT(*) AS n FROM purges')
+    await applyChanges(db, [older])
+    expect(await row('SELECT name FROM activities WHERE id = 900000101')).toEqual({
+      name: 'Summer drum camp',
+    })
+    expect(await row("SELECT version FROM sync_versions WHERE key = 'activity:900000101'")).toEqual(
+      {
+        version: upsert.version,
+      },
+    )
+    expect(await row('SELECT COUNT(*) AS n FROM purges')).toEqual(purges)
 
     const removal = aMessage('activity.removed', (m) => (m.id = 900000102))
     const late = aMessage('activity.upserted', (m) => (m.id = 900000102))

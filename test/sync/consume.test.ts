@@ -95,6 +95,32 @@ describe('the catalog queue consumer', () => {
     expect(events[0]?.tags).toMatchObject({ sync: 'dead', kind: 'job.upserted' })
   })
 
+  it('applies a dead letter whose reference has arrived since, recording and reporting nothing', async () => {
+    // A job in a city the catalog did not have: retried, then dead-lettered.
+    const cityIdNow = 4_299_001
+    const job = aMessage('job.upserted', (m) => {
+      m.id = 910000151
+      m.entity.cityId = cityIdNow
+    })
+    const first = await consume('catalog-changes', [job])
+    expect(first.retryMessages).toHaveLength(1)
+    expect(await row('SELECT id FROM jobs WHERE id = 910000151')).toBeNull()
+    // The city arrives; then the dead-letter queue delivers the job to its consumer.
+    await consume('catalog-changes', [
+      aMessage('city.added', (m) => {
+        m.id = cityIdNow
+        m.entity.name = 'Dead Letter Falls'
+      }),
+    ])
+    const result = await consume('catalog-changes-dead', [job])
+    expect(result.ackAll).toBe(true)
+    expect(await row('SELECT city_id FROM jobs WHERE id = 910000151')).toEqual({
+      city_id: cityIdNow,
+    })
+    expect(await row("SELECT reason FROM sync_dead WHERE message LIKE '%910000151%'")).toBeNull()
+    expect((await deadEvents()).filter((e) => JSON.stringify(e).includes('910000151'))).toEqual([])
+  })
+
   it('records a malformed message as dead at once, never retried', async () => {
     const result = await consume('catalog-changes', [{ kind: 'job.upserted', id: 910000201 }])
     expect(result.explicitAcks).toHaveLength(1)

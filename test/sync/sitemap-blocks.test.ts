@@ -20,7 +20,11 @@ const db = env.DB
 const reads = openDb(db, new Timing())
 const NOW = new Date('2026-01-01T00:00:00Z')
 const CITY = await cityId('atlanta-ga')
-let version = 1
+// Newer than every version of the test catalog's own messages: a change to a row it loaded
+// applies (an older one would be dropped by the version guard, and no block would ever shrink).
+let version =
+  ((await db.prepare('SELECT MAX(version) AS v FROM sync_versions').first<{ v: number }>())?.v ??
+    0) + 1
 
 async function setCap(table: BlockTable, size: number): Promise<void> {
   await db.prepare('UPDATE sitemap_caps SET size = ? WHERE source = ?').bind(size, table).run()
@@ -85,7 +89,33 @@ const jobUpserted = (id: number) =>
     m.entity.validThrough = '2099-01-01T00:00:00Z'
   })
 
+/** The providers' block sizes, in id order. */
+async function sizes(): Promise<number[]> {
+  const { results } = await db
+    .prepare("SELECT size FROM sitemap_blocks WHERE source = 'providers' ORDER BY first_id")
+    .all<{ size: number }>()
+  return results.map((b) => b.size)
+}
+
 describe('sitemap blocks', () => {
+  it('shrink a middle block when a row of the catalog in it is removed', async () => {
+    await setCap('providers', 3)
+    await refreshStats(db, NOW)
+    const before = await sizes()
+    const middle = Math.floor(before.length / 2)
+    const { results } = await db
+      .prepare(
+        "SELECT first_id AS id FROM sitemap_blocks WHERE source = 'providers' ORDER BY first_id",
+      )
+      .all<{ id: number }>()
+    const inside = results[middle]?.id ?? 0
+    expect(before[middle]).toBe(3)
+    await applyChanges(db, [providerRemoved(inside)], { now: NOW })
+    const after = await sizes()
+    expect(after).toEqual(before.map((size, i) => (i === middle ? size - 1 : size)))
+    await expectBlocksRight('providers', 3)
+  })
+
   it('count the rows of their id range, none over its cap, after any sync batches', async () => {
     const CAP = 3
     await setCap('providers', CAP)

@@ -15,7 +15,7 @@ const ROW = 24
 /**
  * A horizontal bar chart drawn on the server as SVG: no JavaScript, sharp at any size. It has
  * a title and a description for assistive technology, and the same figures follow as a table
- * that screen readers can walk.
+ * that screen readers can walk, then the caption.
  */
 export function BarChart({
   id,
@@ -63,7 +63,6 @@ export function BarChart({
           )
         })}
       </svg>
-      <figcaption>{title}</figcaption>
       <table className="sr-only">
         <caption>{title}</caption>
         <thead>
@@ -81,6 +80,8 @@ export function BarChart({
           ))}
         </tbody>
       </table>
+      {/* A figure's caption is its first or last child (HTML): last, after the hidden table. */}
+      <figcaption>{title}</figcaption>
     </figure>
   )
 }

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react'
 import type { MessageErrors, MessageField, MessageValues } from '../../queries/message-form'
 import { MAX_EMAIL, MAX_MESSAGE, MAX_NAME } from '../../queries/message-form'
+import { TURNSTILE_ORIGIN } from '../../lib/content-security-policy'
+import { useSite } from '../site-context'
 
 export interface MessageFormProps {
   /** Where the form posts: the provider's message path. */
@@ -67,6 +69,7 @@ export function MessageForm(props: MessageFormProps) {
           />
         )}
       </Field>
+      <Turnstile />
       <p className="hint">Only {props.recipient} sees your message and your email address.</p>
       <button type="submit" className="cta">
         Send message
@@ -95,5 +98,21 @@ function Field(props: {
       ) : null}
       {props.children(props.error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
     </div>
+  )
+}
+
+/**
+ * Cloudflare Turnstile's widget, where JavaScript runs: its script fills the form's
+ * `cf-turnstile-response` field, which the server verifies (docs/hardening.md, "Turnstile").
+ * Without JavaScript the form posts without it and is counted per network, as before.
+ */
+function Turnstile() {
+  const { turnstileSiteKey } = useSite()
+  if (!turnstileSiteKey) return null
+  return (
+    <>
+      <div className="cf-turnstile" data-sitekey={turnstileSiteKey} data-action="guest-message" />
+      <script src={`${TURNSTILE_ORIGIN}/turnstile/v0/api.js`} async defer />
+    </>
   )
 }
