@@ -152,7 +152,7 @@ describe('applying catalog changes', () => {
           expect(await tables()).toEqual(expected)
         },
       ),
-      { numRuns: 10 },
+      { numRuns: 60 },
     )
-  }, 180_000)
+  }, 600_000)
 })

@@ -117,7 +117,7 @@ describe('the rollups of a sync batch', () => {
           expect(derived).toEqual(await rollups())
         },
       ),
-      { numRuns: 15 },
+      { numRuns: 60 },
     )
-  }, 180_000)
+  }, 600_000)
 })

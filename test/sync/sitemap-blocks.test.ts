@@ -114,7 +114,7 @@ describe('sitemap blocks', () => {
     const after = await sizes()
     expect(after).toEqual(before.map((size, i) => (i === middle ? size - 1 : size)))
     await expectBlocksRight('providers', 3)
-  })
+  }, 60_000)
 
   it('count the rows of their id range, none over its cap, after any sync batches', async () => {
     const CAP = 3
@@ -144,7 +144,7 @@ describe('sitemap blocks', () => {
           await expectBlocksRight('jobs', CAP)
         },
       ),
-      { numRuns: 15 },
+      { numRuns: 40 },
     )
     // The cron and the import pack the blocks again: every one full but the last.
     await refreshStats(db, NOW)
@@ -153,7 +153,7 @@ describe('sitemap blocks', () => {
       .prepare("SELECT size FROM sitemap_blocks WHERE source = 'providers' ORDER BY first_id")
       .all<{ size: number }>()
     expect(results.slice(0, -1).every((b) => b.size === CAP)).toBe(true)
-  }, 120_000)
+  }, 600_000)
 
   it('are the files of the index, listing every profile once', async () => {
     const cap = Math.ceil((await ids('providers')).length / 4)
