@@ -22,6 +22,8 @@ export interface JobCard {
   hoursPerWeek: number | null
   startDate: string
   postedAt: string
+  /** When the job closes (then its page answers 410). */
+  validThrough: string
   cityName: string
   stateCode: string
 }
@@ -46,7 +48,7 @@ const CARD_COLUMNS = `j.id, j.title_slug AS titleSlug, j.title,
   CASE j.job_type WHEN 'SMB_JOB' THEN j.employer END AS employer, j.job_type AS jobType,
   j.pay_min AS payMin, j.pay_max AS payMax, j.pay_unit AS payUnit, j.schedule,
   j.hours_per_week AS hoursPerWeek, j.start_date AS startDate, j.posted_at AS postedAt,
-  c.name AS cityName, c.state_code AS stateCode`
+  j.valid_through AS validThrough, c.name AS cityName, c.state_code AS stateCode`
 
 /**
  * Jobs' closing moments are stored to the second ("…:36Z"); `now` in the same form compares

@@ -46,8 +46,22 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
       decision,
       tags: [TAG.service(jobs.slug), TAG.service(jobs.service.slug), TAG.city(city.slug)],
       lastModified: counts.find((row) => row.service === jobs.slug)?.updatedAt,
+      headers: closingHeaders(loaded.listing.cards),
     },
   )
+}
+
+/**
+ * A listing links its jobs' pages, which answer 410 from the moment a job closes: the listing is
+ * served from the cache no longer than until the first of its jobs closes (as a job's own page is).
+ */
+function closingHeaders(cards: { validThrough: string }[]): Record<string, string> {
+  if (cards.length === 0) return {}
+  const first = cards.reduce(
+    (a, b) => (b.validThrough < a ? b.validThrough : a),
+    cards[0].validThrough,
+  )
+  return { expires: new Date(first).toUTCString() }
 }
 
 type LoadedJobListing = Awaited<ReturnType<typeof loadJobListing>>

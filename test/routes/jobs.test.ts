@@ -94,6 +94,28 @@ describe('job listings (JOBS)', () => {
     for (const job of closed) expect(listed).not.toContain(job.id)
   })
 
+  it('is served from the cache no longer than until the first of its jobs closes', async () => {
+    const path = '/babysitting-jobs/atlanta-ga?sort=newest'
+    const [first] = jobLinks((await settled(path)).body)
+    if (first === undefined) throw new Error('no job listed')
+    // The newest job now closes in an hour; its data changed, so ops purge the city's pages.
+    const closes = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000)
+    await env.DB.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?')
+      .bind(instant(closes), first)
+      .run()
+    await purge({ tags: ['city:atlanta-ga'] })
+    const stored = await settled(path)
+    expect(stored.res.headers.get('expires')).toBe(closes.toUTCString())
+    expect(jobLinks((await settled(path)).body)).toContain(first)
+
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(closes)
+    const after = await settled(path)
+    vi.useRealTimers()
+    expect(after.cache).toBe('MISS')
+    expect(jobLinks(after.body)).not.toContain(first)
+  })
+
   it.each([
     ['schedule=part-time', (j: JobRow) => j.schedule === 'PART_TIME'],
     ['jobType=business', (j: JobRow) => j.job_type === 'SMB_JOB'],
