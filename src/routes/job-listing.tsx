@@ -56,12 +56,8 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
  * served from the cache no longer than until the first of its jobs closes (as a job's own page is).
  */
 function closingHeaders(cards: { validThrough: string }[]): Record<string, string> {
-  if (cards.length === 0) return {}
-  const first = cards.reduce(
-    (a, b) => (b.validThrough < a ? b.validThrough : a),
-    cards[0].validThrough,
-  )
-  return { expires: new Date(first).toUTCString() }
+  const first = cards.map((card) => card.validThrough).sort()[0]
+  return first === undefined ? {} : { expires: new Date(first).toUTCString() }
 }
 
 type LoadedJobListing = Awaited<ReturnType<typeof loadJobListing>>
