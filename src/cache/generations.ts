@@ -307,14 +307,23 @@ export class KnownPurges {
       this.#seq - this.#snapshot.seq >= SNAPSHOT_AFTER_ROWS &&
       now - this.#snapshot.madeAt >= SNAPSHOT_EVERY_MS &&
       Math.random() * SNAPSHOT_CHANCE < 1
-    if (!due) return
+    if (due) await this.writeSnapshot(db, report, now)
+  }
+
+  /**
+   * Writes a snapshot of what this isolate knows unless another was claimed lately; whether it
+   * wrote one.
+   */
+  async writeSnapshot(db: D1Database, report: Report = logProblem, now = Date.now()) {
     const seq = this.#seq
     try {
       const cells = this.#sketch.size.cells
-      if (await writeSnapshot(db, () => this.#sketch.encode(now), { seq, now, cells }))
-        this.#snapshot = { seq, madeAt: now }
+      const wrote = await writeSnapshot(db, () => this.#sketch.encode(now), { seq, now, cells })
+      if (wrote) this.#snapshot = { seq, madeAt: now }
+      return wrote
     } catch (error) {
       report('cache: purge snapshot not written', { error: String(error) })
+      return false
     }
   }
 }
