@@ -30,7 +30,7 @@ it('lets a cold isolate know every purge from a snapshot and the rows after it, 
     sql.includes('FROM purges WHERE')
       ? {
           all: async (read) => {
-            const result = (await read()) as D1Result
+            const result = await read()
             rowsRead.push(result.results.length)
             return result
           },
