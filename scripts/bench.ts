@@ -47,6 +47,7 @@ import {
   benchPurgeStore,
   CHANGES_PER_SECOND,
   DAYS_KEPT,
+  FEED_HOURS,
   PROVIDERS,
   TAGS_PER_CHANGE,
 } from './bench/purge-store'
@@ -201,8 +202,8 @@ if (values.purges) {
   const percent = (share: number) => `${(share * 100).toFixed(share < 0.01 ? 3 : 1)} %`
   console.log(
     `\nnpm run bench -- --purges: ${CHANGES_PER_SECOND} changes a second, ${TAGS_PER_CHANGE} tags ` +
-      `each, ${DAYS_KEPT} days over ${PROVIDERS.toLocaleString('en-US')} providers: ` +
-      `${f.tagPurges.toLocaleString('en-US')} tag purges fed in ${f.feedSeconds.toFixed(0)} s\n`,
+      `each (${DAYS_KEPT} days kept) over ${PROVIDERS.toLocaleString('en-US')} providers: the last ` +
+      `${FEED_HOURS} h, ${f.tagPurges.toLocaleString('en-US')} tag purges, fed in ${f.feedSeconds.toFixed(0)} s\n`,
   )
   console.log(
     markdownTable(

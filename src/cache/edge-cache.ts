@@ -96,18 +96,19 @@ export function edgeCache(
     trail.add('cache', isRefresh ? 'refresh' : freshness)
 
     if (stored && meta && freshness === 'fresh') return serve(c, stored, 'HIT', now)
-    if (stored && meta && freshness === 'stale') {
-      const request = refreshes.start(key, c.req.raw)
-      if (request) {
-        c.executionCtx.waitUntil(
-          rerender(request, c.env, c.executionCtx)
-            .then((res) => res.body?.cancel())
-            .catch((error: unknown) =>
-              reporter.problem('cache: refresh failed', { error: String(error) }),
-            )
-            .finally(() => refreshes.done(key)),
+    // One render of this page in the background, at a time per page (none from a refresh).
+    const again = async () => {
+      const request = isRefresh ? null : refreshes.start(key, c.req.raw)
+      if (!request) return
+      await rerender(request, c.env, c.executionCtx)
+        .then((res) => res.body?.cancel())
+        .catch((error: unknown) =>
+          reporter.problem('cache: refresh failed', { error: String(error) }),
         )
-      }
+        .finally(() => refreshes.done(key))
+    }
+    if (stored && meta && freshness === 'stale') {
+      c.executionCtx.waitUntil(again())
       return serve(c, stored, 'STALE', now)
     }
 
@@ -122,7 +123,7 @@ export function edgeCache(
     const standsIn = freshness === 'expired' || freshness === 'stale' || freshness === 'fresh'
     if (c.res.status >= 500 && stored && meta && standsIn)
       replace(c, serve(c, stored, 'STALE', now))
-    else await store(c, policy, cache, key, now)
+    else await store(c, policy, cache, key, now, again)
   }
 }
 
@@ -147,6 +148,7 @@ async function store(
   cache: Cache | null,
   key: string,
   now: number,
+  again: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   const res = c.res
   const windows = lifetimes(policy, res, now)
@@ -180,7 +182,9 @@ async function store(
       return
     }
     rememberTags(c, key, meta.tags)
-    if (!(await fromCurrentData(c, meta.tags))) return
+    // A render from a replica that may have missed a purge of its tags goes to its visitor but
+    // is not stored; the page is rendered again at once, at the bookmark those tags now need.
+    if (!(await fromCurrentData(c, meta.tags))) return again()
     const complete = !includesText(rendered, PENDING_BOUNDARY)
     // The visitor's response has headers of its own by now: these become the stored copy's.
     headers.delete('server-timing')
@@ -244,9 +248,9 @@ async function store(
  * Whether a render read data no older than the purges of its tags. The primary is always
  * current. A replica may lag it by up to REPLICATION_WINDOW_MS, so a render from one is stored
  * only once the isolate knows every purge recorded before the render began (asking the primary
- * if need be), and each purge of the page's tags in that window before it was one the session's
- * bookmark included: else a data change and its purge, just made, could lose to the replica's
- * older copy (docs/data.md).
+ * if need be), and each purge of the page's tags in that window before it was one the session
+ * included (by the bookmark it was opened at, or where it stood once read): else a data change
+ * and its purge, just made, could lose to the replica's older copy (docs/data.md).
  */
 async function fromCurrentData(c: Context<AppEnv>, tags: readonly string[]): Promise<boolean> {
   const session = c.get('readSession')
@@ -256,7 +260,7 @@ async function fromCurrentData(c: Context<AppEnv>, tags: readonly string[]): Pro
   const { purges } = c.get('memory')
   if (!(await purges.completeBefore(session.since, c.env.DB, c.get('reporter').problem)))
     return false
-  return purges.readCovers(tags, session.since, session.covers)
+  return purges.readCovers(tags, session.since, session.covers, session.reached?.() ?? null)
 }
 
 /** Pages whose tags an isolate keeps for choosing their next render's session. */

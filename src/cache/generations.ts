@@ -172,12 +172,22 @@ export class KnownPurges {
 
   /**
    * Whether a page with `tags`, read at `since` through a session that saw every row up to
-   * `covers`, may be stored: none of its tags was purged in the window before the read, or each
-   * such purge was covered by the session's bookmark.
+   * `covers` and stood at `reached` once read, may be stored: none of its tags was purged in the
+   * window before the read, or each such purge was covered: by the bookmark the session was
+   * opened at, or by where it stood, when that is no older than a bookmark that saw them. D1
+   * orders bookmarks as strings (its own sessions keep the greater of two), so a replica whose
+   * bookmark is at least that one has the changes those purges followed.
    */
-  readCovers(tags: readonly string[], since: number, covers: number): boolean {
+  readCovers(
+    tags: readonly string[],
+    since: number,
+    covers: number,
+    reached: string | null = null,
+  ): boolean {
     const need = this.readNeed(tags, since)
-    return need === null || (need !== 'primary' && need.seq <= covers)
+    if (need === null) return true
+    if (need === 'primary') return false
+    return need.seq <= covers || (reached !== null && reached.localeCompare(need.bookmark) >= 0)
   }
 
   /** Remembers a session's bookmark once it has seen the rows up to `seq`. */

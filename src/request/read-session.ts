@@ -11,6 +11,8 @@ export interface ReadSession {
   since: number | null
   /** The purge rows the session's bookmark is known to include, by seq (0: none). */
   covers: number
+  /** Where the session stood once it had read (its bookmark), null before any read. */
+  reached?: () => string | null
 }
 
 /**

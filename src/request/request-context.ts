@@ -44,8 +44,9 @@ function lazySession(c: Context<AppEnv>): { reads: D1Reads; open: () => D1Databa
     if (session) return session
     const tags = c.get('readTags') ?? [TAG.url(pageOfDataPath(c.req.path))]
     const chosen = readSession(c.get('memory').purges, tags)
-    c.set('readSession', chosen)
-    return (session = c.env.DB.withSession(chosen.constraint))
+    const opened = c.env.DB.withSession(chosen.constraint)
+    c.set('readSession', { ...chosen, reached: () => opened.getBookmark() })
+    return (session = opened)
   }
   return {
     reads: {
