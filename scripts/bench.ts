@@ -17,7 +17,7 @@
 //                                      for --profile too)
 //   npm run bench -- --cache-here      a miss's Cache API answered in the site's own workerd, as
 //                                      before the bench answered it in another (bench/harness.ts)
-//   npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
+//   npm run bench -- --purges          purge knowledge at 50 changes a second of 10 tags, 9 days
 //   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page
 //                                      (installed once outside the project: bench/peers.ts)
 //   npm run bench -- --sync            catalog sync instead: freshness of changes under the
@@ -46,7 +46,14 @@ import { buildHarness, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
 import { countInstructions } from './bench/instructions'
 import { gapProfile, profileRoute } from './bench/profile'
-import { benchPurgeStore, DAYS_KEPT, PURGES_PER_DAY } from './bench/purge-store'
+import {
+  benchPurgeStore,
+  CHANGES_PER_SECOND,
+  DAYS_KEPT,
+  FEED_HOURS,
+  PROVIDERS,
+  TAGS_PER_CHANGE,
+} from './bench/purge-store'
 import { measureRoute } from './bench/measure-route'
 import { serveNext } from './bench/peers'
 import { benchSync, MIX_RATE, percentile } from './bench/sync'
@@ -73,7 +80,7 @@ const USAGE = `
   npm run bench -- --cache-here      a miss's Cache API answered in the site's own workerd, as
                                      before the bench answered it in another (with the rows,
                                      --profile and --instructions)
-  npm run bench -- --purges          the purge store at 10,000 purges a day kept 9 days
+  npm run bench -- --purges          purge knowledge at 50 changes a second of 10 tags, 9 days
   npm run bench -- --peers           and Next.js's pages router on a comparable 20-card page,
                                      installed once from the npm registry into the system's
                                      temporary directory (never into this project)
@@ -215,27 +222,38 @@ if (distance !== null) {
 }
 if (values.purges) {
   const f = await benchPurgeStore()
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+  const percent = (share: number) => `${(share * 100).toFixed(share < 0.01 ? 3 : 1)} %`
   console.log(
-    `\nnpm run bench -- --purges: ${PURGES_PER_DAY.toLocaleString('en-US')} purges a day kept ` +
-      `${DAYS_KEPT} days, two tags each: ${f.purges.toLocaleString('en-US')} purges, ` +
-      `${f.rows.toLocaleString('en-US')} rows, ${f.tags.toLocaleString('en-US')} tags read\n`,
+    `\nnpm run bench -- --purges: ${CHANGES_PER_SECOND} changes a second, ${TAGS_PER_CHANGE} tags ` +
+      `each (${DAYS_KEPT} days kept) over ${PROVIDERS.toLocaleString('en-US')} providers: the last ` +
+      `${FEED_HOURS} h, ${f.tagPurges.toLocaleString('en-US')} tag purges, fed in ${f.feedSeconds.toFixed(0)} s\n`,
   )
   console.log(
     markdownTable(
       ['measure', 'figure'],
       [
-        ["a cold isolate's first read (every row), median of 5", `${f.coldMs.toFixed(0)} ms`],
+        ['isolate memory for purges (V8 heap after GC)', mb(f.heapBytes)],
+        ['of which typed arrays (sketch cells, recent window)', mb(f.typedBytes)],
+        ['snapshot (one byte a cell; base64 in D1)', mb(f.snapshotBytes)],
+        [
+          `a cold isolate's read: snapshot + ${f.rowsAfter.toLocaleString('en-US')} rows after it, median / worst of 5`,
+          `${f.coldMs.toFixed(0)} / ${f.coldMaxMs.toFixed(0)} ms`,
+        ],
         ['"what changed since N", nothing new, median of 20', `${f.nothingNewMs.toFixed(2)} ms`],
         ['"what changed since N", one new purge, median of 20', `${f.onePurgeMs.toFixed(2)} ms`],
         [
           'D1 rows read by "what changed since N": nothing new / one purge',
           `${f.rowsReadNothingNew} / ${f.rowsReadOnePurge}`,
         ],
-        [
-          'isolate memory for the tags (V8 heap after GC)',
-          `${(f.heapBytes / 1024 / 1024).toFixed(1)} MB`,
-        ],
       ],
+    ),
+  )
+  console.log('\nFalse positives (a tag never purged reads as purged since the page was stored):\n')
+  console.log(
+    markdownTable(
+      ['page stored', 'per tag', `per page of 25 tags`],
+      f.falsePositives.map((r) => [`${r.age} ago`, percent(r.perTag), percent(r.perPage)]),
     ),
   )
   process.exit(0)

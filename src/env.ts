@@ -6,6 +6,7 @@ import type { Reporter } from './observability/reporter'
 import type { Timing } from './observability/timing'
 import type { Trail } from './observability/trail'
 import type { Memory } from './memory'
+import type { ReadSession } from './request/read-session'
 
 /** Hono's environment: bindings from `wrangler types`, per-request variables set by app.ts. */
 export interface AppEnv {
@@ -18,11 +19,13 @@ export interface AppEnv {
     /** Cities by slug, from the isolate's copy of every city (src/data/kept-cities.ts). */
     cities: Cities
     /**
-     * When the request's D1 session began, if any replica may answer it: a page rendered from it
-     * is stored only once no purge could be missing from it (src/cache/edge-cache.ts). Null: the
-     * primary answers.
+     * The request's D1 session, as opened at its first read (src/request/read-session.ts): a page
+     * rendered from a replica is stored only once no purge could be missing from it
+     * (src/cache/edge-cache.ts). Null until a read opens it.
      */
-    replicaSince: number | null
+    readSession: ReadSession | null
+    /** The page's tags known before it renders, which choose its session (set by the edge cache). */
+    readTags: readonly string[] | undefined
     timing: Timing
     /** Breadcrumbs: storage reads, flag evaluations, cache decisions. */
     trail: Trail

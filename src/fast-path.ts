@@ -92,8 +92,10 @@ function answer(
   if (!routed) return null
 
   const gate = routed.gate ? gateOf(memory, routed.gate, routed.params) : PASSED
-  // A refusal waits for the purges' read when one is due: it may say the additions are behind.
-  if (!gate || (!gate.known && memory.purges.due)) return null
+  // A refusal waits for the purges' read when one is due, or they are not current (an isolate
+  // idle past REFRESH_MS): they may say the additions are behind.
+  const purgesCurrent = memory.purges.current && !memory.purges.due
+  if (!gate || (!gate.known && !purgesCurrent)) return null
   const headers = request.headers
   const bot = isCrawler(headers.get('user-agent') ?? undefined)
   const visitor = visitorOf(headers.get('cookie'))
@@ -128,7 +130,9 @@ function answer(
 
   const flags = memory.flags
   const purges = memory.purges
-  if (!routed.policy || !flags.value || flags.stale || !purges.known || purges.due) return null
+  // A stored copy is served here only on purges read within READ_EVERY_MS: never on knowledge
+  // older than REFRESH_MS, which the pipeline reads again first.
+  if (!routed.policy || !flags.value || flags.stale || !purgesCurrent) return null
   const set = flags.value
   const { page } = routed
   const evaluations = evaluateAll(set.flags, { deviceId: visitor.deviceId, bot }, page.target)

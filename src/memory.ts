@@ -52,6 +52,11 @@ export class Memory {
   readonly purges = new KnownPurges()
   /** The path of each profile and job answered for: another name part is redirected, no read. */
   readonly entityPaths = new EntityPaths(this.purges)
+  /**
+   * The tags of pages this isolate rendered, by cache key (at most PAGE_TAGS_KEPT, emptied when
+   * full): which replica a page's next render may read from depends on them (docs/data.md).
+   */
+  readonly pageTags = new Map<string, readonly string[]>()
   /** Refused purge requests not yet written to the audit log (one write a second at most). */
   readonly purgeRefusals = new RefusalTally()
   /**

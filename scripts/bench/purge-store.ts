@@ -1,92 +1,150 @@
-// `npm run bench -- --purges`: the purge store (D1's `purges` table, src/cache/generations.ts)
-// at 10,000 purges a day kept 9 days, each purge a takedown naming two tags (a provider and its
-// profile's URL), so 180,000 rows and as many distinct tags: the worst case for memory. In a
-// temporary state of its own (no catalog): the read a cold isolate makes, "what changed since N"
-// (nothing new, one new purge) and the rows D1 reads for it, timed in the benchmark worker; the
-// memory an isolate keeps for the tags, measured in this process on the same class.
+// `npm run bench -- --purges`: an isolate's purge knowledge (src/cache/purge-sketch.ts) at a
+// marketplace's steady stream: 50 changes a second, around the clock, each purging ten tags
+// (three of the provider's own, seven of its places' pages), kept 9 days: 389 million tag purges.
+// In this process: the stream's last FEED_HOURS through the real sketch (a false positive at a
+// page age needs only the purges since: the older ones lie below it; the memory is fixed), the
+// V8 heap it holds after a full GC, and its false positives by page age (tags never purged that
+// read as purged after the page was stored). In the benchmark worker, against the local D1 of a temporary state: a cold
+// isolate's read of the snapshot of that sketch and of the purge rows after it, with the real
+// `KnownPurges.refresh` (src/cache/generations.ts).
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { KnownPurges, PURGE_KEEP_MS } from '../../src/cache/generations'
+import { PurgeSketch, SKETCH_SIZE, tagHash } from '../../src/cache/purge-sketch'
+import {
+  SNAPSHOT_AFTER_ROWS,
+  SNAPSHOT_EVERY_MS,
+  writeSnapshot,
+} from '../../src/cache/purge-snapshot'
 import { serve } from './harness'
 import { heapAfterGc } from './heap'
 
-export const PURGES_PER_DAY = 10_000
+export const CHANGES_PER_SECOND = 50
+export const TAGS_PER_CHANGE = 10
 export const DAYS_KEPT = 9
-const TAGS_PER_PURGE = 2
+/** Hours of the stream fed: the last 12, about 22 million tag purges (minutes on this machine). */
+export const FEED_HOURS = 12
+/** Providers the changes fall on: a catalog of tens of millions. */
+export const PROVIDERS = 20_000_000
+/** Place pages (listings, state and national pages, hubs, guides) the changes purge. */
+const PLACE_TAGS = 200_000
+/** Purge rows a cold isolate reads after the snapshot at this rate, at worst. */
+export const ROWS_AFTER_SNAPSHOT = Math.max(
+  SNAPSHOT_AFTER_ROWS,
+  (SNAPSHOT_EVERY_MS / 1000) * CHANGES_PER_SECOND * TAGS_PER_CHANGE,
+)
+/** Page ages the false positives are measured at, and tags sampled at each. */
+const AGES: readonly [string, number][] = [
+  ['1 minute', 60_000],
+  ['10 minutes', 600_000],
+  ['1 hour', 3_600_000],
+  ['6 hours', 6 * 3_600_000],
+]
+const SAMPLES = 200_000
+/** Tags on a busy directory page (its cards' providers, its place and page type). */
+const PAGE_TAGS = 25
 
 export interface PurgeStoreFigures {
-  purges: number
-  rows: number
-  tags: number
+  tagPurges: number
+  feedSeconds: number
+  heapBytes: number
+  typedBytes: number
+  snapshotBytes: number
+  rowsAfter: number
+  falsePositives: { age: string; perTag: number; perPage: number }[]
   coldMs: number
+  coldMaxMs: number
   nothingNewMs: number
   onePurgeMs: number
   rowsReadNothingNew: number
   rowsReadOnePurge: number
-  heapBytes: number
 }
 
-/** The tags of purge `i`, at its time: spread evenly over the days kept. */
-function purgeAt(i: number, now: number): { at: number; tags: string[] } {
-  const total = PURGES_PER_DAY * DAYS_KEPT
-  const at =
-    now - Math.floor(((total - i) / total) * Math.min(PURGE_KEEP_MS, DAYS_KEPT * 86_400_000))
-  return {
-    at: at + 60_000,
-    tags: [`provider:${1_000_000 + i}`, `url:/p/caregiver-${1_000_000 + i}`],
+/** A deterministic generator (the same stream every run). */
+function random(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s / 2 ** 32
   }
 }
 
+/** The stream's last FEED_HOURS through a sketch, ending at `now`. */
+function feed(now: number): { sketch: PurgeSketch; tagPurges: number } {
+  const next = random(44)
+  const places = Array.from({ length: PLACE_TAGS }, (_, i) => tagHash(`url:/place-${i}`))
+  const start = now - FEED_HOURS * 3_600_000
+  const sketch = new PurgeSketch(start)
+  const changes = FEED_HOURS * 3_600 * CHANGES_PER_SECOND
+  let tagPurges = 0
+  for (let i = 0; i < changes; i++) {
+    const at = start + Math.floor((i / changes) * (now - start))
+    const provider = Math.floor(next() * PROVIDERS)
+    sketch.record(tagHash(`provider:${provider}`), at, i, at)
+    sketch.record(tagHash(`url:/p/name-${provider}`), at, i, at)
+    sketch.record(tagHash(`url:/p/${provider}`), at, i, at)
+    // A provider's places: a few cities' pages are far busier than the rest.
+    for (let t = 3; t < TAGS_PER_CHANGE; t++) {
+      const place = Math.floor(next() ** 2 * PLACE_TAGS)
+      sketch.record(places[place] ?? 0, at, i, at)
+    }
+    tagPurges += TAGS_PER_CHANGE
+  }
+  return { sketch, tagPurges }
+}
+
+/** How often a never-purged tag, and a page of PAGE_TAGS of them, reads as purged at each age. */
+function falsePositives(sketch: PurgeSketch, now: number) {
+  return AGES.map(([age, ms]) => {
+    let hits = 0
+    for (let i = 0; i < SAMPLES; i++)
+      if (sketch.newestOf(tagHash(`provider:never-${i}`)) >= now - ms) hits++
+    const perTag = hits / SAMPLES
+    return { age, perTag, perPage: 1 - (1 - perTag) ** PAGE_TAGS }
+  })
+}
+
 export async function benchPurgeStore(): Promise<PurgeStoreFigures> {
+  const now = Date.now()
+  const before = heapAfterGc()
+  const started = performance.now()
+  const { sketch, tagPurges } = feed(now)
+  const feedSeconds = (performance.now() - started) / 1000
+  const heapBytes = heapAfterGc() - before
+  const falses = falsePositives(sketch, now)
+  const encoded = sketch.encode(now)
+
   const state = await mkdtemp(join(tmpdir(), 'bench-purges-'))
   const server = await serve(state, 'cached')
   try {
     const db = (await server.mf.getD1Database('DB')) as unknown as D1Database
-    // The table's migration, statement by statement, without its comments.
-    const schema = (await readFile('migrations/0007_purges.sql', 'utf8')).replace(/--.*$/gm, '')
-    for (const statement of schema.split(';').filter((s) => s.trim()))
-      await db.prepare(statement).run()
-    const purges = PURGES_PER_DAY * DAYS_KEPT
-    const now = Date.now()
-    // Literal rows (generated here, not input), 2,000 a statement: one exec per 25 statements.
-    const lines: string[] = []
-    for (let i = 0; i < purges; i += 1_000) {
-      const values: string[] = []
-      for (let j = i; j < Math.min(i + 1_000, purges); j++) {
-        const { at, tags } = purgeAt(j, now)
-        for (const tag of tags) values.push(`(${at}, '${tag}')`)
-      }
-      lines.push(`INSERT INTO purges (at, tag) VALUES ${values.join(', ')};`)
+    for (const file of ['0007_purges.sql', '0019_purge_snapshots.sql']) {
+      const schema = (await readFile(`migrations/${file}`, 'utf8')).replace(/--.*$/gm, '')
+      for (const statement of schema.split(';').filter((s) => s.trim()))
+        await db.prepare(statement).run()
     }
-    for (let i = 0; i < lines.length; i += 25) await db.exec(lines.slice(i, i + 25).join('\n'))
+    await writeSnapshot(db, () => encoded, { seq: 0, now, cells: SKETCH_SIZE.cells })
+    // The rows after it: the stream's last purges, 2,000 a statement.
+    for (let i = 0; i < ROWS_AFTER_SNAPSHOT; i += 2_000) {
+      const values: string[] = []
+      for (let j = i; j < Math.min(i + 2_000, ROWS_AFTER_SNAPSHOT); j++)
+        values.push(`(${now - 1_000}, 'provider:after-${j}')`)
+      await db.exec(`INSERT INTO purges (at, tag) VALUES ${values.join(', ')};`)
+    }
     const res = await fetch(`${server.base}/__bench/purges`)
-    const reads = await res.json<Omit<PurgeStoreFigures, 'purges' | 'rows' | 'heapBytes'>>()
+    const reads = await res.json<Omit<PurgeStoreFigures, 'tagPurges'>>()
     return {
-      purges,
-      rows: purges * TAGS_PER_PURGE,
       ...reads,
-      heapBytes: heapOfTags(purges, now),
+      tagPurges,
+      feedSeconds,
+      heapBytes,
+      typedBytes: sketch.bytes,
+      snapshotBytes: encoded.cells.byteLength,
+      rowsAfter: ROWS_AFTER_SNAPSHOT,
+      falsePositives: falses,
     }
   } finally {
     await server.mf.dispose()
     await rm(state, { recursive: true, force: true })
   }
-}
-
-/** The heap an isolate's KnownPurges holds for `purges` purges, measured after a full GC. */
-function heapOfTags(purges: number, now: number): number {
-  const before = heapAfterGc()
-  const known = new KnownPurges()
-  for (let i = 0; i < purges; i++) {
-    const { at, tags } = purgeAt(i, now)
-    // Each tag as its own string, as read from D1 rows, not a constant of this file.
-    known.record(
-      tags.map((t) => t.split('').join('')),
-      at,
-    )
-  }
-  const used = heapAfterGc() - before
-  if (known.size !== purges * TAGS_PER_PURGE) throw new Error('bench: tags lost')
-  return used
 }

@@ -1,10 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
+import { entityId } from '../urls/paths'
 import type { PageQuery } from '../queries/page-query'
 import { pageKey } from './cache-key'
 import { TAG } from './tags'
-import { PRIMARY_AFTER_PURGE_MS, purgesKnown } from './generations'
+import { purgesKnown } from './generations'
 import type { EntryMeta, Freshness } from './entry-meta'
 import { assess } from './entry-meta'
 import type { HotPage, HotPages } from './hot-pages'
@@ -86,6 +87,7 @@ export function edgeCache(
     // A miss keeps them current too, in the background: they decide which session the next
     // render reads through, and whether this one is stored (`fromCurrentData`).
     if (!meta) purges.refreshIfDue(c.env.DB, waitUntil, reporter.problem)
+    c.set('readTags', tagsKnown(c, key, stored?.meta))
     let freshness: Freshness | 'unverified' = !meta
       ? 'gone'
       : verified
@@ -94,32 +96,34 @@ export function edgeCache(
     trail.add('cache', isRefresh ? 'refresh' : freshness)
 
     if (stored && meta && freshness === 'fresh') return serve(c, stored, 'HIT', now)
-    if (stored && meta && freshness === 'stale') {
-      const request = refreshes.start(key, c.req.raw)
-      if (request) {
-        c.executionCtx.waitUntil(
-          rerender(request, c.env, c.executionCtx)
-            .then((res) => res.body?.cancel())
-            .catch((error: unknown) =>
-              reporter.problem('cache: refresh failed', { error: String(error) }),
-            )
-            .finally(() => refreshes.done(key)),
+    // One render of this page in the background, at a time per page (none from a refresh).
+    const again = async () => {
+      const request = isRefresh ? null : refreshes.start(key, c.req.raw)
+      if (!request) return
+      await rerender(request, c.env, c.executionCtx)
+        .then((res) => res.body?.cancel())
+        .catch((error: unknown) =>
+          reporter.problem('cache: refresh failed', { error: String(error) }),
         )
-      }
+        .finally(() => refreshes.done(key))
+    }
+    if (stored && meta && freshness === 'stale') {
+      c.executionCtx.waitUntil(again())
       return serve(c, stored, 'STALE', now)
     }
 
     await next()
     // Rendering failed: a copy kept for this serves instead (stale-if-error), but never a purged
     // one: a purge is a removal (a takedown must not come back), so the error page goes out. A
-    // copy whose purges were unknown stands in only if they have been read meanwhile.
-    if (c.res.status >= 500 && meta && freshness === 'unverified' && purges.known)
+    // copy whose purges were not current stands in only if they have been read meanwhile.
+    if (c.res.status >= 500 && meta && freshness === 'unverified' && purges.current) {
       freshness = assess(meta, now, purges.newestOf(meta.tags))
+    }
     // After next(), Hono ignores a returned response, so it replaces c.res.
     const standsIn = freshness === 'expired' || freshness === 'stale' || freshness === 'fresh'
     if (c.res.status >= 500 && stored && meta && standsIn)
       replace(c, serve(c, stored, 'STALE', now))
-    else await store(c, policy, cache, key, now)
+    else await store(c, policy, cache, key, now, again)
   }
 }
 
@@ -144,6 +148,7 @@ async function store(
   cache: Cache | null,
   key: string,
   now: number,
+  again: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   const res = c.res
   const windows = lifetimes(policy, res, now)
@@ -176,7 +181,10 @@ async function store(
       c.get('reporter').problem('cache: page read flags its variant does not key on', { stray })
       return
     }
-    if (!(await fromCurrentData(c, meta.tags))) return
+    rememberTags(c, key, meta.tags)
+    // A render from a replica that may have missed a purge of its tags goes to its visitor but
+    // is not stored; the page is rendered again at once, at the bookmark those tags now need.
+    if (!(await fromCurrentData(c, meta.tags))) return again()
     const complete = !includesText(rendered, PENDING_BOUNDARY)
     // The visitor's response has headers of its own by now: these become the stored copy's.
     headers.delete('server-timing')
@@ -238,19 +246,58 @@ async function store(
 
 /**
  * Whether a render read data no older than the purges of its tags. The primary is always
- * current. A replica may lag it by up to PRIMARY_AFTER_PURGE_MS, so a render from one is stored
+ * current. A replica may lag it by up to REPLICATION_WINDOW_MS, so a render from one is stored
  * only once the isolate knows every purge recorded before the render began (asking the primary
- * if need be) and none of the page's tags was purged in that lag before it: else a data change
+ * if need be), and each purge of the page's tags in that window before it was one the session
+ * included (by the bookmark it was opened at, or where it stood once read): else a data change
  * and its purge, just made, could lose to the replica's older copy (docs/data.md).
  */
 async function fromCurrentData(c: Context<AppEnv>, tags: readonly string[]): Promise<boolean> {
-  const since = c.get('replicaSince')
+  const session = c.get('readSession')
   // A render that read nothing through this request's session (a 404 the gate or the page table
   // decided, a page from kept data) has no replica data to be behind.
-  if (since === null || c.get('timing').count('d1') === 0) return true
+  if (session?.since == null || c.get('timing').count('d1') === 0) return true
   const { purges } = c.get('memory')
-  if (!(await purges.completeBefore(since, c.env.DB, c.get('reporter').problem))) return false
-  return purges.newestOf(tags) < since - PRIMARY_AFTER_PURGE_MS
+  if (!(await purges.completeBefore(session.since, c.env.DB, c.get('reporter').problem)))
+    return false
+  return purges.readCovers(tags, session.since, session.covers, session.reached?.() ?? null)
+}
+
+/** Pages whose tags an isolate keeps for choosing their next render's session. */
+const PAGE_TAGS_KEPT = 5_000
+
+/** The tag each route parameter names, as pages tag themselves (docs/caching.md, "Tags"). */
+const PARAM_TAGS: Readonly<Record<string, (value: string) => string>> = {
+  city: TAG.city,
+  service: TAG.service,
+  jobService: TAG.service,
+  state: TAG.state,
+  keyword: TAG.keyword,
+  segment: TAG.segment,
+}
+
+/**
+ * The tags a page is known to carry before it renders: its URL's, its route parameters', its
+ * stored copy's, and those of its last render in this isolate (the providers on its cards are
+ * only known once it has rendered).
+ */
+function tagsKnown(c: Context<AppEnv>, key: string, meta: EntryMeta | undefined): string[] {
+  const path = pageOfDataPath(c.req.path)
+  const tags = new Set([TAG.url(path), ...(meta?.tags ?? [])])
+  for (const [name, value] of Object.entries(c.req.param())) {
+    const tag = PARAM_TAGS[name]
+    if (tag) tags.add(tag(value.toLowerCase()))
+  }
+  const id = entityId(c.req.param('slug') ?? '')
+  if (id !== null) tags.add(path.startsWith('/job/') ? TAG.job(id) : TAG.provider(id))
+  for (const tag of c.get('memory').pageTags.get(key) ?? []) tags.add(tag)
+  return [...tags]
+}
+
+function rememberTags(c: Context<AppEnv>, key: string, tags: readonly string[]): void {
+  const kept = c.get('memory').pageTags
+  if (kept.size >= PAGE_TAGS_KEPT && !kept.has(key)) kept.clear()
+  kept.set(key, tags)
 }
 
 /**

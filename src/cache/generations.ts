@@ -2,6 +2,18 @@ import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
 import type { WaitUntil } from '../lib/kept'
 import { POLICIES } from './policies'
+import type { SketchSize } from './purge-sketch'
+import { PurgeSketch, RECENT_MS, SKETCH_SIZE, tagHash, UNIT_MS } from './purge-sketch'
+import type { SnapshotHead } from './purge-snapshot'
+import {
+  decodeSnapshot,
+  NEWEST_HEAD_SQL,
+  SNAPSHOT_AFTER_ROWS,
+  SNAPSHOT_EVERY_MS,
+  SNAPSHOT_SEQ,
+  snapshotReads,
+  writeSnapshot,
+} from './purge-snapshot'
 
 /**
  * Purges are generations: a cached page stored before the newest purge of any of its tags is
@@ -9,9 +21,11 @@ import { POLICIES } from './policies'
  *
  * Each purge appends one row per tag to D1's `purges` table (migrations/0007_purges.sql). The
  * sequence only grows, so an isolate asks "what changed since the newest row I have seen" in one
- * indexed read (`WHERE seq > ?`), in the background, at most every REFRESH_MS, and keeps the
- * newest purge time of each tag in memory. Rows and generations older than PURGE_KEEP_MS concern
- * no page still in the cache: the cron deletes the rows, each isolate forgets the generations.
+ * indexed read (`WHERE seq > ?`), in the background, every READ_EVERY_MS, and keeps the newest
+ * purge time of each tag in a fixed amount of memory (src/cache/purge-sketch.ts). A cold isolate
+ * reads a snapshot of that memory and the rows after it in one round trip
+ * (src/cache/purge-snapshot.ts). Knowledge older than REFRESH_MS serves nothing: the request
+ * waits for a read, at most PURGE_STATE_DEADLINE_MS, else renders (docs/caching.md).
  */
 
 /** The longest a page stays in the cache: fresh, then kept for stale-if-error. */
@@ -24,26 +38,30 @@ export const PURGE_KEEP_MS = LONGEST_KEEP_MS + 86_400_000
 export const MAX_TAG_BYTES = 900
 
 /**
- * How long a request waits for this isolate's first read of the purges. Past it, the request goes
- * on without them: stored copies are rendered again, not served (docs/caching.md). Only a cold
- * isolate ever waits; once the purges are known, requests never wait for a refresh.
+ * How long a request waits for a read of the purges when this isolate's are not current (a cold
+ * isolate, or one idle past REFRESH_MS). Past it, the request goes on without them: stored copies
+ * are rendered again, not served (docs/caching.md).
  */
 export const PURGE_STATE_DEADLINE_MS = 250
-/** How often an isolate asks D1 for new purges, in the background: a purge shows within this. */
+/** The oldest purge knowledge a stored copy is served on: a purge shows within this. */
 export const REFRESH_MS = 5_000
+/**
+ * How often a busy isolate reads new purges, in the background: half of REFRESH_MS, so a busy
+ * isolate's knowledge is always current and only an idle one's request ever waits.
+ */
+export const READ_EVERY_MS = REFRESH_MS / 2
 
 /**
- * How long after a purge this isolate's renders read from D1's primary
- * (src/request/read-session.ts). With read replication on, a replica may lag the primary by a
- * few seconds: a page re-rendered just after a data change and its purge must not be stored
- * again from an older copy (docs/data.md).
+ * How long a replica may lag the primary (src/request/read-session.ts): a page whose tags were
+ * purged within this is read at the bookmark of that purge, and a page read from a replica is
+ * stored only if none of its tags was purged within this before the read (docs/data.md).
  */
-export const PRIMARY_AFTER_PURGE_MS = 60_000
+export const REPLICATION_WINDOW_MS = 60_000
 
-/** Rows read per query: a cold isolate reads the 9 days' rows in pages of this many. */
+/** Rows read per query: the rows after the snapshot are read in pages of this many. */
 const PAGE_ROWS = 10_000
-/** How often the generations past PURGE_KEEP_MS are forgotten. */
-const FORGET_EVERY_MS = 60_000
+/** Bookmarks kept for the recent window: one per read, a few per second at most. */
+const MOST_BOOKMARKS = 256
 
 interface PurgeRow {
   seq: number
@@ -51,32 +69,56 @@ interface PurgeRow {
   tag: string
 }
 
+/** A D1 session's bookmark once it had seen every purge row up to `seq`, and when. */
+interface SeenAt {
+  seq: number
+  bookmark: string
+  at: number
+}
+
+/** How a page's reads must be constrained: by a bookmark that covers rows up to `seq`. */
+export type ReadNeed = null | 'primary' | { bookmark: string; seq: number }
+
 /**
- * What an isolate knows of purges (src/memory.ts): the newest purge time of each tag,
- * read from D1 and added to as this isolate records purges itself.
+ * What an isolate knows of purges (src/memory.ts): the newest purge time of each tag, read from
+ * D1 and added to as this isolate records purges itself, in a fixed amount of memory.
  */
 export class KnownPurges {
-  readonly #generations = new Map<string, number>()
+  readonly #sketch: PurgeSketch
   /** The newest row read: the next read asks only for rows after it. */
   #seq = 0
   /** Where the last read's D1 session stood: the next read sees nothing older (replication). */
   #bookmark: string | null = null
+  /** Bookmarks of the recent window's reads and writes, by seq. */
+  #seen: SeenAt[] = []
   #known = false
+  /** When the last read that ended well began: knowledge is current as of then. */
+  #readAt = 0
   /** When the next background read is due. */
   #due = 0
-  #forgottenAt = 0
   #loading: Promise<void> | undefined
   /** Every purge recorded before this moment is known: a read from the primary began then. */
   #completeBefore = 0
+  /** The newest snapshot in D1 as last seen: when it is old, this isolate may write one. */
+  #snapshot = { seq: 0, madeAt: 0 }
   /** The newest purge known (src/request/read-session.ts). */
   newest = 0
+
+  constructor(size: SketchSize = SKETCH_SIZE, now = Date.now()) {
+    this.#sketch = new PurgeSketch(now, size)
+  }
 
   /** Whether a first read has ended well: until then nothing is known of purges. */
   get known(): boolean {
     return this.#known
   }
 
-  /** Whether a read is due: the last one is older than REFRESH_MS, or failed that long ago. */
+  /** Whether what is known is recent enough to serve a stored copy on (REFRESH_MS). */
+  get current(): boolean {
+    return this.#known && Date.now() - this.#readAt <= REFRESH_MS
+  }
+
+  /** Whether a read is due: the last one is older than READ_EVERY_MS, or failed that long ago. */
   get due(): boolean {
     return Date.now() >= this.#due
   }
@@ -85,44 +127,108 @@ export class KnownPurges {
     return this.#loading !== undefined
   }
 
-  /** Tags remembered (the bench measures their memory). */
-  get size(): number {
-    return this.#generations.size
+  /** Bytes held in typed arrays (fixed); the bench measures the heap as a whole. */
+  get bytes(): number {
+    return this.#sketch.bytes
   }
 
   /** The newest purge of any of `tags`, 0 when none was purged within PURGE_KEEP_MS. */
   newestOf(tags: readonly string[]): number {
     let newest = 0
-    for (const tag of tags) newest = Math.max(newest, this.#generations.get(tag) ?? 0)
-    return newest
+    for (const tag of tags) newest = Math.max(newest, this.#sketch.newestOf(tagHash(tag)))
+    return newest < Date.now() - PURGE_KEEP_MS ? 0 : newest
   }
 
-  /** Counts a purge at once: this isolate's own, or rows read from D1. */
-  record(tags: readonly string[], at: number): void {
-    for (const tag of tags)
-      this.#generations.set(tag, Math.max(this.#generations.get(tag) ?? 0, at))
+  /** Counts a purge at once: this isolate's own (`seq` of its rows if known), or rows read. */
+  record(tags: readonly string[], at: number, seq = 0): void {
+    const now = Date.now()
+    // Older than any stored page: it concerns none.
+    if (at < now - PURGE_KEEP_MS) return
+    for (const tag of tags) this.#sketch.record(tagHash(tag), at, seq, now)
     this.newest = Math.max(this.newest, at)
   }
 
   /**
-   * Reads the purges recorded since the last read (all of the last PURGE_KEEP_MS the first time),
-   * one read at a time, from the primary if asked (else from where the last read stood). A
-   * failure is reported and leaves what is known as it was; the next read is then due REFRESH_MS
-   * later.
+   * What a read of a page with `tags` needs, given the purges of the last `window` ms: nothing
+   * (null: any replica), a bookmark that covers them all, or the primary when one of them is
+   * known without one (read-session.ts).
+   */
+  readNeed(tags: readonly string[], now: number, window = REPLICATION_WINDOW_MS): ReadNeed {
+    const after = now - window
+    let newestSeq = 0
+    for (const tag of tags) {
+      const hash = tagHash(tag)
+      const recent = this.#sketch.recentOf(hash)
+      const purgedRecently = recent !== undefined && recent.at >= after
+      // A purge that left the window early (a burst, a snapshot) has no bookmark.
+      if (this.#sketch.sketchedOf(hash) >= after || (purgedRecently && recent.seq === 0))
+        return 'primary'
+      if (purgedRecently) newestSeq = Math.max(newestSeq, recent.seq)
+    }
+    if (newestSeq === 0) return null
+    const seen = this.#seen.find((s) => s.seq >= newestSeq)
+    return seen ? { bookmark: seen.bookmark, seq: seen.seq } : 'primary'
+  }
+
+  /**
+   * Whether a page with `tags`, read at `since` through a session that saw every row up to
+   * `covers` and stood at `reached` once read, may be stored: none of its tags was purged in the
+   * window before the read, or each such purge was covered: by the bookmark the session was
+   * opened at, or by where it stood, when that is no older than a bookmark that saw them. D1
+   * orders bookmarks as strings (its own sessions keep the greater of two), so a replica whose
+   * bookmark is at least that one has the changes those purges followed.
+   */
+  readCovers(
+    tags: readonly string[],
+    since: number,
+    covers: number,
+    reached: string | null = null,
+  ): boolean {
+    const need = this.readNeed(tags, since)
+    if (need === null) return true
+    if (need === 'primary') return false
+    return need.seq <= covers || (reached !== null && reached.localeCompare(need.bookmark) >= 0)
+  }
+
+  /** Remembers a session's bookmark once it has seen the rows up to `seq`. */
+  #saw(seq: number, bookmark: string | null, now: number): void {
+    if (!bookmark || seq === 0) return
+    const kept = this.#seen.filter((s) => s.at >= now - RECENT_MS)
+    let at = kept.length
+    while (at > 0 && (kept[at - 1]?.seq ?? 0) > seq) at--
+    kept.splice(at, 0, { seq, bookmark, at: now })
+    this.#seen = kept.slice(-MOST_BOOKMARKS)
+  }
+
+  /**
+   * Reads the purges recorded since the last read (a cold isolate: the newest snapshot and the
+   * rows after it), one read at a time, from the primary if asked (else from where the last read
+   * stood). A failure is reported and leaves what is known as it was; the next read is then due
+   * READ_EVERY_MS later.
    */
   refresh(db: D1Database, report: Report = logProblem, primary = false): Promise<void> {
     this.#loading ??= this.#read(db, primary)
       .catch((error: unknown) => report('cache: purges unreadable', { error: String(error) }))
       .finally(() => {
-        this.#due = Date.now() + REFRESH_MS
+        this.#due = Date.now() + READ_EVERY_MS
         this.#loading = undefined
       })
     return this.#loading
   }
 
-  /** Starts a read in the background (`waitUntil`) if one is due and none is under way. */
+  /**
+   * Starts a read in the background (`waitUntil`) if one is due and none is under way; after it,
+   * writes a snapshot if one is due.
+   */
   refreshIfDue(db: D1Database, waitUntil: WaitUntil, report: Report = logProblem): void {
-    if (this.due && !this.loading) waitUntil(this.refresh(db, report))
+    if (this.due && !this.loading)
+      waitUntil(this.refresh(db, report).then(() => this.#snapshotIfDue(db, report)))
+  }
+
+  /** Counts this isolate's own purge, written to D1 as rows up to `seq` by a session at `bookmark`. */
+  recordWritten(tags: readonly string[], at: number, seq: number, bookmark: string | null): void {
+    this.record(tags, at, bookmark ? seq : 0)
+    this.#saw(seq, bookmark, Date.now())
   }
 
   /**
@@ -145,35 +251,104 @@ export class KnownPurges {
       primary ? 'first-primary' : (this.#bookmark ?? 'first-unconstrained'),
     )
     const since = began - PURGE_KEEP_MS
+    let page = this.#known
+      ? await this.#rowsAfter(session, since)
+      : await this.#cold(session, since)
     for (;;) {
-      const { results } = await session
-        .prepare('SELECT seq, at, tag FROM purges WHERE seq > ? AND at >= ? ORDER BY seq LIMIT ?')
-        .bind(this.#seq, since, PAGE_ROWS)
-        .all<PurgeRow>()
-      for (const row of results) {
-        this.record([row.tag], row.at)
+      for (const row of page) {
+        this.record([row.tag], row.at, row.seq)
         this.#seq = Math.max(this.#seq, row.seq)
       }
-      if (results.length < PAGE_ROWS) break
+      if (page.length < PAGE_ROWS) break
+      page = await this.#rowsAfter(session, since)
     }
     this.#bookmark = session.getBookmark() ?? this.#bookmark
+    this.#saw(this.#seq, this.#bookmark, Date.now())
     if (primary) this.#completeBefore = Math.max(this.#completeBefore, began)
     this.#known = true
-    this.#forget(since)
+    this.#readAt = Math.max(this.#readAt, began)
   }
 
-  /** Generations older than PURGE_KEEP_MS concern no stored page: memory stays bounded. */
-  #forget(before: number): void {
-    if (Date.now() - this.#forgottenAt < FORGET_EVERY_MS) return
-    this.#forgottenAt = Date.now()
-    for (const [tag, at] of this.#generations) if (at < before) this.#generations.delete(tag)
+  /** The rows after the newest seen, with the newest snapshot's head (to know when one is due). */
+  async #rowsAfter(session: D1DatabaseSession, since: number): Promise<PurgeRow[]> {
+    const [rows, head] = await session.batch<unknown>([
+      session.prepare(ROWS_AFTER_SQL).bind(this.#seq, since, PAGE_ROWS),
+      session.prepare(NEWEST_HEAD_SQL),
+    ])
+    this.#sawSnapshot(head?.results[0] as SnapshotHead | undefined)
+    return (rows?.results ?? []) as PurgeRow[]
+  }
+
+  /** A cold isolate's read: the newest snapshot and the rows after it, in one round trip. */
+  async #cold(session: D1DatabaseSession, since: number): Promise<PurgeRow[]> {
+    const cells = this.#sketch.size.cells
+    const [head, parts, rows] = await session.batch<unknown>([
+      ...snapshotReads(session, cells),
+      session
+        .prepare(
+          `SELECT seq, at, tag FROM purges WHERE seq > ${SNAPSHOT_SEQ(cells)} AND at >= ? ORDER BY seq LIMIT ?`,
+        )
+        .bind(since, PAGE_ROWS),
+    ])
+    const top = head?.results[0] as SnapshotHead | undefined
+    const sketch = decodeSnapshot(top, (parts?.results ?? []) as { cells: string }[], cells)
+    if (top && sketch) {
+      this.#sketch.load(sketch, Date.now())
+      this.#seq = Math.max(this.#seq, top.seq)
+      this.newest = Math.max(this.newest, sketch.unitMax * UNIT_MS)
+    }
+    this.#sawSnapshot(top)
+    return (rows?.results ?? []) as PurgeRow[]
+  }
+
+  #sawSnapshot(head: SnapshotHead | undefined): void {
+    if (head && head.made_at >= this.#snapshot.madeAt)
+      this.#snapshot = { seq: head.seq, madeAt: head.made_at }
+  }
+
+  /**
+   * Writes a snapshot of this isolate's knowledge when the newest one is SNAPSHOT_EVERY_MS old
+   * and SNAPSHOT_AFTER_ROWS rows behind; every isolate sees it due at once, so each claims it
+   * only one time in SNAPSHOT_CHANCE, and the claim lets one through (purge-snapshot.ts).
+   */
+  async #snapshotIfDue(db: D1Database, report: Report): Promise<void> {
+    const now = Date.now()
+    const due =
+      this.#seq - this.#snapshot.seq >= SNAPSHOT_AFTER_ROWS &&
+      now - this.#snapshot.madeAt >= SNAPSHOT_EVERY_MS &&
+      Math.random() * SNAPSHOT_CHANCE < 1
+    if (due) await this.writeSnapshot(db, report, now)
+  }
+
+  /**
+   * Writes a snapshot of what this isolate knows unless another was claimed lately; whether it
+   * wrote one.
+   */
+  async writeSnapshot(db: D1Database, report: Report = logProblem, now = Date.now()) {
+    const seq = this.#seq
+    try {
+      const cells = this.#sketch.size.cells
+      const wrote = await writeSnapshot(db, () => this.#sketch.encode(now), { seq, now, cells })
+      if (wrote) this.#snapshot = { seq, madeAt: now }
+      return wrote
+    } catch (error) {
+      report('cache: purge snapshot not written', { error: String(error) })
+      return false
+    }
   }
 }
 
+/** One in how many isolates that find a snapshot due try to claim it, per read. */
+const SNAPSHOT_CHANCE = 8
+
+const ROWS_AFTER_SQL =
+  'SELECT seq, at, tag FROM purges WHERE seq > ? AND at >= ? ORDER BY seq LIMIT ?'
+
 /**
- * Whether the purges are known for this request. Once they are, the answer is at once and a
- * due read runs in the background (`waitUntil`): a hit never waits for one. A cold isolate starts
- * its first read and waits for it at most PURGE_STATE_DEADLINE_MS.
+ * Whether the purges are current for this request (read within REFRESH_MS). In a busy isolate
+ * they are, and the answer is at once, a due read running in the background (`waitUntil`): a hit
+ * never waits for one. A cold isolate, or one idle past REFRESH_MS, starts a read and waits for
+ * it at most PURGE_STATE_DEADLINE_MS.
  */
 export async function purgesKnown(
   known: KnownPurges,
@@ -181,15 +356,15 @@ export async function purgesKnown(
   waitUntil: WaitUntil,
   report: Report = logProblem,
 ): Promise<boolean> {
-  if (known.known) {
+  if (known.current) {
     known.refreshIfDue(db, waitUntil, report)
     return true
   }
-  // A failed first read is tried again REFRESH_MS later, not by every request meanwhile.
+  // A failed read is tried again READ_EVERY_MS later, not by every request meanwhile.
   if (!known.loading && !known.due) return false
   const loading = known.refresh(db, report)
   waitUntil(loading)
-  return (await settlesWithin(loading, PURGE_STATE_DEADLINE_MS)) && known.known
+  return (await settlesWithin(loading, PURGE_STATE_DEADLINE_MS)) && known.current
 }
 
 /** Whether `promise` settles within `ms`; it runs on either way. */
@@ -205,18 +380,23 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
   }
 }
 
-/** Records a purge of `tags` at `at` in D1, then in this isolate's memory at once. */
+/**
+ * Records a purge of `tags` at `at` in D1, then in this isolate's memory at once, with the
+ * bookmark of its write: this isolate's next read of a page with those tags waits for a replica
+ * that has it (src/request/read-session.ts).
+ */
 export async function recordPurge(
   known: KnownPurges,
   db: D1Database,
   tags: readonly string[],
   at: number,
 ): Promise<void> {
-  await db
+  const session = db.withSession('first-primary')
+  const { meta } = await session
     .prepare('INSERT INTO purges (at, tag) SELECT ?, value FROM json_each(?)')
     .bind(at, JSON.stringify(tags))
     .run()
-  known.record(tags, at)
+  known.recordWritten(tags, at, meta.last_row_id, session.getBookmark())
 }
 
 /** Deletes the purge rows no stored page can be older than (the cron). */

@@ -11,6 +11,7 @@ import { withFaults } from '../support/with-faults'
 const PATH = '/tutors/austin-tx'
 const OLD = 'A headline from before the change'
 const NEW = 'A headline only the primary has'
+const OLDEST_BOOKMARK = '00000000-00000000-00000000-00000000000000000000000000000000'
 
 /** Sets the headline of every tutor in Austin, as a data change does. */
 async function headlines(headline: string) {
@@ -41,6 +42,8 @@ function laggingReplica(old: string): { DB: D1Database; sessions: string[] } {
       if (!unconstrained) return session
       const lagged = (result: D1Result) => ({ ...result, results: result.results.map(lag) })
       return withFaults(session, {
+        // A lagging replica stands at an older bookmark: here, the oldest there is.
+        getBookmark: () => OLDEST_BOOKMARK,
         prepare: (prepare, sql) =>
           withFaults(prepare(sql), {
             bind: (bind, ...params) =>

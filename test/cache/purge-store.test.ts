@@ -6,6 +6,7 @@ import {
   KnownPurges,
   PURGE_KEEP_MS,
   PURGE_STATE_DEADLINE_MS,
+  READ_EVERY_MS,
   REFRESH_MS,
 } from '../../src/cache/generations'
 import { purge } from '../support/builders'
@@ -125,7 +126,7 @@ describe('a stored page', () => {
     const isolate = anIsolate()
     expect((await isolate.settled('/special-needs/austin-tx')).cache).toBe('HIT')
     vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(Date.now() + REFRESH_MS + 1)
+    vi.setSystemTime(Date.now() + READ_EVERY_MS + 1)
     const purges = heldRead()
     const hit = await through(isolate, '/special-needs/austin-tx', purgeReads(purges.until))
     // Answered, and its body read, while the read of the purges has not answered.
@@ -186,7 +187,7 @@ describe('a stored page', () => {
     const warm = anIsolate()
     expect((await warm.settled('/special-needs/seattle-wa')).cache).toBe('HIT')
     vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(Date.now() + REFRESH_MS + 1)
+    vi.setSystemTime(Date.now() + READ_EVERY_MS + 1)
     const hit = await through(warm, '/special-needs/seattle-wa', failing)
     expect(hit.res.headers.get('x-cache')).toBe('HIT')
     expect(sameDocument(hit.body)).toBe(sameDocument(stored.body))

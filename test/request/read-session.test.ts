@@ -1,25 +1,45 @@
 import { env } from 'cloudflare:workers'
-import { describe, expect, it } from 'vitest'
-import { KnownPurges, PRIMARY_AFTER_PURGE_MS } from '../../src/cache/generations'
-import { readConstraint } from '../../src/request/read-session'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { KnownPurges, REFRESH_MS, REPLICATION_WINDOW_MS } from '../../src/cache/generations'
+import { readSession } from '../../src/request/read-session'
 import { anIsolate } from '../support/fetch-page'
 import { withFaults } from '../support/with-faults'
 
+afterEach(() => vi.useRealTimers())
+
+const PAGE = ['url:/nannies/austin-tx', 'city:austin-tx']
+
 describe('the D1 session of a request', () => {
-  it('reads from any replica, but from the primary for a minute after a purge or before any is known', async () => {
+  it("reads from any replica unless the page's own tags were purged within the window", async () => {
     const now = Date.now()
     const purges = new KnownPurges()
-    expect(readConstraint(purges, now)).toBe('first-primary')
+    // Before any purge is known: the primary.
+    expect(readSession(purges, PAGE, now).constraint).toBe('first-primary')
     await purges.refresh(env.DB)
-    expect(readConstraint(purges, now)).toBe('first-unconstrained')
-    purges.record(['city:atlanta-ga'], now - PRIMARY_AFTER_PURGE_MS - 1)
-    expect(readConstraint(purges, now)).toBe('first-unconstrained')
-    purges.record(['provider:1'], now - 1_000)
-    expect(readConstraint(purges, now)).toBe('first-primary')
-    expect(readConstraint(purges, now + PRIMARY_AFTER_PURGE_MS)).toBe('first-unconstrained')
+    expect(readSession(purges, PAGE, now).constraint).toBe('first-unconstrained')
+    // Another page's purge, however recent, leaves this page on the replicas.
+    purges.recordWritten(['city:boston-ma'], now - 1_000, 7, 'bookmark-a')
+    expect(readSession(purges, PAGE, now).constraint).toBe('first-unconstrained')
+    // Its own tag, with the bookmark of the write: read at that bookmark, which covers it.
+    purges.recordWritten(['city:austin-tx'], now - 1_000, 9, 'bookmark-b')
+    expect(readSession(purges, PAGE, now)).toEqual({
+      constraint: 'bookmark-b',
+      since: now,
+      covers: 9,
+    })
+    // Known without a bookmark: the primary.
+    purges.record(['url:/nannies/austin-tx'], now - 500)
+    expect(readSession(purges, PAGE, now).constraint).toBe('first-primary')
+    // Past the window, the replicas again; and never on purges that are not current.
+    const later = now + REPLICATION_WINDOW_MS + 1
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(now + 1)
+    expect(readSession(purges, PAGE, later).constraint).toBe('first-unconstrained')
+    vi.setSystemTime(now + REFRESH_MS + 1_000)
+    expect(readSession(purges, PAGE, later).constraint).toBe('first-primary')
   })
 
-  it("is opened for every page's reads, on the primary once the isolate has purged", async () => {
+  it("is opened for every page's reads, at the bookmark of its own purge once purged", async () => {
     const constraints: unknown[] = []
     const DB = withFaults(env.DB, {
       withSession: (withSession, constraint) => {
@@ -47,7 +67,12 @@ describe('the D1 session of a request', () => {
     constraints.length = 0
     const again = await isolate.settled('/nannies/austin-tx', {}, { DB })
     expect(again.cache).toBe('MISS')
-    // The page's session, opened first; the purge store's own read follows its bookmark.
-    expect(constraints[0]).toBe('first-primary')
+    // The page's session, opened first, at the bookmark of the purge's write.
+    expect(typeof constraints[0]).toBe('string')
+    expect(constraints[0]).not.toMatch(/^first-/)
+    // A page the purge did not touch reads from any replica meanwhile.
+    constraints.length = 0
+    await isolate.settled('/nannies/boston-ma', {}, { DB })
+    expect(constraints[0]).toBe('first-unconstrained')
   })
 })
