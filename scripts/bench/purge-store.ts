@@ -118,7 +118,7 @@ export async function benchPurgeStore(): Promise<PurgeStoreFigures> {
   const server = await serve(state, 'cached')
   try {
     const db = (await server.mf.getD1Database('DB')) as unknown as D1Database
-    for (const file of ['0007_purges.sql', '0019_purge_snapshots.sql']) {
+    for (const file of ['0007_purges.sql', '0021_purge_snapshots.sql']) {
       const schema = (await readFile(`migrations/${file}`, 'utf8')).replace(/--.*$/gm, '')
       for (const statement of schema.split(';').filter((s) => s.trim()))
         await db.prepare(statement).run()

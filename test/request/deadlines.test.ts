@@ -111,9 +111,10 @@ it('opens the gate for a cold isolate whose gate read is slow: D1 decides', asyn
 
 it('answers a page whose D1 reads are slow with its stored copy, or 503, promptly', async () => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined)
-  // The page's reads; the purge store's own deadline is tested in purge-store.test.ts.
+  // The page's reads; the purge store's own deadline (its rows and snapshot) is tested in
+  // purge-store.test.ts and purge-snapshot.test.ts.
   const slowDb = withStatementFaults(env.DB, (sql) =>
-    sql.includes('FROM purges')
+    sql.includes('FROM purge')
       ? undefined
       : {
           all: async (all) => {
