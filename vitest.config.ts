@@ -2,6 +2,7 @@
 import './scripts/preflight.js'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
+import { newDevelopmentKeys } from './scripts/access-dev'
 import { testCatalogLines, testZipStatements } from './scripts/seed/test-catalog'
 
 // Three projects: `workers` runs unit and route tests inside workerd with real local D1, KV and
@@ -12,6 +13,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   console.log(`vitest on Node ${process.version} (${process.execPath})`)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
+  // A development key pair stands in for Cloudflare Access: the worker gets its public half.
+  const access = newDevelopmentKeys()
   return {
     test: {
       projects: [
@@ -26,6 +29,7 @@ export default defineConfig(async () => {
                   ENVIRONMENT: 'test',
                   PURGE_TOKEN: 'ops=test-ops-token,ci=test-ci-token',
                   SYNC_TOKEN: 'test-sync-token',
+                  ACCESS_JWKS: access.jwks,
                 },
               },
             })),
@@ -46,6 +50,7 @@ export default defineConfig(async () => {
               catalogLines: testCatalogLines(now),
               catalogNow: now.toISOString(),
               zipStatements: testZipStatements(),
+              accessPrivateJwk: access.privateJwk,
             },
           },
         },
