@@ -24,6 +24,9 @@ export const DEV_PEOPLE = {
   editor: 'editor@care.example',
 } as const
 
+/** Where `npm start` keeps its pair, for the screenshots, the audit and a person's sign-in. */
+export const DEV_KEYS_FILE = '.wrangler/access-dev-keys.json'
+
 /** A new RSA key pair, named `kid`. */
 export function newDevelopmentKeys(kid = 'development'): DevelopmentKeys {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })

@@ -7,13 +7,16 @@
 // seed's status; wrangler dev ending (Ctrl-C, `x`) stops the seed; a signal stops both.
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
+import { DEV_KEYS_FILE, DEV_PEOPLE, developmentKeys, developmentToken } from './access-dev'
 import { openSeedGate, SEED_GATE } from './seed-gate'
 
 const USAGE = `
 npm start -- [wrangler dev's options] [the seed's: --scale N --cities N --seed N --force --large]
 
 Seeds the local D1 unless it is up to date (npm run seed) and runs \`wrangler dev\` on it as
-"development", with the local purge and sync tokens. --persist-to DIR goes to both.
+"development", with the local purge and sync tokens, and a development key pair standing in for
+Cloudflare Access (kept in ${DEV_KEYS_FILE}): it prints the ops console's sign-in links.
+--persist-to DIR goes to both.
 `
 
 /** The seed's options that take a value, and its flags; --persist-to is wrangler dev's too. */
@@ -58,12 +61,15 @@ async function main(): Promise<void> {
     CLOUDFLARE_CF_FETCH_ENABLED: 'false',
     WRANGLER_SEND_METRICS: 'false',
   }
+  const access = developmentKeys(DEV_KEYS_FILE)
+  await printSignIns(access)
   const gate = await openSeedGate()
   const seed = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', ...args.seed], {
     stdio: 'inherit',
     env,
   })
-  const dev = spawn('node_modules/.bin/wrangler', ['dev', ...DEV_VARS, ...args.dev], {
+  const vars = [...DEV_VARS, '--var', `ACCESS_JWKS:${access.jwks}`]
+  const dev = spawn('node_modules/.bin/wrangler', ['dev', ...vars, ...args.dev], {
     stdio: 'inherit',
     env: { ...env, [SEED_GATE]: gate.url },
   })
@@ -100,6 +106,18 @@ async function main(): Promise<void> {
       stop(seed, signal)
       stop(dev, signal)
     })
+}
+
+/**
+ * Where a person signs in to the ops console locally, one link per role: each holds a token the
+ * development pair signed, as Access would, which the worker then keeps as Access's cookie.
+ */
+async function printSignIns(keys: ReturnType<typeof developmentKeys>): Promise<void> {
+  console.log('ops console (development sign-in, valid 12 hours):')
+  for (const [role, email] of Object.entries(DEV_PEOPLE)) {
+    const token = await developmentToken(keys, email)
+    console.log(`  ${role}: http://localhost:8787/__ops/sign-in?token=${token}`)
+  }
 }
 
 if (import.meta.main) await main()

@@ -23,6 +23,8 @@ import { homePage } from './routes/home'
 import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
+import { opsSignIn } from './routes/ops-sign-in'
+import { opsFlagChange, opsFlags, opsFlagSave } from './routes/ops-flags'
 import {
   opsCheck,
   opsConsole,
@@ -49,6 +51,9 @@ import {
   OPS_PURGE_PREVIEW,
   OPS_PURGE_RESULT,
   OPS_PURGES,
+  OPS_SIGN_IN,
+  OPS_FLAGS,
+  OPS_FLAG_CHANGE,
   PATTERNS,
   ROBOTS,
   SITEMAP_FILE,
@@ -308,6 +313,15 @@ export const PAGES = {
     handler: opsPurgeResult,
   }),
   opsCheck: page({ pattern: OPS_CHECK, flags: DOCUMENT_FLAGS, handler: opsCheck }),
+  opsFlags: page({ pattern: OPS_FLAGS, flags: DOCUMENT_FLAGS, handler: opsFlags }),
+  opsFlagSave: page({
+    pattern: OPS_FLAGS,
+    method: 'POST',
+    flags: DOCUMENT_FLAGS,
+    handler: opsFlagSave,
+  }),
+  opsFlagChange: page({ pattern: OPS_FLAG_CHANGE, flags: DOCUMENT_FLAGS, handler: opsFlagChange }),
+  opsSignIn: page({ pattern: OPS_SIGN_IN, flags: DOCUMENT_FLAGS, handler: opsSignIn }),
 } satisfies Record<string, PageRow>
 
 /** A page's name: its row's key in the page table. */

@@ -1,21 +1,18 @@
 import type { Context } from 'hono'
-import type { ReactNode } from 'react'
 import { consolePurge, previewPurge } from '../cache/purge-preview'
 import { purgePath, purgeTags } from '../cache/purge'
 import { auditEntry, recentPurges } from '../cache/purge-audit'
 import { runPurge } from '../cache/run-purge'
 import type { AppEnv } from '../env'
 import type { OpsPerson } from '../request/ops-access'
-import { allows, consoleHeaders, withAccess } from '../request/ops-access'
+import { allows, withAccess } from '../request/ops-access'
 import {
   OPS_CHECK,
-  OPS_CONSOLE,
   OPS_PURGE_PREVIEW,
   OPS_PREFIX,
   OPS_PURGES,
   opsPurgeResultPath,
 } from '../urls/paths'
-import { OpsDocument } from '../views/ops/ops-document'
 import type { PurgeFormState } from '../views/ops/ops-types'
 import {
   AuditFilter,
@@ -25,33 +22,10 @@ import {
   PurgePreview,
   PurgeResult,
 } from '../views/ops/purge-views'
-import { renderHtml } from '../views/render-html'
+import { consolePage } from './ops-page'
 
 // The ops console's purge pages (docs/operations.md, "The ops console"): forms that post and
 // redirect, each request behind Access (src/request/ops-access.ts).
-
-/** A console page, rendered whole (nothing on it is worth streaming), never stored. */
-async function consolePage(
-  c: Context<AppEnv>,
-  person: OpsPerson,
-  title: string,
-  body: ReactNode,
-  status = 200,
-): Promise<Response> {
-  const nonce = c.get('nonce')
-  const nav = { home: OPS_CONSOLE, purges: OPS_PURGES, email: person.email, role: person.role }
-  return renderHtml(
-    <OpsDocument title={title} nonce={nonce} nav={nav}>
-      {body}
-    </OpsDocument>,
-    {
-      status,
-      headers: consoleHeaders(nonce),
-      waitForAll: true,
-      onStreamError: (error) => c.get('reporter').problem('ops console', { error: String(error) }),
-    },
-  )
-}
 
 const EMPTY_FORM: PurgeFormState = { by: 'url', value: '', error: null }
 

@@ -92,6 +92,11 @@ export const OPS_PURGES = `${OPS_PREFIX}/purges`
 export const OPS_PURGE_PREVIEW = `${OPS_PURGES}/preview`
 export const OPS_PURGE_RESULT = `${OPS_PURGES}/:id{[0-9]{1,15}}`
 export const opsPurgeResultPath = (id: number) => `${OPS_PURGES}/${id}`
+/** Where `npm start`'s development tokens sign a person in; no page where Access stands. */
+export const OPS_SIGN_IN = `${OPS_PREFIX}/sign-in`
+/** The console's flags: GET lists them, POST saves a previewed change. */
+export const OPS_FLAGS = `${OPS_PREFIX}/flags`
+export const OPS_FLAG_CHANGE = `${OPS_FLAGS}/change`
 /** The console's check of a page: fetched again, its x-cache and render time. */
 export const OPS_CHECK = `${OPS_PREFIX}/check`
 /** The ops endpoint that takes catalog changes (docs/sync.md). */

@@ -21,6 +21,8 @@ table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}
 code{overflow-wrap:anywhere}
 .notice{background:#e6f2e6;border:1px solid #3a7d3a;padding:.75rem;border-radius:4px}
+.diff .added{background:#dff0df}.diff .removed{background:#f8dede}
+pre{white-space:pre-wrap;margin:0}
 .warning{background:#fff4e0;border:1px solid #a86200;padding:.75rem;border-radius:4px}
 `
 
@@ -51,6 +53,7 @@ export function OpsDocument({
           <nav aria-label="Console">
             <a href={nav.home}>Purge</a>
             <a href={nav.purges}>Recent purges</a>
+            <a href={nav.flags}>Flags</a>
           </nav>
           <p>{`${nav.email} (${nav.role})`}</p>
         </header>

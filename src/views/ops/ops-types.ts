@@ -2,6 +2,7 @@
 export interface OpsNav {
   home: string
   purges: string
+  flags: string
   email: string
   role: string
 }
