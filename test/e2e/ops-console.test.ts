@@ -23,16 +23,12 @@ function token(email: string): Promise<string> {
 
 /** A browser without JavaScript, signed in to the console as `email`. */
 async function signedIn(email: string): Promise<Page> {
-  console.log('debug: context')
   // bypassCSP: axe is injected into pages whose policy allows no script at all.
   const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false, bypassCSP: true })
   const page = await context.newPage()
   // A missing element fails the test at once, with its locator, not at the test's timeout.
   page.setDefaultTimeout(10_000)
-  const signed = await token(email)
-  console.log('debug: token', signed.length)
-  await page.goto(`${base}/__ops/sign-in?token=${signed}`)
-  console.log('debug: at', page.url())
+  await page.goto(`${base}/__ops/sign-in?token=${await token(email)}`)
   return page
 }
 
@@ -60,25 +56,30 @@ it('purges a page with a preview, then shows it fetched again, with no axe viola
   await page.getByLabel('Purge by').selectOption('url')
   await page.getByLabel('What to purge').fill(base + path)
   await page.getByRole('button', { name: 'Preview' }).click()
-  await expect.poll(() => page.locator('h1').textContent()).toBe('Confirm the purge')
+  await page.waitForURL(/\/__ops\/purges\/preview\?/)
+  expect(await page.locator('h1').textContent()).toBe('Confirm the purge')
   expect(await page.locator('td code').first().textContent()).toBe(`url:${path}`)
   expect(await violations(page)).toEqual([])
 
   await page.getByRole('button', { name: 'Purge now' }).click()
-  await expect.poll(() => page.locator('h1').textContent()).toBe('Purge made')
+  await page.waitForURL(/\/__ops\/purges\/\d+$/)
+  expect(await page.locator('h1').textContent()).toBe('Purge made')
   expect(await page.getByRole('status').textContent()).toContain(DEV_PEOPLE.purger)
   expect(await violations(page)).toEqual([])
 
   await page.getByRole('link', { name: 'Fetch the page again' }).click()
-  await expect.poll(() => page.locator('h1').textContent()).toBe('Page fetched again')
+  await page.waitForURL(/\/__ops\/check\?/)
+  expect(await page.locator('h1').textContent()).toBe('Page fetched again')
   const cache = await page.locator('dt:text("x-cache") + dd').textContent()
   expect(cache).not.toBe('HIT')
   expect(await page.locator('dt:text("Answered in") + dd').textContent()).toMatch(/^\d+ ms$/)
   expect(await violations(page)).toEqual([])
 
   await page.getByRole('link', { name: 'Recent purges' }).click()
+  await page.waitForURL(/\/__ops\/purges$/)
   await page.getByLabel('Person or token').fill(DEV_PEOPLE.purger)
   await page.getByRole('button', { name: 'Filter' }).click()
+  await page.waitForURL(/\/__ops\/purges\?who=/)
   expect(await page.locator('tbody').textContent()).toContain(path)
   expect(await violations(page)).toEqual([])
   await page.context().close()
@@ -87,12 +88,9 @@ it('purges a page with a preview, then shows it fetched again, with no axe viola
 it('answers a URL of another site next to the field, and keeps a viewer from purging', async () => {
   const page = await signedIn(DEV_PEOPLE.purger)
   await page.getByLabel('What to purge').fill('https://evil.example/nannies')
-  console.log('debug: filled')
   await page.getByRole('button', { name: 'Preview' }).click()
-  console.log('debug: clicked', page.url())
-  await expect
-    .poll(() => page.locator('#purge-value-error').textContent())
-    .toContain('not a URL of this site')
+  await page.waitForURL(/\/__ops\/purges\/preview\?/)
+  expect(await page.locator('#purge-value-error').textContent()).toContain('not a URL of this site')
   expect(await page.getByLabel('What to purge').inputValue()).toBe('https://evil.example/nannies')
   expect(await violations(page)).toEqual([])
   await page.context().close()
