@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     WRANGLER_SEND_METRICS: 'false',
   }
   const access = developmentKeys(DEV_KEYS_FILE)
-  await printSignIns(access)
+  await printSignIns(access, portOf(args.dev))
   const gate = await openSeedGate()
   const seed = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', ...args.seed], {
     stdio: 'inherit',
@@ -112,12 +112,19 @@ async function main(): Promise<void> {
  * Where a person signs in to the ops console locally, one link per role: each holds a token the
  * development pair signed, as Access would, which the worker then keeps as Access's cookie.
  */
-async function printSignIns(keys: ReturnType<typeof developmentKeys>): Promise<void> {
+async function printSignIns(keys: ReturnType<typeof developmentKeys>, port: string): Promise<void> {
   console.log('ops console (development sign-in, valid 12 hours):')
   for (const [role, email] of Object.entries(DEV_PEOPLE)) {
     const token = await developmentToken(keys, email)
-    console.log(`  ${role}: http://localhost:8787/__ops/sign-in?token=${token}`)
+    console.log(`  ${role}: http://localhost:${port}/__ops/sign-in?token=${token}`)
   }
+}
+
+/** The port wrangler dev is given (`--port N` or `--port=N`), else its default. */
+function portOf(devArgs: readonly string[]): string {
+  const at = devArgs.findIndex((a) => a === '--port' || a.startsWith('--port='))
+  const arg = devArgs[at] ?? ''
+  return at < 0 ? '8787' : arg.includes('=') ? arg.slice(7) : (devArgs[at + 1] ?? '8787')
 }
 
 if (import.meta.main) await main()

@@ -27,6 +27,16 @@ import { consolePage } from './ops-page'
 // The ops console's purge pages (docs/operations.md, "The ops console"): forms that post and
 // redirect, each request behind Access (src/request/ops-access.ts).
 
+/**
+ * The value as the purge reads it: a URL of the host the console is served on (a preview host,
+ * `npm start`'s localhost) names the same page as on the public origin.
+ */
+function onPublicOrigin(c: Context<AppEnv>, value: string): string {
+  const own = new URL(c.req.url).origin
+  const v = value.trim()
+  return v.startsWith(`${own}/`) ? c.env.PUBLIC_ORIGIN + v.slice(own.length) : v
+}
+
 const EMPTY_FORM: PurgeFormState = { by: 'url', value: '', error: null }
 
 /** The purge form, or for a viewer what they may do; with the latest purges. */
@@ -55,7 +65,7 @@ export const opsConsole = withAccess('viewer', (c, person) => purgeHome(c, perso
 export const opsPurgePreview = withAccess('purger', async (c, person) => {
   const by = c.req.query('by') ?? ''
   const value = c.req.query('value') ?? ''
-  const named = consolePurge(by, value, c.env.PUBLIC_ORIGIN)
+  const named = consolePurge(by, onPublicOrigin(c, value), c.env.PUBLIC_ORIGIN)
   if ('error' in named) return purgeHome(c, person, { by, value, error: named.error }, 400)
   const resolved = purgeTags(named.request, c.env.PUBLIC_ORIGIN)
   if ('error' in resolved) return purgeHome(c, person, { by, value, error: resolved.error }, 400)
@@ -69,7 +79,7 @@ export const opsPurgePreview = withAccess('purger', async (c, person) => {
 export const opsPurgeConfirm = withAccess('purger', async (c, person, form) => {
   const by = form.get('by') ?? ''
   const value = form.get('value') ?? ''
-  const named = consolePurge(by, value, c.env.PUBLIC_ORIGIN)
+  const named = consolePurge(by, onPublicOrigin(c, value), c.env.PUBLIC_ORIGIN)
   const resolved = 'error' in named ? named : purgeTags(named.request, c.env.PUBLIC_ORIGIN)
   if ('error' in resolved) return purgeHome(c, person, { by, value, error: resolved.error }, 400)
   const outcome = await runPurge(
