@@ -2,6 +2,7 @@
 import './scripts/preflight.js'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
+import { newDevelopmentKeys } from './scripts/access-dev'
 import { testCatalogLines, testZipStatements } from './scripts/seed/test-catalog'
 import { TURNSTILE_TEST } from './scripts/turnstile-stand-in'
 
@@ -13,6 +14,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
   console.log(`vitest on Node ${process.version} (${process.execPath})`)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
+  // A development key pair stands in for Cloudflare Access: the worker gets its public half.
+  const access = newDevelopmentKeys()
   return {
     test: {
       projects: [
@@ -30,6 +33,7 @@ export default defineConfig(async () => {
                   // Turnstile's test secret, verified by the stand-in on 127.0.0.1.
                   TURNSTILE_SECRET_KEY: TURNSTILE_TEST.secretPasses,
                   TURNSTILE_VERIFY_URL: inject('turnstileVerifyUrl'),
+                  ACCESS_JWKS: access.jwks,
                 },
               },
             })),
@@ -50,6 +54,7 @@ export default defineConfig(async () => {
               catalogLines: testCatalogLines(now),
               catalogNow: now.toISOString(),
               zipStatements: testZipStatements(),
+              accessPrivateJwk: access.privateJwk,
             },
           },
         },

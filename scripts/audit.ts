@@ -17,7 +17,8 @@ import type { Result } from 'lighthouse'
 import lighthouse from 'lighthouse'
 import type { SamplePage } from './sample-pages'
 import { CHROMIUM_FLAGS, requireChromium } from './chromium'
-import { samplePages } from './sample-pages'
+import { DEV_KEYS_FILE, developmentKeys } from './access-dev'
+import { consolePages, samplePages } from './sample-pages'
 
 const CHROME = requireChromium()
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS]
@@ -52,7 +53,7 @@ process.on('SIGTERM', () => {
 let failed = true
 try {
   const origin = values.origin ?? (await startDev())
-  const list = await samplePages(origin)
+  const list = [...(await samplePages(origin)), ...(await consolePages(origin))]
   if (!list.length) throw new Error(`no page of ${origin} answers 200`)
   const rows = await audit(origin, list)
   print(origin, rows)
@@ -76,6 +77,7 @@ async function audit(origin: string, list: SamplePage[]): Promise<Row[]> {
         output: 'json',
         logLevel: 'error',
         onlyCategories: [...CATEGORIES],
+        ...(page.headers ? { extraHeaders: page.headers } : {}),
       })
       const lhr = runner?.lhr
       if (!lhr) throw new Error('no result')
@@ -176,7 +178,11 @@ async function startDev(): Promise<string> {
   let log = ''
   dev = spawn(
     'node_modules/.bin/wrangler',
-    ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', '0'],
+    [
+      ...['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', '0'],
+      // The ops console behind `npm start`'s development key pair, as Access would sign it.
+      ...['--var', `ACCESS_JWKS:${developmentKeys(DEV_KEYS_FILE).jwks}`],
+    ],
     { env: ENV, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   const keep = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000))

@@ -1,6 +1,8 @@
 // One page of each page of the page table on a running server, for `npm run audit` and `npm run screenshots`:
 // fixed paths where the generated catalog guarantees them, else the first link of the kind on a listing.
+import { existsSync } from 'node:fs'
 import { findJobService } from '../src/catalog/jobs'
+import { ACCESS_HEADER } from '../src/request/ops-access'
 import type { PageName } from '../src/pages'
 import { CRAWLER_FILES } from '../src/pages'
 import { FLOW_SEGMENTS, SEGMENTS } from '../src/catalog/segments'
@@ -12,12 +14,17 @@ import {
   flowPath,
   HOME,
   jobListingPath,
+  OPS_CONSOLE,
+  OPS_FLAGS,
+  OPS_PURGE_PREVIEW,
+  OPS_PURGES,
   ROBOTS,
   servicePath,
   SITEMAP_INDEX,
   sitemapFilePath,
   statePath,
 } from '../src/urls/paths'
+import { DEV_KEYS_FILE, DEV_PEOPLE, developmentKeys, developmentToken } from './access-dev'
 
 const SERVICE = 'babysitters'
 const STATE = 'ga'
@@ -29,6 +36,34 @@ export interface SamplePage {
   /** The page's name in the page table, numbered from its second sample (`directory 2`). */
   name: string
   path: string
+  /** Headers to send with it: the ops console's Access token. */
+  headers?: Record<string, string>
+}
+
+/**
+ * The ops console's pages, as an editor signed in with `npm start`'s development key pair
+ * (scripts/access-dev.ts) sees them; none when there is no pair here, or the server at
+ * `origin` does not take its tokens (each is checked to answer 200, as every sample).
+ */
+export async function consolePages(origin: string): Promise<SamplePage[]> {
+  if (!existsSync(DEV_KEYS_FILE)) return []
+  const token = await developmentToken(developmentKeys(DEV_KEYS_FILE), DEV_PEOPLE.editor, {
+    hours: 1,
+  })
+  const headers = { [ACCESS_HEADER]: token }
+  const pages = [
+    { name: 'ops-console', path: OPS_CONSOLE, headers },
+    { name: 'ops-preview', path: `${OPS_PURGE_PREVIEW}?by=city&value=${CITY}`, headers },
+    { name: 'ops-purges', path: OPS_PURGES, headers },
+    { name: 'ops-flags', path: OPS_FLAGS, headers },
+  ]
+  const found: SamplePage[] = []
+  for (const page of pages) {
+    const { status } = await get(origin, page.path, headers)
+    if (status === 200) found.push(page)
+    else console.log(`skip ${page.name}: ${page.path} answers ${status}`)
+  }
+  return found
 }
 
 /** A sample of a page row: a path the generated catalog guarantees, or the first link of a kind on a page. */
@@ -89,9 +124,13 @@ export async function samplePages(origin: string): Promise<SamplePage[]> {
   return found
 }
 
-async function get(origin: string, path: string): Promise<{ status: number; text: string }> {
+async function get(
+  origin: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const url = new URL(path, origin)
-  const res = await fetch(url, { redirect: 'manual' }).catch((e: unknown) => {
+  const res = await fetch(url, { redirect: 'manual', headers }).catch((e: unknown) => {
     const cause = e instanceof Error ? e.cause : undefined
     throw new Error(
       `cannot fetch ${url.href}: ${cause instanceof Error ? cause.message : String(e)}`,

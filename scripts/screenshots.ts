@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_FLAGS, requireChromium } from './chromium'
-import { samplePages } from './sample-pages'
+import { consolePages, samplePages } from './sample-pages'
 
 const USAGE = `usage: npm run screenshots [-- --origin URL] [--out DIR]
 
@@ -49,14 +49,16 @@ if (!reachable) {
   process.exit(1)
 }
 
-const pages = await samplePages(origin)
+// The ops console too, signed in with `npm start`'s development key pair.
+const pages = [...(await samplePages(origin)), ...(await consolePages(origin))]
 await mkdir(out, { recursive: true })
 const browser = await chromium.launch({ executablePath: requireChromium(), args: CHROMIUM_FLAGS })
 try {
   for (const { name: size, ...device } of SIZES) {
     const context = await browser.newContext(device)
-    for (const { name, path } of pages) {
+    for (const { name, path, headers } of pages) {
       const page = await context.newPage()
+      if (headers) await page.setExtraHTTPHeaders(headers)
       await page.goto(new URL(path, origin).href, { waitUntil: 'networkidle' })
       const file = join(out, `${name.replaceAll(' ', '-')}-${size}.png`)
       await page.screenshot({ path: file, fullPage: true })

@@ -8,13 +8,16 @@
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
 import { startTurnstileStandIn, TURNSTILE_TEST } from './turnstile-stand-in'
+import { DEV_KEYS_FILE, DEV_PEOPLE, developmentKeys, developmentToken } from './access-dev'
 import { openSeedGate, SEED_GATE } from './seed-gate'
 
 const USAGE = `
 npm start -- [wrangler dev's options] [the seed's: --scale N --cities N --seed N --force --large]
 
 Seeds the local D1 unless it is up to date (npm run seed) and runs \`wrangler dev\` on it as
-"development", with the local purge and sync tokens. --persist-to DIR goes to both.
+"development", with the local purge and sync tokens, and a development key pair standing in for
+Cloudflare Access (kept in ${DEV_KEYS_FILE}): it prints the ops console's sign-in links.
+--persist-to DIR goes to both.
 `
 
 /** The seed's options that take a value, and its flags; --persist-to is wrangler dev's too. */
@@ -59,6 +62,8 @@ async function main(): Promise<void> {
     CLOUDFLARE_CF_FETCH_ENABLED: 'false',
     WRANGLER_SEND_METRICS: 'false',
   }
+  const access = developmentKeys(DEV_KEYS_FILE)
+  await printSignIns(access, portOf(args.dev))
   const gate = await openSeedGate()
   const seed = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', ...args.seed], {
     stdio: 'inherit',
@@ -66,18 +71,16 @@ async function main(): Promise<void> {
   })
   // Turnstile's siteverify answered on 127.0.0.1, for its test keys (docs/hardening.md).
   const turnstile = await startTurnstileStandIn()
-  const turnstileVars = [
+  const vars = [
+    ...DEV_VARS,
+    ...['--var', `ACCESS_JWKS:${access.jwks}`],
     ...['--var', `TURNSTILE_VERIFY_URL:${turnstile.verifyUrl}`],
     ...['--var', `TURNSTILE_SECRET_KEY:${TURNSTILE_TEST.secretPasses}`],
   ]
-  const dev = spawn(
-    'node_modules/.bin/wrangler',
-    ['dev', ...DEV_VARS, ...turnstileVars, ...args.dev],
-    {
-      stdio: 'inherit',
-      env: { ...env, [SEED_GATE]: gate.url },
-    },
-  )
+  const dev = spawn('node_modules/.bin/wrangler', ['dev', ...vars, ...args.dev], {
+    stdio: 'inherit',
+    env: { ...env, [SEED_GATE]: gate.url },
+  })
   // The status npm start ends with: the seed's when it failed, else wrangler dev's.
   let status: number | undefined
   // A signal came or wrangler dev ended: the seed's end is then no failure to report.
@@ -113,6 +116,25 @@ async function main(): Promise<void> {
       stop(seed, signal)
       stop(dev, signal)
     })
+}
+
+/**
+ * Where a person signs in to the ops console locally, one link per role: each holds a token the
+ * development pair signed, as Access would, which the worker then keeps as Access's cookie.
+ */
+async function printSignIns(keys: ReturnType<typeof developmentKeys>, port: string): Promise<void> {
+  console.log('ops console (development sign-in, valid 12 hours):')
+  for (const [role, email] of Object.entries(DEV_PEOPLE)) {
+    const token = await developmentToken(keys, email)
+    console.log(`  ${role}: http://localhost:${port}/__ops/sign-in?token=${token}`)
+  }
+}
+
+/** The port wrangler dev is given (`--port N` or `--port=N`), else its default. */
+function portOf(devArgs: readonly string[]): string {
+  const at = devArgs.findIndex((a) => a === '--port' || a.startsWith('--port='))
+  const arg = devArgs[at] ?? ''
+  return at < 0 ? '8787' : arg.includes('=') ? arg.slice(7) : (devArgs[at + 1] ?? '8787')
 }
 
 if (import.meta.main) await main()

@@ -14,6 +14,7 @@ import { requestContext } from './request/request-context'
 import { wayOut } from './request/way-out'
 import { notFound, onError, renderedNotFound } from './routes/error-response'
 import { DATA_PREFIX } from './urls/data-prefix'
+import { OPS_PREFIX } from './urls/paths'
 
 /**
  * The pipeline, top to bottom: the way out (src/request/way-out.ts) → the page table's row →
@@ -28,6 +29,12 @@ export function createApp(memory = new Memory(), routes = ROUTES): Hono<AppEnv> 
   for (const { row, path } of routes) app.use(path, pageContext(row))
   app.use(requestContext(memory), normaliseRequest, allowMethods)
   app.use(`${DATA_PREFIX}/*`, dataRequests)
+  app.use(`${OPS_PREFIX}/*`, async (c, next) => {
+    // Hono types its context's ExecutionContext apart from the runtime's; it is the runtime's.
+    const ctx = c.executionCtx as unknown as ExecutionContext
+    c.set('fetchSelf', async (request) => withFastPath(memory, app)(request, c.env, ctx))
+    await next()
+  })
 
   for (const { row, path } of routes) if (row.gate) app.use(path, gate(row.gate))
   app.use(flags)

@@ -40,6 +40,11 @@ export interface AppEnv {
     flags: Flags
     /** This response's Content-Security-Policy nonce (src/request/security-headers.ts). */
     nonce: string
+    /**
+     * The worker's own fetch (fast path, then pipeline), for the ops console's check of a page
+     * after a purge; set on ops paths only.
+     */
+    fetchSelf: (request: Request) => Promise<Response>
     /** Set when a section streamed after the shell failed: the page is not stored. */
     renderFailed: boolean
   }

@@ -11,6 +11,7 @@ import { keptFlags } from './flags/read-flags'
 import type { GateAnswer } from './gate/gate-filter'
 import { keptGate } from './gate/gate-store'
 import { keptNewCities } from './gate/new-cities'
+import { AccessKeys } from './request/access-keys'
 import { Fragments } from './views/fragments'
 import { RenderedErrors } from './views/rendered-errors'
 
@@ -74,6 +75,8 @@ export class Memory {
   readonly fragments = new Fragments()
   /** Error pages, rendered once per status, page target and flag variant. */
   readonly renderedErrors = new RenderedErrors()
+  /** The Access team's signing keys, for the ops console (kept an hour). */
+  readonly accessKeys = new AccessKeys()
   /** What the fast path decided of each request it left to the pipeline, while it is answered. */
   readonly handedOn = new WeakMap<Request, HandedOn>()
 }

@@ -23,6 +23,16 @@ import { homePage } from './routes/home'
 import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
+import { opsSignIn } from './routes/ops-sign-in'
+import { opsFlagChange, opsFlags, opsFlagSave } from './routes/ops-flags'
+import {
+  opsCheck,
+  opsConsole,
+  opsPurgeConfirm,
+  opsPurgePreview,
+  opsPurgeResult,
+  opsPurges,
+} from './routes/ops-console'
 import { catalogEndpoint } from './routes/ops-catalog'
 import { guestMessageSent, sendGuestMessage } from './routes/guest-message'
 import { providerProfilePage } from './routes/provider-profile'
@@ -33,7 +43,22 @@ import { serviceStatePage } from './routes/service-state'
 import { robotsTxt, sitemapFile, sitemapIndex } from './routes/sitemaps'
 import { intentStep, providerEntry, whoNeedsCareStep } from './routes/visitor-flow'
 import { DATA_PREFIX } from './urls/data-prefix'
-import { OPS_CATALOG, OPS_PURGE, PATTERNS, ROBOTS, SITEMAP_FILE, SITEMAP_INDEX } from './urls/paths'
+import {
+  OPS_CATALOG,
+  OPS_CHECK,
+  OPS_CONSOLE,
+  OPS_PURGE,
+  OPS_PURGE_PREVIEW,
+  OPS_PURGE_RESULT,
+  OPS_PURGES,
+  OPS_SIGN_IN,
+  OPS_FLAGS,
+  OPS_FLAG_CHANGE,
+  PATTERNS,
+  ROBOTS,
+  SITEMAP_FILE,
+  SITEMAP_INDEX,
+} from './urls/paths'
 
 /**
  * One route of the site: everything the pipeline needs to know about a URL before its handler
@@ -268,6 +293,35 @@ export const PAGES = {
     flags: DOCUMENT_FLAGS,
     handler: catalogEndpoint,
   }),
+  // The ops console, behind Cloudflare Access (src/request/ops-access.ts); never stored.
+  opsConsole: page({ pattern: OPS_CONSOLE, flags: DOCUMENT_FLAGS, handler: opsConsole }),
+  opsPurges: page({ pattern: OPS_PURGES, flags: DOCUMENT_FLAGS, handler: opsPurges }),
+  opsPurgeConfirm: page({
+    pattern: OPS_PURGES,
+    method: 'POST',
+    flags: DOCUMENT_FLAGS,
+    handler: opsPurgeConfirm,
+  }),
+  opsPurgePreview: page({
+    pattern: OPS_PURGE_PREVIEW,
+    flags: DOCUMENT_FLAGS,
+    handler: opsPurgePreview,
+  }),
+  opsPurgeResult: page({
+    pattern: OPS_PURGE_RESULT,
+    flags: DOCUMENT_FLAGS,
+    handler: opsPurgeResult,
+  }),
+  opsCheck: page({ pattern: OPS_CHECK, flags: DOCUMENT_FLAGS, handler: opsCheck }),
+  opsFlags: page({ pattern: OPS_FLAGS, flags: DOCUMENT_FLAGS, handler: opsFlags }),
+  opsFlagSave: page({
+    pattern: OPS_FLAGS,
+    method: 'POST',
+    flags: DOCUMENT_FLAGS,
+    handler: opsFlagSave,
+  }),
+  opsFlagChange: page({ pattern: OPS_FLAG_CHANGE, flags: DOCUMENT_FLAGS, handler: opsFlagChange }),
+  opsSignIn: page({ pattern: OPS_SIGN_IN, flags: DOCUMENT_FLAGS, handler: opsSignIn }),
 } satisfies Record<string, PageRow>
 
 /** A page's name: its row's key in the page table. */

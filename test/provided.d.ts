@@ -15,6 +15,8 @@ declare module 'vitest' {
     /** The e2e project's `wrangler dev` (test/e2e/server.ts) and its state folder. */
     baseUrl: string
     persistDir: string
+    /** The private half of the development key pair that stands in for Cloudflare Access. */
+    accessPrivateJwk: JsonWebKey & { kid: string }
     /** The Node the vitest process runs on (test/node/node-version.test.ts). */
     vitestNode: string
   }

@@ -21,9 +21,18 @@ export interface PurgeAudit {
  * or null: a purge that happened is never undone because its audit row failed.
  */
 export async function writeAudit(db: D1Database, entry: PurgeAudit): Promise<string | null> {
+  const written = await writeAuditRow(db, entry)
+  return 'error' in written ? written.error : null
+}
+
+/** As `writeAudit`, with the row's id when it was written (the console links to it). */
+export async function writeAuditRow(
+  db: D1Database,
+  entry: PurgeAudit,
+): Promise<{ id: number } | { error: string }> {
   log('info', 'purge', { ...entry })
   try {
-    await db
+    const { meta } = await db
       .prepare(
         'INSERT INTO purge_log (at, token_name, urls, tags, purged, outcome) VALUES (?, ?, ?, ?, ?, ?)',
       )
@@ -36,9 +45,9 @@ export async function writeAudit(db: D1Database, entry: PurgeAudit): Promise<str
         entry.outcome,
       )
       .run()
-    return null
+    return { id: meta.last_row_id }
   } catch (error) {
-    return String(error)
+    return { error: String(error) }
   }
 }
 
@@ -110,4 +119,53 @@ export class RefusalTally {
       ),
     )
   }
+}
+
+/** One row of the audit log as the console lists it. */
+export interface AuditRow {
+  id: number
+  at: string
+  who: string
+  urls: string[]
+  tags: string[]
+  purged: number
+  outcome: string
+  refusals: number
+}
+
+/**
+ * The newest audit rows, by person (a token's name or an email) and by a tag or path they named,
+ * each filter off when empty. Newest first from the `at` index; a filter reads on down the log
+ * until `limit` rows match, so a rare one reads up to the log's 90 days.
+ */
+export async function recentPurges(
+  db: D1Database,
+  filter: { who: string; tag: string; limit: number },
+): Promise<AuditRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT id, at, token_name AS who, urls, tags, purged, outcome, refusals FROM purge_log
+       WHERE (?1 = '' OR token_name = ?1)
+         AND (?2 = '' OR EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?2)
+                      OR EXISTS (SELECT 1 FROM json_each(urls) WHERE value = ?2))
+       ORDER BY at DESC, id DESC LIMIT ?3`,
+    )
+    .bind(filter.who, filter.tag, filter.limit)
+    .all<Omit<AuditRow, 'urls' | 'tags'> & { urls: string; tags: string }>()
+  return results.map(auditRow)
+}
+
+/** One audit row by id, or null. */
+export async function auditEntry(db: D1Database, id: number): Promise<AuditRow | null> {
+  const row = await db
+    .prepare(
+      'SELECT id, at, token_name AS who, urls, tags, purged, outcome, refusals FROM purge_log WHERE id = ?',
+    )
+    .bind(id)
+    .first<Omit<AuditRow, 'urls' | 'tags'> & { urls: string; tags: string }>()
+  return row ? auditRow(row) : null
+}
+
+function auditRow(row: Omit<AuditRow, 'urls' | 'tags'> & { urls: string; tags: string }): AuditRow {
+  return { ...row, urls: JSON.parse(row.urls) as string[], tags: JSON.parse(row.tags) as string[] }
 }

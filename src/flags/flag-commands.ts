@@ -2,6 +2,7 @@ import type { FlagName } from './definitions'
 import { CONFIG_DEFAULTS, FLAG_NAMES, FLAGS } from './definitions'
 import { parseFlagSet } from './flag-set'
 import type { FlagDocument } from './schema'
+import { FLAGS_KEY } from './schema'
 
 /** The flag store's document as ops edit it (src/flags/schema.ts validates it). */
 export interface FlagStore {
@@ -136,4 +137,53 @@ function describeFlag(name: FlagName, doc: FlagDocument | undefined): string {
     ...parts,
     ...(unconditional ? [] : [`otherwise ${onOff(fallback)}`]),
   ].join('; ')
+}
+
+/**
+ * The stored document as ops edit it, read from the FLAGS namespace (the console's read; the CLI
+ * reads the same key with `wrangler kv`). A document that is not JSON reads as empty, with why.
+ */
+export async function readFlagStore(
+  kv: KVNamespace,
+): Promise<{ store: FlagStore; problem: string | null }> {
+  const text = await kv.get(FLAGS_KEY)
+  if (text === null) return { store: { flags: {}, config: {} }, problem: null }
+  try {
+    const doc = JSON.parse(text) as Partial<FlagStore>
+    return { store: { flags: doc.flags ?? {}, config: doc.config ?? {} }, problem: null }
+  } catch {
+    return {
+      store: { flags: {}, config: {} },
+      problem: 'the stored document is not JSON: the worker serves the documented defaults',
+    }
+  }
+}
+
+/** Every flag and configuration key, flags first, as `npm run flags -- list` names them. */
+export const SETTING_NAMES: readonly string[] = [...FLAG_NAMES, ...Object.keys(CONFIG_DEFAULTS)]
+
+/** The stored value of one setting, as JSON text (empty when nothing is stored). */
+export function storedText(store: FlagStore, name: string): string {
+  const value = (FLAG_NAMES as string[]).includes(name) ? store.flags[name] : store.config[name]
+  return value === undefined ? '' : JSON.stringify(value, null, 2)
+}
+
+/**
+ * The store after setting `name` to the JSON `text` (a flag's document or a configuration key's
+ * value; empty text puts a flag back to its documented default), or why the worker would refuse it.
+ */
+export function setSetting(
+  store: FlagStore,
+  name: string,
+  text: string,
+): { store: FlagStore } | { error: string } {
+  if (name in CONFIG_DEFAULTS) {
+    if (!text.trim()) {
+      const config = { ...store.config }
+      delete config[name]
+      return { store: { flags: store.flags, config } }
+    }
+    return applyCommand(store, 'config', name, text)
+  }
+  return text.trim() ? applyCommand(store, 'set', name, text) : applyCommand(store, 'unset', name)
 }

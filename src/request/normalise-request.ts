@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
 import { isDataPath } from '../urls/data-prefix'
 import { normalisedPath } from '../urls/normalised-path'
-import { isProviderMessagePath, OPS_CATALOG, OPS_PURGE } from '../urls/paths'
+import { isProviderMessagePath, OPS_CATALOG, OPS_FLAGS, OPS_PURGE, OPS_PURGES } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -72,9 +72,10 @@ export const normaliseRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * The methods a path answers: pages GET and HEAD; the ops endpoint and a profile's message form
- * POST, and nothing else.
+ * POST, and nothing else; the console's purges both.
  */
 function allowedMethods(path: string): readonly string[] {
+  if (path === OPS_PURGES || path === OPS_FLAGS) return ['GET', 'HEAD', 'POST']
   return path === OPS_PURGE || path === OPS_CATALOG || isProviderMessagePath(path)
     ? ['POST']
     : ['GET', 'HEAD']

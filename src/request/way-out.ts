@@ -121,8 +121,8 @@ export const wayOut: MiddlewareHandler<AppEnv> = async (c, next) => {
     env: c.env,
     nonce,
     config: c.get('flags').config,
-    // Ops calls are not visits.
-    visitor: c.req.path.startsWith(`${OPS_PREFIX}/`) ? null : visitor,
+    // Ops calls and the ops console are not visits.
+    visitor: c.req.path === OPS_PREFIX || c.req.path.startsWith(`${OPS_PREFIX}/`) ? null : visitor,
     reporter,
     tags: tagsOf(c),
     started,

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
-import { recordPurge } from '../cache/generations'
 import type { PurgeAudit, Refusal } from '../cache/purge-audit'
 import { writeAudit } from '../cache/purge-audit'
 import { MAX_BODY_BYTES, purgeRequestSchema, purgeTags } from '../cache/purge'
+import { runPurge } from '../cache/run-purge'
 import type { AppEnv } from '../env'
 import { readCapped } from '../request/form-post'
 import { opsCaller } from '../request/ops-caller'
@@ -47,26 +47,20 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
     return c.json({ error: request.error }, request.status, headers)
   }
 
-  const { paths, tags, bumped } = request
-  try {
-    await recordPurge(c.get('memory').purges, c.env.DB, bumped, now)
-  } catch (error) {
-    const logged = await audit({
-      who,
-      urls: paths,
-      tags,
-      purged: 0,
-      outcome: `failed: ${String(error)}`,
-    })
-    c.get('reporter').problem('purge: not recorded', { error: String(error) })
+  const outcome = await runPurge(
+    { db: c.env.DB, known: c.get('memory').purges, problem: c.get('reporter').problem },
+    who,
+    request,
+    now,
+  )
+  const logged = outcome.auditId !== null
+  if ('failed' in outcome)
     return c.json({ error: 'purge not recorded, try again', logged }, 503, {
       ...headers,
       'retry-after': '10',
     })
-  }
-  const logged = await audit({ who, urls: paths, tags, purged: bumped.length, outcome: 'purged' })
   return c.json(
-    { purged: { urls: paths.length, tags: tags.length }, at, by: who, logged },
+    { purged: { urls: request.paths.length, tags: request.tags.length }, at, by: who, logged },
     200,
     headers,
   )

@@ -97,6 +97,20 @@ export const ROBOTS = '/robots.txt'
 export const OPS_PREFIX = '/__ops'
 /** The ops endpoint that purges the edge cache. */
 export const OPS_PURGE = `${OPS_PREFIX}/purge`
+/** The ops console behind Cloudflare Access (docs/operations.md, "The ops console"). */
+export const OPS_CONSOLE = OPS_PREFIX
+/** The console's purges: GET lists the audit log, POST makes a previewed purge. */
+export const OPS_PURGES = `${OPS_PREFIX}/purges`
+export const OPS_PURGE_PREVIEW = `${OPS_PURGES}/preview`
+export const OPS_PURGE_RESULT = `${OPS_PURGES}/:id{[0-9]{1,15}}`
+export const opsPurgeResultPath = (id: number) => `${OPS_PURGES}/${id}`
+/** Where `npm start`'s development tokens sign a person in; no page where Access stands. */
+export const OPS_SIGN_IN = `${OPS_PREFIX}/sign-in`
+/** The console's flags: GET lists them, POST saves a previewed change. */
+export const OPS_FLAGS = `${OPS_PREFIX}/flags`
+export const OPS_FLAG_CHANGE = `${OPS_FLAGS}/change`
+/** The console's check of a page: fetched again, its x-cache and render time. */
+export const OPS_CHECK = `${OPS_PREFIX}/check`
 /** The ops endpoint that takes catalog changes (docs/sync.md). */
 export const OPS_CATALOG = `${OPS_PREFIX}/catalog`
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { TestProject } from 'vitest/node'
+import { newDevelopmentKeys } from '../../scripts/access-dev'
 import { startCaptureServer } from '../node/capture-server'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
@@ -54,6 +55,7 @@ export default async function setup(project: TestProject) {
   )
   const turnstile = await startTurnstileStandIn()
   const port = await freePort()
+  const access = newDevelopmentKeys()
   const base = `http://127.0.0.1:${port}`
   const browserDsn = `${capture.origin.replace('http://', 'http://public@')}/1`
   const dev: ChildProcess = spawn(
@@ -65,6 +67,8 @@ export default async function setup(project: TestProject) {
       ...['--var', `SENTRY_BROWSER_DSN:${browserDsn}`, '--var', 'ENVIRONMENT:e2e'],
       ...['--var', `TURNSTILE_VERIFY_URL:${turnstile.verifyUrl}`],
       ...['--var', `TURNSTILE_SECRET_KEY:${TURNSTILE_TEST.secretPasses}`],
+      // A development key pair stands in for Cloudflare Access in front of the ops console.
+      ...['--var', `ACCESS_JWKS:${access.jwks}`],
     ],
     { env: ENV, detached: true, stdio: 'ignore' },
   )
@@ -90,6 +94,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseUrl', base)
   project.provide('persistDir', dir)
+  project.provide('accessPrivateJwk', access.privateJwk)
   project.provide('sentryOrigin', capture.origin)
   return stop
 }

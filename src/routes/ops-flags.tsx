@@ -1,0 +1,133 @@
+import type { Context } from 'hono'
+import { writeAuditRow } from '../cache/purge-audit'
+import type { AppEnv } from '../env'
+import { FLAG_NAMES } from '../flags/definitions'
+import type { FlagStore } from '../flags/flag-commands'
+import {
+  describeSetting,
+  readFlagStore,
+  setSetting,
+  SETTING_NAMES,
+  storedText,
+} from '../flags/flag-commands'
+import { FLAGS_KEY } from '../flags/schema'
+import { lineDiff } from '../lib/line-diff'
+import type { OpsPerson } from '../request/ops-access'
+import { allows, withAccess } from '../request/ops-access'
+import { OPS_FLAG_CHANGE, OPS_FLAGS } from '../urls/paths'
+import { FlagChange, FlagForm, FlagTable } from '../views/ops/flag-views'
+import { consolePage } from './ops-page'
+
+// The ops console's flags (docs/operations.md, "Flags in the console"): what `npm run flags`
+// lists and explains, and a change shown as a diff before it is saved.
+
+const changePath = (name: string) =>
+  `${OPS_FLAG_CHANGE}?${new URLSearchParams({ name }).toString()}`
+
+/** GET /__ops/flags: every flag and configuration key, stored and effective. */
+export const opsFlags = withAccess('viewer', async (c, person) => {
+  const { store, problem } = await readFlagStore(c.env.FLAGS)
+  const rows = SETTING_NAMES.map((name) => {
+    const described = describeSetting(store, name) ?? { value: '', source: '' }
+    const kind: 'flag' | 'config' = (FLAG_NAMES as readonly string[]).includes(name)
+      ? 'flag'
+      : 'config'
+    return { name, kind, stored: storedText(store, name), ...described }
+  })
+  const changed = c.req.query('changed')
+  const body = (
+    <>
+      {changed ? (
+        <p
+          className="notice"
+          role="status"
+        >{`${changed} saved: every isolate serves it within 20 s.`}</p>
+      ) : null}
+      {problem ? <p className="warning">{problem}</p> : null}
+      <FlagTable rows={rows} editPath={allows(person.role, 'editor') ? changePath : null} />
+    </>
+  )
+  return consolePage(c, person, 'Flags and configuration', body)
+})
+
+/** The change form of `name`, with `text` and why it was refused, if it was. */
+function changeForm(
+  c: Context<AppEnv>,
+  person: OpsPerson,
+  name: string,
+  text: string,
+  error: string | null,
+) {
+  const form = <FlagForm action={OPS_FLAG_CHANGE} name={name} text={text} error={error} />
+  return consolePage(c, person, `Change ${name}`, form, error ? 400 : 200)
+}
+
+/**
+ * GET /__ops/flags/change?name=[&doc=]: the form; with a document, the change as a diff and what
+ * the worker will make of it, or the form again with the reason it would refuse it.
+ */
+export const opsFlagChange = withAccess('editor', async (c, person) => {
+  const name = c.req.query('name') ?? ''
+  if (!SETTING_NAMES.includes(name))
+    return consolePage(c, person, 'No such flag', <p>{`"${name}" is no flag or key.`}</p>, 404)
+  const { store } = await readFlagStore(c.env.FLAGS)
+  const before = storedText(store, name)
+  const doc = c.req.query('doc')
+  if (doc === undefined) return changeForm(c, person, name, before, null)
+  const next = setSetting(store, name, doc)
+  if ('error' in next) return changeForm(c, person, name, doc, next.error)
+  const after = storedText(next.store, name)
+  const value = describeSetting(next.store, name)?.value ?? ''
+  const change = { name, before, after, value, diff: lineDiff(before, after), csrf: person.csrf }
+  return consolePage(c, person, `Change ${name}`, <FlagChange action={OPS_FLAGS} {...change} />)
+})
+
+/**
+ * POST /__ops/flags: saves a previewed change, if the document is still what the preview was
+ * made against, and writes its audit row; then back to the list.
+ */
+export const opsFlagSave = withAccess('editor', async (c, person, form) => {
+  const name = form.get('name') ?? ''
+  const doc = form.get('doc') ?? ''
+  if (!SETTING_NAMES.includes(name))
+    return consolePage(c, person, 'No such flag', <p>{`"${name}" is no flag or key.`}</p>, 404)
+  const { store } = await readFlagStore(c.env.FLAGS)
+  if (storedText(store, name) !== (form.get('before') ?? ''))
+    return changeForm(c, person, name, doc, 'changed by someone else since: look at it again')
+  const next = setSetting(store, name, doc)
+  if ('error' in next) return changeForm(c, person, name, doc, next.error)
+  const saved = await save(c, person, name, next.store)
+  if (saved) return changeForm(c, person, name, doc, saved)
+  return c.redirect(`${OPS_FLAGS}?${new URLSearchParams({ changed: name }).toString()}`, 303)
+})
+
+/** Writes the store and the audit row; why it failed, or null. */
+async function save(
+  c: Context<AppEnv>,
+  person: OpsPerson,
+  name: string,
+  store: FlagStore,
+): Promise<string | null> {
+  let failed: string | null = null
+  try {
+    await c.env.FLAGS.put(FLAGS_KEY, JSON.stringify(store))
+    // This isolate reads the new document on its next request; others within their 20 s.
+    c.get('memory').flags.expire()
+  } catch (error) {
+    failed = `not saved: ${String(error)}`
+  }
+  const at = new Date().toISOString()
+  const value = storedText(store, name).replace(/\s+/g, ' ').slice(0, 300)
+  const outcome = failed ? `flag ${name} ${failed}` : `flag ${name} set: ${value || 'default'}`
+  const row = await writeAuditRow(c.env.DB, {
+    at,
+    who: person.email,
+    urls: [],
+    tags: [],
+    purged: 0,
+    outcome,
+  })
+  if ('error' in row)
+    c.get('reporter').problem('flags: audit row not written', { error: row.error })
+  return failed
+}

@@ -1,0 +1,37 @@
+import type { Context } from 'hono'
+import type { ReactNode } from 'react'
+import type { AppEnv } from '../env'
+import type { OpsPerson } from '../request/ops-access'
+import { consoleHeaders } from '../request/ops-access'
+import { OPS_CONSOLE, OPS_FLAGS, OPS_PURGES } from '../urls/paths'
+import { OpsDocument } from '../views/ops/ops-document'
+import { renderHtml } from '../views/render-html'
+
+/** A console page, rendered whole (nothing on it is worth streaming), never stored. */
+export async function consolePage(
+  c: Context<AppEnv>,
+  person: OpsPerson,
+  title: string,
+  body: ReactNode,
+  status = 200,
+): Promise<Response> {
+  const nonce = c.get('nonce')
+  const nav = {
+    home: OPS_CONSOLE,
+    purges: OPS_PURGES,
+    flags: OPS_FLAGS,
+    email: person.email,
+    role: person.role,
+  }
+  return renderHtml(
+    <OpsDocument title={title} nonce={nonce} nav={nav}>
+      {body}
+    </OpsDocument>,
+    {
+      status,
+      headers: consoleHeaders(nonce),
+      waitForAll: true,
+      onStreamError: (error) => c.get('reporter').problem('ops console', { error: String(error) }),
+    },
+  )
+}

@@ -1,0 +1,128 @@
+import type { DiffLine } from '../../lib/line-diff'
+
+/** One flag or configuration key as the console lists it. */
+export interface SettingRow {
+  name: string
+  kind: 'flag' | 'config'
+  stored: string
+  value: string
+  source: string
+}
+
+/** Every setting: what is stored, what the worker makes of it, and a way to change it. */
+export function FlagTable({
+  rows,
+  editPath,
+}: {
+  rows: readonly SettingRow[]
+  editPath: ((name: string) => string) | null
+}) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Stored document</th>
+          <th scope="col">Effective value</th>
+          {editPath ? <th scope="col">Change</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.name}>
+            <th scope="row">{`${r.name} (${r.kind})`}</th>
+            <td>{r.stored ? <pre>{r.stored}</pre> : 'nothing stored'}</td>
+            <td>
+              <strong>{r.value}</strong>
+              <br />
+              {r.source}
+            </td>
+            {editPath ? (
+              <td>
+                <a href={editPath(r.name)}>{`Change ${r.name}`}</a>
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** The form that proposes a new document; a refused one comes back with the reason. */
+export function FlagForm({
+  action,
+  name,
+  text,
+  error,
+}: {
+  action: string
+  name: string
+  text: string
+  error: string | null
+}) {
+  const errorId = 'flag-doc-error'
+  return (
+    <form method="get" action={action}>
+      <input type="hidden" name="name" value={name} />
+      <label htmlFor="flag-doc">{`New document of ${name} (JSON; empty: the documented default)`}</label>
+      <textarea
+        id="flag-doc"
+        name="doc"
+        rows={12}
+        cols={60}
+        defaultValue={text}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      {error ? (
+        <p className="error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+      <div>
+        <button type="submit">Show the change</button>
+      </div>
+    </form>
+  )
+}
+
+/** The change as a diff, what it will mean, and its confirmation. */
+export function FlagChange({
+  action,
+  name,
+  diff,
+  before,
+  after,
+  value,
+  csrf,
+}: {
+  action: string
+  name: string
+  diff: readonly DiffLine[]
+  before: string
+  after: string
+  value: string
+  csrf: string
+}) {
+  const mark = { same: '  ', removed: '- ', added: '+ ' }
+  return (
+    <>
+      <p>{`After the change, ${name} is: ${value}`}</p>
+      <pre className="diff" aria-label="The change">
+        {diff.map((line, i) => (
+          <span key={i} className={line.kind}>
+            {`${mark[line.kind]}${line.text}\n`}
+          </span>
+        ))}
+      </pre>
+      <form method="post" action={action}>
+        <input type="hidden" name="csrf" value={csrf} />
+        <input type="hidden" name="name" value={name} />
+        <input type="hidden" name="before" value={before} />
+        <input type="hidden" name="doc" value={after} />
+        <button type="submit">Save the change</button>
+      </form>
+    </>
+  )
+}
