@@ -5,16 +5,14 @@
 // (national, state, sitemaps) under the stream, and D1's own count of rows read and written per
 // change (the consumer's `sync: applied` log lines, from each batch's `meta`).
 import { stripVTControlCharacters } from 'node:util'
-import autocannon from 'autocannon'
 import { slugOf } from '../../src/catalog/options'
 import type { CatalogMessage } from '../../src/sync/messages'
 import example from '../../docs/sync-examples/provider.upserted.json'
 import jobExample from '../../docs/sync-examples/job.upserted.json'
 import listingExample from '../../docs/sync-examples/provider-service.offered.json'
 import reviewExample from '../../docs/sync-examples/review.added.json'
-import { ROW_SAMPLES } from '../sample-pages'
 import { PHONE } from './harness'
-import { MIX_RATE, parsed, post, startDev } from './sync'
+import { parsed, post, startDev, startPageMix } from './sync'
 
 /** The aggregate pages whose hit ratio is reported: national, state, the sitemap index and a file. */
 export const AGGREGATE_PAGES = [
@@ -149,22 +147,7 @@ export async function benchStream({
     }
     started = true
 
-    const paths = Object.values(ROW_SAMPLES).flatMap((samples) =>
-      samples.filter((s): s is string => typeof s === 'string'),
-    )
-    let loaded: (result: autocannon.Result) => void = () => undefined
-    const done = new Promise<autocannon.Result>((resolve) => (loaded = resolve))
-    const load = autocannon(
-      {
-        url: origin,
-        connections,
-        overallRate: MIX_RATE,
-        duration: 3600,
-        headers: { 'user-agent': PHONE },
-        requests: paths.map((path) => ({ method: 'GET', path })),
-      },
-      (_, result) => loaded(result),
-    )
+    const { load, done } = startPageMix(origin, connections)
     const polling = pollAggregates(origin, aggregates, sessions, () => started)
     const end = Date.now() + seconds * 1000
     for (let second = 0; Date.now() < end; second++) {

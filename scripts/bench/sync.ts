@@ -277,6 +277,31 @@ export async function startDev(
 
 const QUEUE_LINE = /QUEUE catalog-changes (\d+)\/\d+ \(\d+ms\)/
 
+/**
+ * The bench's page mix (every sample page) at the rate `npm run load` calls nominal: a site in
+ * use, not one driven to its limit, where every change would wait for the backlog of pages before
+ * its own. It runs until stopped; `done` has its figures.
+ */
+export function startPageMix(origin: string, connections: number) {
+  const paths = Object.values(ROW_SAMPLES).flatMap((samples) =>
+    samples.filter((s): s is string => typeof s === 'string'),
+  )
+  let loaded: (result: autocannon.Result) => void = () => undefined
+  const done = new Promise<autocannon.Result>((resolve) => (loaded = resolve))
+  const load = autocannon(
+    {
+      url: origin,
+      connections,
+      overallRate: MIX_RATE,
+      duration: 3600,
+      headers: { 'user-agent': PHONE },
+      requests: paths.map((path) => ({ method: 'GET', path })),
+    },
+    (_, result) => loaded(result),
+  )
+  return { load, done }
+}
+
 export async function post(origin: string, messages: CatalogMessage[]): Promise<void> {
   const res = await fetch(`${origin}/__ops/catalog`, {
     method: 'POST',
@@ -352,24 +377,7 @@ export async function benchSync({
     )
     if (hostShown === null) throw new Error('bench: the setup provider never showed')
     batches.length = 0
-    const paths = Object.values(ROW_SAMPLES).flatMap((samples) =>
-      samples.filter((s): s is string => typeof s === 'string'),
-    )
-    let loaded: (result: autocannon.Result) => void = () => undefined
-    const done = new Promise<autocannon.Result>((resolve) => (loaded = resolve))
-    const load = autocannon(
-      {
-        url: origin,
-        connections,
-        // The rate `npm run load` calls nominal: a site in use, not one driven to its limit,
-        // where every change would wait for the backlog of pages before its own.
-        overallRate: MIX_RATE,
-        duration: 3600,
-        headers: { 'user-agent': PHONE },
-        requests: paths.map((path) => ({ method: 'GET', path })),
-      },
-      (_, result) => loaded(result),
-    )
+    const { load, done } = startPageMix(origin, connections)
     for (let i = 0; i < waves; i++) {
       const wave = run.wave(i, width)
       await post(

@@ -1,6 +1,7 @@
 import { log } from '../observability/log'
 import type { Report } from '../observability/reporter'
 import type { WaitUntil } from '../lib/kept'
+import type { AuditLine } from '../views/ops/ops-types'
 
 /** One purge request as the audit log keeps it (`purge_log` in D1, and a log line). */
 export interface PurgeAudit {
@@ -121,17 +122,8 @@ export class RefusalTally {
   }
 }
 
-/** One row of the audit log as the console lists it. */
-export interface AuditRow {
-  id: number
-  at: string
-  who: string
-  urls: string[]
-  tags: string[]
-  purged: number
-  outcome: string
-  refusals: number
-}
+/** One row of the audit log as the console lists it (the console's views name its shape). */
+export type AuditRow = AuditLine
 
 /**
  * The newest audit rows, by person (a token's name or an email) and by a tag or path they named,

@@ -4,12 +4,11 @@
 import type { ChildProcess } from 'node:child_process'
 import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
-import { openHost } from '../../scripts/import/host'
+import { freePort, openHost } from '../../scripts/import/host'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 const TOKEN = 'a-sync-token'
@@ -18,20 +17,6 @@ let dir: string
 let dev: ChildProcess | undefined
 let base: string
 let job: { id: number; entity: { cityId: number } }
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      )
-    })
-  })
-}
 
 /** The rows of `sql` on the server's own D1, read as `npm run purge -- --log` reads it. */
 async function query<T>(sql: string): Promise<T[]> {

@@ -14,7 +14,7 @@ export interface PreviewTag {
   estimate: number | null
 }
 
-/** One audit row (src/cache/purge-audit.ts). */
+/** One row of the purge and flag audit log (read by src/cache/purge-audit.ts). */
 export interface AuditLine {
   id: number
   at: string
