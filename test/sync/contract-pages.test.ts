@@ -149,7 +149,12 @@ const scenario = fc
         { kind: 'activity.removed', id: activity.id, version: activity.version + 1 },
       ]
       if (removeThird)
-        later.push({ kind: 'provider.removed', id: providerIds[2] ?? 0, version: 2 ** 50 })
+        later.push({
+          kind: 'provider.removed',
+          id: providerIds[2] ?? 0,
+          // Newer than its upsert, whatever version that drew (as the other removals are).
+          version: (c?.version ?? 0) + 1,
+        })
       return {
         first: [city, ...providers, first, second, aJob, activity, review],
         later,
