@@ -109,7 +109,7 @@ describe('every error page is valid HTML', () => {
 
   it('storage failing with no copy to serve (503, the retry page)', async () => {
     const failing = withStatementFaults(env.DB, (sql) =>
-      sql.includes('FROM purges')
+      sql.includes('FROM purge')
         ? undefined
         : { all: () => Promise.reject(new Error('D1_ERROR: storage failing on cue')) },
     )

@@ -14,7 +14,7 @@ afterEach(() => {
 /** The real D1, every read failing (but the purge store's, whose failure has tests of its own). */
 const failing = () =>
   withStatementFaults(env.DB, (sql) =>
-    sql.includes('FROM purges')
+    sql.includes('FROM purge')
       ? undefined
       : { all: () => Promise.reject(new Error('D1 unavailable')) },
   )

@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import type { z } from 'zod'
 import { describe, expect, it } from 'vitest'
 import { findJobService, JOB_SERVICES } from '../../src/catalog/jobs'
+import { RANGES } from '../../src/catalog/ranges'
 import { SERVICES } from '../../src/catalog/services'
 import type { CatalogMessage, MessageKind } from '../../src/sync/messages'
 import { MESSAGE_SCHEMAS } from '../../src/sync/messages'
@@ -100,6 +101,12 @@ const job = (kind: 'job.upserted' | 'job.closed') =>
     }),
   )
 
+/** A version newer than `message`'s, which is lowered by one if it drew the last there is. */
+function newerThan(message: { version: number }): number {
+  message.version = Math.min(message.version, RANGES.version.max - 1)
+  return message.version + 1
+}
+
 /**
  * One change of every kind around three providers: two of the same name in one city, the third
  * with no service; a review, a job (open, or closed), an activity, and some removals.
@@ -143,17 +150,16 @@ const scenario = fc
           kind: 'provider-service.withdrawn',
           id: second.id,
           service: (second as { service: string }).service,
-          version: second.version + 1,
+          version: newerThan(second),
         },
-        { kind: 'review.removed', id: review.id, version: review.version + 1 },
-        { kind: 'activity.removed', id: activity.id, version: activity.version + 1 },
+        { kind: 'review.removed', id: review.id, version: newerThan(review) },
+        { kind: 'activity.removed', id: activity.id, version: newerThan(activity) },
       ]
       if (removeThird)
         later.push({
           kind: 'provider.removed',
           id: providerIds[2] ?? 0,
-          // Newer than its upsert, whatever version that drew (as the other removals are).
-          version: (c?.version ?? 0) + 1,
+          version: c ? newerThan(c) : 1,
         })
       return {
         first: [city, ...providers, first, second, aJob, activity, review],
