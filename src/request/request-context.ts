@@ -45,6 +45,7 @@ function lazySession(c: Context<AppEnv>): { reads: D1Reads; open: () => D1Databa
     const tags = c.get('readTags') ?? [TAG.url(pageOfDataPath(c.req.path))]
     const chosen = readSession(c.get('memory').purges, tags)
     const opened = c.env.DB.withSession(chosen.constraint)
+    c.get('timing').note('d1-session', sessionKind(chosen.constraint))
     c.set('readSession', { ...chosen, reached: () => opened.getBookmark() })
     return (session = opened)
   }
@@ -55,4 +56,9 @@ function lazySession(c: Context<AppEnv>): { reads: D1Reads; open: () => D1Databa
     },
     open,
   }
+}
+
+/** What a session's constraint says in Server-Timing: `first-primary`, `first-unconstrained` or `bookmark`. */
+function sessionKind(constraint: string): string {
+  return constraint.startsWith('first-') ? constraint : 'bookmark'
 }

@@ -49,11 +49,13 @@ describe('the D1 session of a request', () => {
     })
     const isolate = anIsolate()
     // A fresh isolate reads from the primary until it knows the purges (read after its miss).
-    await isolate.settled('/nannies/austin-tx', {}, { DB })
+    const cold = await isolate.settled('/nannies/austin-tx', {}, { DB })
     expect(constraints[0]).toBe('first-primary')
+    expect(sessionSaid(cold.res)).toBe('first-primary')
     constraints.length = 0
-    await isolate.settled('/nannies/austin-tx?sort=newest', {}, { DB })
+    const warm = await isolate.settled('/nannies/austin-tx?sort=newest', {}, { DB })
     expect(constraints[0]).toBe('first-unconstrained')
+    expect(sessionSaid(warm.res)).toBe('first-unconstrained')
     const purge = await isolate.settled(
       '/__ops/purge',
       {
@@ -70,9 +72,15 @@ describe('the D1 session of a request', () => {
     // The page's session, opened first, at the bookmark of the purge's write.
     expect(typeof constraints[0]).toBe('string')
     expect(constraints[0]).not.toMatch(/^first-/)
+    expect(sessionSaid(again.res)).toBe('bookmark')
     // A page the purge did not touch reads from any replica meanwhile.
     constraints.length = 0
     await isolate.settled('/nannies/boston-ma', {}, { DB })
     expect(constraints[0]).toBe('first-unconstrained')
   })
 })
+
+/** The session a page's reads went through, as its Server-Timing says (what the stream bench counts). */
+function sessionSaid(res: Response): string | undefined {
+  return /d1-session;desc="([a-z-]+)"/.exec(res.headers.get('server-timing') ?? '')?.[1]
+}
