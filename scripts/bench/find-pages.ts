@@ -28,7 +28,7 @@ async function text(base: string, path: string): Promise<string> {
 }
 
 /** The paths a sitemap (or sitemap index) lists. */
-async function listed(base: string, path: string): Promise<string[]> {
+export async function listed(base: string, path: string): Promise<string[]> {
   const xml = await text(base, path)
   return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '').pathname)
 }

@@ -3,6 +3,7 @@
 // million a month included, rows read $0.001 a million past 25 billion a month included).
 import { markdownTable } from './markdown-table'
 import type { StreamFigures } from './stream'
+import { DISTANCE } from './stream'
 import { percentile } from './sync'
 
 export const D1_PRICE = { writtenPerMillion: 1, readPerMillion: 0.001 }
@@ -43,6 +44,7 @@ export function reportStream(f: StreamFigures, rate: number): void {
   console.log(
     `\nmisses of those pages by D1 session (Server-Timing d1-session): ${sessions || 'none'}`,
   )
+  reportTail(f)
   console.log(
     '\n' +
       markdownTable(
@@ -71,5 +73,41 @@ export function reportStream(f: StreamFigures, rate: number): void {
       `at 50 changes/s: $${cost.written.toFixed(2)} a day written + $${cost.read.toFixed(2)} read = $${cost.total.toFixed(2)}` +
       `\npage mix meanwhile: ${f.mix.requests} requests, ${f.mix.rps.toFixed(0)} req/s, p99 ${f.mix.p99.toFixed(0)} ms, ` +
       `${f.mix.errors} errors or non-2xx\n`,
+  )
+}
+
+/** The long tail's misses: the share that read a replica, and their times to headers. */
+function reportTail(f: StreamFigures): void {
+  console.log(
+    `\nthe long tail walked meanwhile, one page at a time, each a miss (D1: primary ${DISTANCE.primaryMs} ms away, ` +
+      `replica ${DISTANCE.replicaMs} ms away lagging ${DISTANCE.replicaLagMs} ms):\n`,
+  )
+  console.log(
+    markdownTable(
+      [
+        'page kind',
+        'misses',
+        'replica',
+        'bookmark',
+        'primary',
+        'replica share',
+        'TTFB p50',
+        'TTFB p95',
+      ],
+      Object.entries(f.tail).map(([kind, { sessions, ttfb }]) => {
+        const n = ttfb.length
+        const replica = sessions['first-unconstrained'] ?? 0
+        return [
+          kind,
+          String(n),
+          String(replica),
+          String(sessions.bookmark ?? 0),
+          String(sessions['first-primary'] ?? 0),
+          n ? `${((100 * replica) / n).toFixed(1)} %` : '-',
+          `${percentile(ttfb, 50).toFixed(0)} ms`,
+          `${percentile(ttfb, 95).toFixed(0)} ms`,
+        ]
+      }),
+    ),
   )
 }

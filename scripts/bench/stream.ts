@@ -11,6 +11,8 @@ import example from '../../docs/sync-examples/provider.upserted.json'
 import jobExample from '../../docs/sync-examples/job.upserted.json'
 import listingExample from '../../docs/sync-examples/provider-service.offered.json'
 import reviewExample from '../../docs/sync-examples/review.added.json'
+import { SITEMAP_INDEX } from '../../src/urls/paths'
+import { listed } from './find-pages'
 import { PHONE } from './harness'
 import { parsed, post, startDev, startPageMix } from './sync'
 
@@ -28,6 +30,13 @@ const PROVIDERS = 200
 /** Profile edits whose freshness is timed, a second: each is polled until it shows. */
 const TIMED_PER_SECOND = 2
 const GIVE_UP_MS = 60_000
+/**
+ * D1 as a far visitor's data centre sees it (replica-model.ts): the primary 80 ms away, a read
+ * replica 5 ms away that lags the primary by 2 s.
+ */
+export const DISTANCE = { primaryMs: 80, replicaMs: 5, replicaLagMs: 2_000 }
+/** The long tail a crawler walks meanwhile, by the sitemap files that list it. */
+const TAIL_KINDS = { directory: 'directories', profile: 'providers', job: 'jobs' } as const
 
 export interface StreamFigures {
   seconds: number
@@ -38,6 +47,8 @@ export interface StreamFigures {
   aggregates: Record<string, { requests: number; hits: number }>
   /** By the session a miss read with, as the worker's Server-Timing names it (`d1-session`). */
   sessions: Record<string, number>
+  /** The long tail walked once each (every request a miss), by kind: sessions and times to headers. */
+  tail: Record<string, { sessions: Record<string, number>; ttfb: number[] }>
   /** D1's rows, summed over the consumer's batches of the stream. */
   rows: Rows
   /** D1's rows of batches of one kind each, before the stream: by kind. */
@@ -96,6 +107,14 @@ export async function benchStream({
       into.read += fields.rowsRead
       into.written += fields.rowsWritten
     },
+    {
+      script: 'scripts/bench/replica-model.ts',
+      vars: {
+        BENCH_PRIMARY_MS: String(DISTANCE.primaryMs),
+        BENCH_REPLICA_MS: String(DISTANCE.replicaMs),
+        BENCH_REPLICA_LAG_MS: String(DISTANCE.replicaLagMs),
+      },
+    },
   )
   const kindRows: Record<string, Rows> = {}
   /** A change of each kind measured alone, of provider `id`, the entity numbered `n`. */
@@ -145,10 +164,13 @@ export async function benchStream({
         await new Promise((r) => setTimeout(r, 100))
       kindRows[name] = { ...(perKind[name] ?? { messages: 0, read: 0, written: 0 }) }
     }
+    const tailPaths = await tailOf(origin)
+    const tail: StreamFigures['tail'] = {}
     started = true
 
     const { load, done } = startPageMix(origin, connections)
     const polling = pollAggregates(origin, aggregates, sessions, () => started)
+    const walking = walkTail(origin, tailPaths, tail, () => started)
     const end = Date.now() + seconds * 1000
     for (let second = 0; Date.now() < end; second++) {
       const tick = Date.now()
@@ -197,6 +219,7 @@ export async function benchStream({
     await Promise.all(timings)
     started = false
     await polling
+    await walking
     load.stop()
     const r = await done
     return {
@@ -205,6 +228,7 @@ export async function benchStream({
       freshness,
       aggregates,
       sessions,
+      tail,
       rows,
       perKind: kindRows,
       mix: {
@@ -269,5 +293,50 @@ async function pollAggregates(
       }),
     )
     await new Promise((r) => setTimeout(r, 500))
+  }
+}
+
+/** The long tail's pages by kind, in the order the sitemaps list them. */
+async function tailOf(origin: string): Promise<[string, string[]][]> {
+  const files = await listed(origin, SITEMAP_INDEX)
+  const byKind: [string, string[]][] = []
+  for (const [kind, file] of Object.entries(TAIL_KINDS)) {
+    const paths: string[] = []
+    for (const f of files.filter((f) => f.startsWith(`/sitemaps/${file}-`)))
+      paths.push(...(await listed(origin, f)))
+    byKind.push([kind, paths])
+  }
+  return byKind
+}
+
+/**
+ * A crawler walking the long tail while `going`: one page at a time, each kind in turn, each page
+ * asked once (a miss: no change of the stream touched it, and none asked for it before), counting
+ * the D1 session its render read with and timing it to its headers.
+ */
+async function walkTail(
+  origin: string,
+  byKind: [string, string[]][],
+  figures: StreamFigures['tail'],
+  going: () => boolean,
+) {
+  for (let i = 0; going(); i++) {
+    let walked = false
+    for (const [kind, paths] of byKind) {
+      const path = paths[i]
+      if (!path || !going()) continue
+      walked = true
+      const started = performance.now()
+      const res = await fetch(origin + path, { headers: { 'user-agent': PHONE } }).catch(() => null)
+      if (!res) continue
+      const ttfb = performance.now() - started
+      await res.arrayBuffer()
+      if (res.headers.get('x-cache') !== 'MISS') continue
+      const into = (figures[kind] ??= { sessions: {}, ttfb: [] })
+      const session = SESSION.exec(res.headers.get('server-timing') ?? '')?.[1] ?? 'not said'
+      into.sessions[session] = (into.sessions[session] ?? 0) + 1
+      into.ttfb.push(ttfb)
+    }
+    if (!walked) return
   }
 }

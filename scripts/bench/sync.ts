@@ -239,6 +239,8 @@ interface Applied {
 export async function startDev(
   onApplied: (batch: Applied) => void,
   onLine: (line: string) => void = () => undefined,
+  /** Another entry than src/worker.ts (such as replica-model.ts), with its own vars. */
+  entry: { script: string; vars: Record<string, string> } | null = null,
 ): Promise<{ origin: string; dev: ChildProcess }> {
   await rm(STATE, { recursive: true, force: true })
   await cp('.wrangler/state/v3', `${STATE}/v3`, { recursive: true })
@@ -255,6 +257,9 @@ export async function startDev(
         '--var',
         `SYNC_TOKEN:${TOKEN}`,
       ],
+      ...(entry
+        ? [entry.script, ...Object.entries(entry.vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])]
+        : []),
     ],
     { env: ENV, detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
   )
