@@ -25,7 +25,9 @@
 //                                      consumer's changes/s, the import's rows/s (--waves 22)
 //   npm run bench -- --stream          a steady stream of changes (--rate 50 a second, --seconds 60)
 //                                      with the page mix: freshness, aggregate pages' hit ratio,
-//                                      D1 rows per change and per kind, cost per day
+//                                      D1 rows per change and per kind, cost per day, and a
+//                                      crawler's long-tail misses by D1 session (primary 80 ms,
+//                                      replica 5 ms away); --large: on the 1M-provider catalog
 //
 // Builds the production bundle of scripts/bench/bench-worker.ts (the real worker plus the
 // benchmark's own routes) with `wrangler deploy --dry-run` and serves it in workerd through
@@ -92,8 +94,10 @@ const USAGE = `
   npm run bench -- --stream          a steady stream of changes under the real wrangler dev while
                                      the page mix runs: freshness of changed profiles, the hit
                                      ratio of national, state and sitemap pages, D1 rows per
-                                     change and per kind, cost per day (--rate 50 changes a
-                                     second, --seconds 60)
+                                     change and per kind, cost per day, and a crawler's
+                                     long-tail misses by D1 session (the primary 80 ms away, a
+                                     replica 5 ms away lagging 2 s) with their TTFB (--rate 50
+                                     changes a second, --seconds 60; --large: 1M providers)
 
 Builds the benchmark worker, serves it in workerd and loads each page type; prints tables and
 the targets, met or not, each one missed with a short CPU profile (docs/performance.md).
@@ -136,7 +140,9 @@ if (values.stream) {
   })
   const rate = wholeNumber('rate', values.rate, { min: 1, max: 1000 })
   const seconds = wholeNumber('seconds', values.seconds, { min: 10, max: 86_400 })
-  reportStream(await benchStream({ rate, seconds, connections: LOAD.connections }), rate)
+  const catalog = values.large ? 'large' : 'default'
+  if (values.large) await seedLarge()
+  reportStream(await benchStream({ rate, seconds, connections: LOAD.connections, catalog }), rate)
   process.exit(0)
 }
 
@@ -258,13 +264,16 @@ if (values.purges) {
   )
   process.exit(0)
 }
-if (values.large)
-  await step(
+/** The 1M-provider catalog, seeded once (the seed skips a catalog already there). */
+function seedLarge() {
+  return step(
     'large catalog (seeded once)',
     'npx',
     ['tsx', 'scripts/seed.ts', '--large', '--persist-to', '.wrangler/bench-large'],
     { progress: true },
   )
+}
+if (values.large) await seedLarge()
 if (values.profile) {
   const catalog = values.large ? 'large' : 'default'
   await profileRoute(

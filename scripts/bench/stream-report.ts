@@ -20,7 +20,7 @@ export function costPerDay(readPerChange: number, writtenPerChange: number, chan
 export function reportStream(f: StreamFigures, rate: number): void {
   const shown = f.freshness.filter((t): t is number => t !== null)
   console.log(
-    `\nnpm run bench -- --stream --rate ${rate} --seconds ${f.seconds}: ${new Date().toISOString()}, ` +
+    `\nnpm run bench -- --stream${f.catalog === 'large' ? ' --large' : ''} --rate ${rate} --seconds ${f.seconds}: ${new Date().toISOString()}, ` +
       `${f.changes} changes (70 % profile edits, 20 % reviews, 10 % jobs), Node ${process.version}\n`,
   )
   console.log(

@@ -13,7 +13,7 @@ import listingExample from '../../docs/sync-examples/provider-service.offered.js
 import reviewExample from '../../docs/sync-examples/review.added.json'
 import { SITEMAP_INDEX } from '../../src/urls/paths'
 import { listed } from './find-pages'
-import { PHONE } from './harness'
+import { CATALOGS, PHONE } from './harness'
 import { parsed, post, startDev, startPageMix } from './sync'
 
 /** The aggregate pages whose hit ratio is reported: national, state, the sitemap index and a file. */
@@ -39,6 +39,7 @@ export const DISTANCE = { primaryMs: 80, replicaMs: 5, replicaLagMs: 2_000 }
 const TAIL_KINDS = { directory: 'directories', profile: 'providers', job: 'jobs' } as const
 
 export interface StreamFigures {
+  catalog: keyof typeof CATALOGS
   seconds: number
   changes: number
   /** Seconds from a timed edit's 202 until its profile showed it; null: never within a minute. */
@@ -70,10 +71,12 @@ export async function benchStream({
   rate,
   seconds,
   connections,
+  catalog,
 }: {
   rate: number
   seconds: number
   connections: number
+  catalog: keyof typeof CATALOGS
 }): Promise<StreamFigures> {
   const base = 2_000_000_000 + (Math.floor(Date.now() / 1000) % 100_000) * 1_000
   let counter = 0
@@ -108,11 +111,14 @@ export async function benchStream({
       into.written += fields.rowsWritten
     },
     {
-      script: 'scripts/bench/replica-model.ts',
-      vars: {
-        BENCH_PRIMARY_MS: String(DISTANCE.primaryMs),
-        BENCH_REPLICA_MS: String(DISTANCE.replicaMs),
-        BENCH_REPLICA_LAG_MS: String(DISTANCE.replicaLagMs),
+      catalog: CATALOGS[catalog],
+      entry: {
+        script: 'scripts/bench/replica-model.ts',
+        vars: {
+          BENCH_PRIMARY_MS: String(DISTANCE.primaryMs),
+          BENCH_REPLICA_MS: String(DISTANCE.replicaMs),
+          BENCH_REPLICA_LAG_MS: String(DISTANCE.replicaLagMs),
+        },
       },
     },
   )
@@ -223,6 +229,7 @@ export async function benchStream({
     load.stop()
     const r = await done
     return {
+      catalog,
       seconds,
       changes: rate * seconds,
       freshness,

@@ -23,7 +23,7 @@ import reviewExample from '../../docs/sync-examples/review.added.json'
 import { freePort, openHost } from '../import/host'
 import { childWorkerds, cpuTime } from './cpu-time'
 import { ROW_SAMPLES } from '../sample-pages'
-import { PHONE } from './harness'
+import { CATALOGS, PHONE } from './harness'
 
 const STATE = 'dist/bench/sync-state'
 const TOKEN = 'bench-sync-token'
@@ -239,11 +239,18 @@ interface Applied {
 export async function startDev(
   onApplied: (batch: Applied) => void,
   onLine: (line: string) => void = () => undefined,
-  /** Another entry than src/worker.ts (such as replica-model.ts), with its own vars. */
-  entry: { script: string; vars: Record<string, string> } | null = null,
+  {
+    catalog = CATALOGS.default,
+    entry,
+  }: {
+    /** The catalog's local state, copied: the default seed's or the 1M-provider one's. */
+    catalog?: string
+    /** Another entry than src/worker.ts (such as replica-model.ts), with its own vars. */
+    entry?: { script: string; vars: Record<string, string> }
+  } = {},
 ): Promise<{ origin: string; dev: ChildProcess }> {
   await rm(STATE, { recursive: true, force: true })
-  await cp('.wrangler/state/v3', `${STATE}/v3`, { recursive: true })
+  await cp(catalog, `${STATE}/v3`, { recursive: true })
   const port = await freePort()
   const dev = spawn(
     'node_modules/.bin/wrangler',
