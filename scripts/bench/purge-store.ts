@@ -1,6 +1,7 @@
 // `npm run bench -- --purges`: an isolate's purge knowledge (src/cache/purge-sketch.ts) at a
-// marketplace's steady stream: 50 changes a second, around the clock, each purging ten tags
-// (three of the provider's own, seven of its places' pages), kept 9 days: 389 million tag purges.
+// marketplace's steady stream: 50 changes a second, around the clock, each purging about ten tags
+// (its entity's own, its URLs' when it is new, the rest its places' pages), kept 9 days: about
+// 389 million tag purges.
 // In this process: the stream's last FEED_HOURS through the real sketch (a false positive at a
 // page age needs only the purges since: the older ones lie below it; the memory is fixed), the
 // V8 heap it holds after a full GC, and its false positives by page age (tags never purged that
@@ -26,6 +27,11 @@ export const DAYS_KEPT = 9
 export const FEED_HOURS = 12
 /** Providers the changes fall on: a catalog of tens of millions. */
 export const PROVIDERS = 20_000_000
+/**
+ * Changes that add an entity (a provider or job new to the catalog), which also purge its URLs'
+ * tags (the 404 stored before it existed): one change in fifty, 86,000 new entities a day.
+ */
+const NEW_SHARE = 0.02
 /** Place pages (listings, state and national pages, hubs, guides) the changes purge. */
 const PLACE_TAGS = 200_000
 /** Purge rows a cold isolate reads after the snapshot at this rate, at worst. */
@@ -79,16 +85,21 @@ function feed(now: number): { sketch: PurgeSketch; tagPurges: number } {
   let tagPurges = 0
   for (let i = 0; i < changes; i++) {
     const at = start + Math.floor((i / changes) * (now - start))
+    // The entity's own tag always; its URLs' tags only when it is new (src/sync/purge-tags.ts).
     const provider = Math.floor(next() * PROVIDERS)
+    let tags = 1
     sketch.record(tagHash(`provider:${provider}`), at, i, at)
-    sketch.record(tagHash(`url:/p/name-${provider}`), at, i, at)
-    sketch.record(tagHash(`url:/p/${provider}`), at, i, at)
-    // A provider's places: a few cities' pages are far busier than the rest.
-    for (let t = 3; t < TAGS_PER_CHANGE; t++) {
+    if (next() < NEW_SHARE) {
+      sketch.record(tagHash(`url:/p/name-${provider}`), at, i, at)
+      sketch.record(tagHash(`url:/p/${provider}`), at, i, at)
+      tags += 2
+    }
+    // Its places' pages, the rest of the ten: a few cities' pages are far busier than the rest.
+    for (; tags < TAGS_PER_CHANGE; tags++) {
       const place = Math.floor(next() ** 2 * PLACE_TAGS)
       sketch.record(places[place] ?? 0, at, i, at)
     }
-    tagPurges += TAGS_PER_CHANGE
+    tagPurges += tags
   }
   return { sketch, tagPurges }
 }

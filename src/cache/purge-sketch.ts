@@ -226,12 +226,16 @@ export class PurgeSketch {
   load({ cells, unitNow, unitMax }: EncodedSketch, now: number): void {
     if (cells.length !== this.size.cells) throw new Error('purge snapshot: another size')
     if (unitMax - this.#base > MAX_CELL) this.#rebase(now)
-    for (let i = 0; i < cells.length; i++) {
-      const byte = cells[i] ?? 0
-      if (byte === 0) continue
+    // Each byte's cell value, worked out once: a cold isolate raises 4 million cells from it.
+    const valueOf = new Uint16Array(256)
+    for (let byte = 1; byte < 256; byte++) {
       const unit = byte === 255 ? unitMax : unitNow - ageOfByte(byte)
-      const value = Math.min(MAX_CELL, unit - this.#base)
-      if (value > (this.#cells[i] ?? 0)) this.#cells[i] = value
+      valueOf[byte] = Math.max(0, Math.min(MAX_CELL, unit - this.#base))
+    }
+    const mine = this.#cells
+    for (let i = 0; i < cells.length; i++) {
+      const value = valueOf[cells[i] ?? 0] ?? 0
+      if (value > (mine[i] ?? 0)) mine[i] = value
     }
   }
 }
