@@ -1,14 +1,41 @@
-// Fails when worker-configuration.d.ts no longer matches wrangler.toml and .dev.vars.example.
-// (`wrangler types --check` ignores --env-file, so it cannot see the secrets' names.)
+// Fails when worker-configuration.d.ts no longer matches wrangler.toml and .dev.vars.example, or
+// when the runtime's types (@cloudflare/workers-types) are not those of wrangler.toml's
+// compatibility date. (`wrangler types --check` ignores --env-file, so it cannot see the secrets'
+// names.)
 import { execFileSync } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
+import { parse } from 'smol-toml'
+
+// workers-types is versioned `<major>.<YYYYMMDD>.<patch>`, the date being the newest
+// compatibility date it describes: the pinned one must be wrangler.toml's date exactly.
+const { compatibility_date: compatibilityDate } = parse(readFileSync('wrangler.toml', 'utf8')) as {
+  compatibility_date: string
+}
+const runtimeTypes = JSON.parse(
+  readFileSync('node_modules/@cloudflare/workers-types/package.json', 'utf8'),
+) as { version: string }
+const typesDate = runtimeTypes.version.split('.')[1]?.replace(/^(\d{4})(\d\d)(\d\d)$/, '$1-$2-$3')
+if (typesDate !== compatibilityDate) {
+  console.error(
+    `@cloudflare/workers-types ${runtimeTypes.version} is not for the compatibility date ` +
+      `${compatibilityDate}: pin the version whose middle part is that date`,
+  )
+  process.exit(1)
+}
 
 // Beside the real file, so the paths wrangler writes into it are the same.
 const fresh = 'worker-configuration.check.d.ts'
 try {
   execFileSync(
     'node_modules/.bin/wrangler',
-    ['types', fresh, '--strict-vars=false', '--env-file', '.dev.vars.example'],
+    [
+      'types',
+      fresh,
+      '--include-runtime=false',
+      '--strict-vars=false',
+      '--env-file',
+      '.dev.vars.example',
+    ],
     {
       env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
       stdio: 'ignore',
