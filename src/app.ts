@@ -5,7 +5,7 @@ import { knownEntityPath } from './cache/entity-redirect'
 import type { AppEnv } from './env'
 import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
-import { noPage, pageContext, ROUTES, routedPage } from './pages'
+import { methodsOf, noPage, pageContext, ROUTES, routedPage } from './pages'
 import { dataRequests } from './request/data-requests'
 import { fastPath } from './fast-path'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
@@ -27,7 +27,7 @@ export function createApp(memory = new Memory(), routes = ROUTES): Hono<AppEnv> 
   const app = new Hono<AppEnv>()
   app.use(wayOut, noPage)
   for (const { row, path } of routes) app.use(path, pageContext(row))
-  app.use(requestContext(memory), normaliseRequest, allowMethods)
+  app.use(requestContext(memory), normaliseRequest, allowMethods(methodsOf))
   app.use(`${DATA_PREFIX}/*`, dataRequests)
   app.use(`${OPS_PREFIX}/*`, async (c, next) => {
     // Hono types its context's ExecutionContext apart from the runtime's; it is the runtime's.

@@ -360,6 +360,16 @@ export function matchPage(
   return { name, row, params }
 }
 
+/**
+ * The methods `path` answers, from the page table: each method a row serves it by, with HEAD
+ * beside GET. A path no row serves answers GET and HEAD, with a 404.
+ */
+export function methodsOf(path: string): readonly string[] {
+  const served = (['GET', 'POST'] as const).filter((method) => matchPage(method, path) !== null)
+  if (served.length === 0) return ['GET', 'HEAD']
+  return served.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
+}
+
 /** The rows that are files for crawlers, no page for a person. */
 export const CRAWLER_FILES: ReadonlySet<PageName> = new Set([
   'sitemapIndex',

@@ -4,8 +4,9 @@ import { ROW_SAMPLES } from '../scripts/sample-pages'
 import { pageKey } from '../src/cache/cache-key'
 import { FLAGS } from '../src/flags/definitions'
 import { DATA_PREFIX } from '../src/urls/data-prefix'
+import { OPS_CATALOG, OPS_FLAGS, OPS_PURGE, OPS_PURGES, PATTERNS } from '../src/urls/paths'
 import type { PageName, PageRow } from '../src/pages'
-import { matchPage, pageContextOf, PAGES, routedPage } from '../src/pages'
+import { matchPage, methodsOf, pageContextOf, PAGES, routedPage } from '../src/pages'
 import { fetchPage, ORIGIN } from './support/fetch-page'
 
 /** A row's sample as a path: fixed, or the first link of its kind on the page it names. */
@@ -134,5 +135,30 @@ describe('the page table', () => {
     ['/nowhere', {}],
   ])('targets flags on %s by what its route names', (path, target) => {
     expect(pageContextOf('GET', path).target).toEqual(target)
+  })
+})
+
+describe('the methods a path answers', () => {
+  it.each([
+    ['/babysitters/atlanta-ga', 'GET, HEAD'],
+    ['/_data/babysitters/atlanta-ga', 'GET, HEAD'],
+    ['/no/such/page', 'GET, HEAD'],
+    ['/p/maria-g-12', 'GET, HEAD'],
+    ['/p/maria-g-12/message', 'POST'],
+    ['/p/maria-g-12/message/sent', 'GET, HEAD'],
+    [OPS_PURGE, 'POST'],
+    [OPS_CATALOG, 'POST'],
+    [OPS_PURGES, 'GET, HEAD, POST'],
+    [OPS_FLAGS, 'GET, HEAD, POST'],
+  ])('%s answers %s', (path, allow) => {
+    expect(methodsOf(path).join(', ')).toBe(allow)
+  })
+
+  it('come from the page table: every row answers its own method at its pattern', () => {
+    for (const row of Object.values<PageRow>(PAGES)) {
+      const path = row.pattern.replace(/:(\w+)\{[^}]*\}|:(\w+)/g, 'a-1')
+      if (row.pattern === PATTERNS.providerMessage) expect(path).toBe('/p/a-1/message')
+      expect(methodsOf(path), `${row.pattern} answers ${row.method}`).toContain(row.method)
+    }
   })
 })

@@ -1,5 +1,6 @@
 import type { BusinessType, PayUnit } from '../catalog/enums'
 import type { Db } from './db'
+import { versionKey } from '../catalog/version-key'
 
 /** A provider's profile, with the place they live in. */
 export interface Provider {
@@ -58,7 +59,7 @@ export function findProvider(db: Db, id: number): Promise<Provider | null> {
 export async function wasProviderRemoved(db: Db, id: number): Promise<boolean> {
   const row = await db.first<{ removed: number }>(
     'SELECT removed FROM sync_versions WHERE key = ?',
-    `provider:${id}`,
+    versionKey('provider', id),
   )
   return row?.removed === 1
 }

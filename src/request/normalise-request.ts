@@ -3,7 +3,6 @@ import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
 import { isDataPath } from '../urls/data-prefix'
 import { normalisedPath } from '../urls/normalised-path'
-import { isProviderMessagePath, OPS_CATALOG, OPS_FLAGS, OPS_PURGE, OPS_PURGES } from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -70,26 +69,25 @@ export const normaliseRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next()
 }
 
-/**
- * The methods a path answers: pages GET and HEAD; the ops endpoint and a profile's message form
- * POST, and nothing else; the console's purges both.
- */
-function allowedMethods(path: string): readonly string[] {
-  if (path === OPS_PURGES || path === OPS_FLAGS) return ['GET', 'HEAD', 'POST']
-  return path === OPS_PURGE || path === OPS_CATALOG || isProviderMessagePath(path)
-    ? ['POST']
-    : ['GET', 'HEAD']
-}
+/** The methods a path answers, as the page table (src/pages.ts `methodsOf`) says. */
+export type MethodsOf = (path: string) => readonly string[]
 
-/** The `Allow` header of a 405 at `path`. */
-export function allowHeader(path: string): string {
-  return allowedMethods(path).join(', ')
-}
+/** A 405, with the methods its `Allow` header names. */
+export class MethodNotAllowed extends HTTPException {
+  readonly allow: string
 
-/** A method the path does not answer is a 405, which names the ones it does (`allowHeader`). */
-export const allowMethods: MiddlewareHandler = async (c, next) => {
-  if (!allowedMethods(c.req.path).includes(c.req.method)) {
-    throw new HTTPException(405, { message: `Allow: ${allowHeader(c.req.path)}` })
+  constructor(methods: readonly string[]) {
+    const allow = methods.join(', ')
+    super(405, { message: `Allow: ${allow}` })
+    this.allow = allow
   }
-  await next()
+}
+
+/** A method the path does not answer is a 405, which names the ones it does. */
+export function allowMethods(methodsOf: MethodsOf): MiddlewareHandler {
+  return async (c, next) => {
+    const methods = methodsOf(c.req.path)
+    if (!methods.includes(c.req.method)) throw new MethodNotAllowed(methods)
+    await next()
+  }
 }

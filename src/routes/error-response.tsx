@@ -10,7 +10,7 @@ import { pageTitle } from '../seo/head'
 import { ErrorPage, errorTitle } from '../views/error-page'
 import { IncompleteDocument, renderHtml } from '../views/render-html'
 import { isDataPath } from '../urls/data-prefix'
-import { allowHeader } from '../request/normalise-request'
+import { MethodNotAllowed } from '../request/normalise-request'
 import { cutAtNonce, joinWithNonce, newNonce } from '../lib/nonce'
 import { hashedScripts } from '../lib/script-hashes'
 import { policy } from '../lib/content-security-policy'
@@ -26,8 +26,9 @@ import { dataLayerOf, siteOf } from './render-page'
  * as HTTPException; anything else is a 500 and is reported.
  */
 export const onError: ErrorHandler<AppEnv> = (error, c) => {
+  if (error instanceof MethodNotAllowed) return errorPage(c, 405, { allow: error.allow })
   if (error instanceof HTTPException) {
-    return errorPage(c, error.status, error.status === 400 ? error.message : undefined)
+    return errorPage(c, error.status, error.status === 400 ? { detail: error.message } : {})
   }
   c.get('reporter').error(error, tagsOf(c))
   // Storage down is temporary: say when to come back, and let no cache keep the answer. So is
@@ -56,24 +57,34 @@ export function renderedNotFound(
   const found = rendered.get(key)
   if (found === undefined) return null
   const nonce = 'parts' in found ? newNonce() : ''
-  return { res: again(found, nonce, 404, errorHeaders(404, '', timing)), nonce }
+  return { res: again(found, nonce, 404, errorHeaders(404, timing)), nonce }
+}
+
+/** What an error page says beyond its status: a 400's reason, a 405's `Allow` header. */
+interface ErrorDetail {
+  detail?: string
+  allow?: string
 }
 
 function errorHeaders(
   status: number,
-  path: string,
   timing: Timing | undefined,
+  allow?: string,
 ): Record<string, string> {
   const headers: Record<string, string> = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' }
   if (timing) headers['server-timing'] = timing.header()
-  if (status === 405) headers.allow = allowHeader(path)
+  if (allow !== undefined) headers.allow = allow
   if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS)
   return headers
 }
 
-async function errorPage(c: Context<AppEnv>, status: number, detail?: string): Promise<Response> {
+async function errorPage(
+  c: Context<AppEnv>,
+  status: number,
+  { detail, allow }: ErrorDetail = {},
+): Promise<Response> {
   // Set by the first middleware; absent only if the request failed before it ran.
-  const headers = errorHeaders(status, c.req.path, c.get('timing'))
+  const headers = errorHeaders(status, c.get('timing'), allow)
   // Data requests only ever get JSON (docs/browser.md): a missing page is `{"notFound": true}`.
   if (isDataPath(c.req.path)) {
     const body = status === 404 ? { notFound: true } : { error: detail ?? errorTitle(status) }

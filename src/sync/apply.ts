@@ -3,6 +3,7 @@ import type { Labelled } from '../catalog/enums'
 import { BADGES, TRAITS, WEEKDAYS } from '../catalog/enums'
 import { findJobService, JOB_REQUIREMENTS } from '../catalog/jobs'
 import { citySlug } from '../catalog/cities'
+import { versionKey } from '../catalog/version-key'
 import { slugOf } from '../catalog/options'
 import { findService } from '../catalog/services'
 import { TAG } from '../cache/tags'
@@ -73,6 +74,8 @@ export function newestPerEntity(messages: readonly CatalogMessage[]): CatalogMes
 }
 
 type Param = string | number | null
+/** A message's values for one statement, bound by name (the statement reads them with `value`). */
+type Row = Readonly<Record<string, Param>>
 
 /** An instant as the catalog stores it: ISO 8601 in UTC, to the second. */
 function instant(value: string): string {
@@ -87,43 +90,39 @@ function maskOf(codes: readonly string[], list: readonly Labelled[]): number {
 const MAX_ROWS_BYTES = 1_000_000
 
 /**
- * SQL run once per row of a JSON array (the rows of `json_each(?1)` as `p`, where a template says
- * `{rows}`; each term of a compound SELECT says it again): its `?N` is the row's Nth value. Every
- * message of a kind makes the same statements, so a batch runs each of them once for all its
- * messages of that kind, whatever their number: a batch is a few statements per kind, not a few
- * per message (D1 limits the statements of an invocation). The rows are materialized first: read
- * straight from `json_each`, a row is rendered to JSON text again for each of its values (about
- * half of the statement's time for a provider's 26 values).
+ * A batch statement runs once over the rows of a JSON array, each a JSON object of the values
+ * one message binds by name. Every message of a kind makes the same statements, so a batch runs
+ * each of them once for all its messages of that kind, whatever their number: a batch is a few
+ * statements per kind, not a few per message (D1 limits the statements of an invocation). The
+ * rows are materialized first: read straight from `json_each`, a row is rendered to JSON text
+ * again for each of its values (about half of the statement's time for a provider's 26 values).
  */
-const compiled = new Map<string, string>()
-function perRow(sql: string): string {
-  let out = compiled.get(sql)
-  if (out === undefined) {
-    out =
-      'WITH batch_rows (value) AS MATERIALIZED (SELECT value FROM json_each(?1)) ' +
-      sql
-        .replace(/\?(\d+)/g, (_, n: string) => `(p.value ->> ${Number(n) - 1})`)
-        .replaceAll('{rows}', 'batch_rows AS p')
-    compiled.set(sql, out)
-  }
-  return out
-}
+const BATCH_ROWS = 'WITH batch_rows (value) AS MATERIALIZED (SELECT value FROM json_each(?1)) '
+/** SQL: the batch's rows, each as `p`. */
+const ROWS = 'batch_rows AS p'
+/** SQL: the current row's value named `name`. */
+const value = (name: string) => `(p.value ->> '${name}')`
+/** SQL of the values every row carries: the entity's key and the message's version. */
+const KEY = value('key')
+const VERSION = value('version')
 
-/** SQL writing the versions of the messages (`?3`: whether it removed the entity) newer. */
-const VERSIONS = `INSERT INTO sync_versions (key, version, removed) SELECT ?1, ?2, ?3 FROM {rows} WHERE true
+/** SQL writing the versions of the messages (`removed`: whether it removed the entity) newer. */
+const VERSIONS = `INSERT INTO sync_versions (key, version, removed)
+  SELECT ${KEY}, ${VERSION}, ${value('removed')} FROM ${ROWS} WHERE true
   ON CONFLICT (key) DO UPDATE SET version = excluded.version, removed = excluded.removed
   WHERE excluded.version > sync_versions.version`
 
 /**
- * A batch's statements: each message adds its kind's statements, each with its values (`?1` the
- * key, `?2` the version, then its own), guarded by its version; the statements of one kind are
- * then run once over the values of all its messages, in the order the first message made them.
- * Versions are written after the statements of every message before, by `versions()`.
+ * A batch's statements: each message adds its kind's statements, each with its row of values
+ * (`key` the entity's key, `version` the message's, then its own), guarded by its version; the
+ * statements of one kind are then run once over the rows of all its messages, in the order the
+ * first message made them. Versions are written after the statements of every message before,
+ * by `versions()`.
  */
 class Statements {
   /** By kind and the statement's place among its message's. */
-  readonly #groups = new Map<string, { sql: string; rows: Param[][] }>()
-  #versions: Param[][] = []
+  readonly #groups = new Map<string, { sql: string; rows: Row[] }>()
+  #versions: Row[] = []
   #index = 0
   constructor(
     readonly db: D1Database,
@@ -137,24 +136,24 @@ class Statements {
     this.#index = 0
   }
 
-  /** Adds `sql`, its `?1` and `?2` bound to the message's key and version, then `params`. */
-  add(message: CatalogMessage, sql: string, ...params: Param[]): void {
+  /** Adds `sql`, with the message's key and version and `row`'s values bound by name. */
+  add(message: CatalogMessage, sql: string, row: Row = {}): void {
     const place = `${message.kind} ${this.#index++}`
     let group = this.#groups.get(place)
     if (!group) this.#groups.set(place, (group = { sql, rows: [] }))
     // Every message of a kind makes the same statements in the same order.
     else if (group.sql !== sql) throw new Error(`${place}: another statement than its kind's`)
-    group.rows.push([entityKey(message), message.version, ...params])
+    group.rows.push({ key: entityKey(message), version: message.version, ...row })
   }
 
   /** Adds `sql` only when the batch derives. */
-  derived(message: CatalogMessage, sql: string, ...params: Param[]): void {
-    if (this.derive) this.add(message, sql, ...params)
+  derived(message: CatalogMessage, sql: string, row: Row = {}): void {
+    if (this.derive) this.add(message, sql, row)
   }
 
   /**
    * Lists what the message touches, when it is newer and the batch derives: the rows of `terms`
-   * (`touched(...)`, their values from `?4` on), before and after the change alike, in one
+   * (`touched(...)`, reading `row`'s values), before and after the change alike, in one
    * statement that runs before the message's own; and records the purge of its literal `tags`
    * (src/sync/purge-tags.ts): at once, at once only when the entity is new, or coalesced. What
    * each tag list holds depends on the kind alone, so every message of a kind makes the same
@@ -164,20 +163,20 @@ class Statements {
     message: CatalogMessage,
     tags: LiteralTags | readonly string[],
     terms: readonly string[],
-    ...params: Param[]
+    row: Row = {},
   ): void {
     if (terms.length)
       this.derived(
         message,
         `INSERT OR IGNORE INTO sync_touched (kind, value, city_id) ${terms.join(' UNION ALL ')}`,
-        null,
-        ...params,
+        row,
       )
     const { atOnce, whenNew, coalesced } = literalPurges(tags)
-    if (atOnce.length) this.derived(message, PURGE_LITERAL, this.at, JSON.stringify(atOnce))
-    if (whenNew.length) this.derived(message, PURGE_IF_NEW, this.at, JSON.stringify(whenNew))
+    const at = this.at
+    if (atOnce.length) this.derived(message, PURGE_LITERAL, { at, tags: JSON.stringify(atOnce) })
+    if (whenNew.length) this.derived(message, PURGE_IF_NEW, { at, tags: JSON.stringify(whenNew) })
     if (coalesced.length)
-      this.derived(message, COALESCE_LITERAL, this.at, JSON.stringify(coalesced))
+      this.derived(message, COALESCE_LITERAL, { at, tags: JSON.stringify(coalesced) })
   }
 
   /**
@@ -185,7 +184,11 @@ class Statements {
    * every statement guarded by it has run, at the next `versions()`.
    */
   version(message: CatalogMessage, removed: boolean): void {
-    this.#versions.push([entityKey(message), message.version, removed ? 1 : 0])
+    this.#versions.push({
+      key: entityKey(message),
+      version: message.version,
+      removed: removed ? 1 : 0,
+    })
   }
 
   /** The versions of the messages added so far, written in one statement after theirs. */
@@ -199,7 +202,7 @@ class Statements {
   get list(): D1PreparedStatement[] {
     const list: D1PreparedStatement[] = []
     for (const { sql, rows } of this.#groups.values()) {
-      const statement = this.db.prepare(perRow(sql))
+      const statement = this.db.prepare(BATCH_ROWS + sql)
       let part: string[] = []
       let bytes = 0
       const flush = () => {
@@ -219,63 +222,142 @@ class Statements {
   }
 }
 
-/** SQL: the message (`?1` its key, `?2` its version) is newer than the version applied. */
-const NEWER = 'COALESCE((SELECT version FROM sync_versions WHERE key = ?1), -1) < ?2'
-/** SQL: the provider named by the parameter was removed (its listings and reviews go with it). */
-const removedProvider = (param: string) =>
-  `EXISTS (SELECT 1 FROM sync_versions WHERE key = ${param} AND removed = 1)`
+/** SQL: the message is newer than the version applied. */
+const NEWER = `COALESCE((SELECT version FROM sync_versions WHERE key = ${KEY}), -1) < ${VERSION}`
+/** SQL: the provider whose version key is the row's `name` was removed (its listings and reviews go with it). */
+const removedProvider = (name: string) =>
+  `EXISTS (SELECT 1 FROM sync_versions WHERE key = ${value(name)} AND removed = 1)`
+
+/**
+ * A table the messages write, one map of its columns generating the insert, the select from the
+ * batch's rows and the conflict clause: each column bound by its name from the message's row, or
+ * computed by SQL of its own (`computed`, on insert only, from a constant or the row joined as
+ * `x` by `join`). An update sets every bound column but the key and `keep`.
+ */
+interface ColumnMap<Column extends string> {
+  table: string
+  /** The bound columns, in the table's order. */
+  columns: readonly Column[]
+  /** The conflict target: the row's identity. */
+  key: readonly Column[]
+  computed?: Readonly<Record<string, string>>
+  /** Bound columns an update leaves as they were. */
+  keep?: readonly Column[]
+  /** SQL joined to the batch's rows, as `x`. */
+  join?: string
+  /** SQL: a further condition, beside the version's. */
+  where?: string
+}
+
+/** The upsert of `map`'s table from the batch's rows, when the message is newer. */
+function upsert<Column extends string>(map: ColumnMap<Column>): string {
+  const computed = Object.entries(map.computed ?? {})
+  const names = [...map.columns, ...computed.map(([name]) => name)]
+  const values = [...map.columns.map(value), ...computed.map(([, sql]) => sql)]
+  const updated = map.columns.filter((c) => !map.key.includes(c) && !map.keep?.includes(c))
+  return `INSERT INTO ${map.table} (${names.join(', ')})
+     SELECT ${values.join(', ')} FROM ${ROWS} ${map.join ?? ''}
+     WHERE ${NEWER}${map.where ? ` AND ${map.where}` : ''}
+     ON CONFLICT (${map.key.join(', ')}) DO UPDATE SET
+       ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`
+}
 
 /**
  * SQL selecting, when the message is newer, touched rows of `kind`: `columns` (value, city) of
  * the message's row joined with `join` (a table as `x`, or nothing) where `where`.
  */
 const touched = (kind: string, columns: string, join = '', where = 'true') =>
-  `SELECT '${kind}', ${columns} FROM {rows} ${join} WHERE ${where} AND ${NEWER}`
+  `SELECT '${kind}', ${columns} FROM ${ROWS} ${join} WHERE ${where} AND ${NEWER}`
 
 /**
- * SQL recording at `?3` the purge of the tags `?4` (JSON), when the message is newer and an
+ * SQL recording at `at` the purge of the tags `tags` (JSON), when the message is newer and an
  * earlier statement of the batch has not (a provider and its listing name the same tag).
  */
 const PURGE_LITERAL = `INSERT INTO purges (at, tag)
-  SELECT DISTINCT ?3, t.value FROM {rows}, json_each(?4) AS t WHERE ${NEWER}
-    AND NOT EXISTS (SELECT 1 FROM purges WHERE at = ?3 AND tag = t.value)`
+  SELECT DISTINCT ${value('at')}, t.value FROM ${ROWS}, json_each(${value('tags')}) AS t WHERE ${NEWER}
+    AND NOT EXISTS (SELECT 1 FROM purges WHERE at = ${value('at')} AND tag = t.value)`
 /** The same, only when the entity is new: no version yet, or a removal's. */
 const PURGE_IF_NEW = `${PURGE_LITERAL}
-  AND COALESCE((SELECT removed FROM sync_versions WHERE key = ?1), 1) = 1`
-/** SQL holding the tags `?4` back to coalesce (src/sync/purge-tags.ts), when the message is newer. */
+  AND COALESCE((SELECT removed FROM sync_versions WHERE key = ${KEY}), 1) = 1`
+/** SQL holding the tags `tags` back to coalesce (src/sync/purge-tags.ts), when the message is newer. */
 const COALESCE_LITERAL = `INSERT INTO pending_purges (tag, since)
-  SELECT t.value, ?3 FROM {rows}, json_each(?4) AS t WHERE ${NEWER}
+  SELECT t.value, ${value('at')} FROM ${ROWS}, json_each(${value('tags')}) AS t WHERE ${NEWER}
   ON CONFLICT (tag) DO NOTHING`
 
-/** SQL deleting the rows of `table` whose `column` is the message's `?3`, when it is newer. */
+/** SQL deleting the rows of `table` whose `column` is the row's `id`, when the message is newer. */
 const removeWhere = (table: string, column: string) =>
-  `DELETE FROM ${table} WHERE ${column} IN (SELECT ?3 FROM {rows} WHERE ${NEWER})`
+  `DELETE FROM ${table} WHERE ${column} IN (SELECT ${value('id')} FROM ${ROWS} WHERE ${NEWER})`
+
+/** SQL logging the row's `slug` for the gate when no row of `table` has the row's `id` yet. */
+const newId = (table: string) =>
+  `INSERT INTO city_additions (slug) SELECT ${value('slug')} FROM ${ROWS}
+      WHERE NOT EXISTS (SELECT 1 FROM ${table} WHERE id = ${value('id')}) AND ${NEWER}`
+
+const CITIES = upsert({
+  table: 'cities',
+  columns: ['id', 'slug', 'name', 'state_code', 'lat', 'lng', 'population'],
+  key: ['id'],
+})
 
 function cityAdded(s: Statements, m: MessageOf<'city.added'>): void {
   const c = m.entity
   const slug = citySlug(c.name, c.stateCode)
   s.touched(m, cityTags(slug), [])
   // The cities table's triggers log a new slug for the gate (migrations/0006_city_additions.sql).
-  s.add(
-    m,
-    `INSERT INTO cities (id, slug, name, state_code, lat, lng, population)
-     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9 FROM {rows} WHERE ${NEWER}
-     ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, name = excluded.name,
-       state_code = excluded.state_code, lat = excluded.lat, lng = excluded.lng,
-       population = excluded.population`,
-    m.id,
+  s.add(m, CITIES, {
+    id: m.id,
     slug,
-    c.name,
-    c.stateCode,
-    c.lat,
-    c.lng,
-    c.population,
-  )
+    name: c.name,
+    state_code: c.stateCode,
+    lat: c.lat,
+    lng: c.lng,
+    population: c.population,
+  })
   s.version(m, false)
 }
 
-/** SQL: the provider's (`?4`) listings. */
-const LISTINGS = 'JOIN provider_services AS x ON x.provider_id = ?4'
+/** SQL: the provider's (the row's `id`) listings. */
+const LISTINGS = `JOIN provider_services AS x ON x.provider_id = ${value('id')}`
+
+const PROVIDERS = upsert({
+  table: 'providers',
+  columns: [
+    'id',
+    'name_slug',
+    'first_name',
+    'last_name',
+    'business_type',
+    'business_name',
+    'city_id',
+    'lat',
+    'lng',
+    'headline',
+    'bio',
+    'photo_url',
+    'years_experience',
+    'badges',
+    'availability',
+    'traits',
+    'languages',
+    'certifications',
+    'education',
+    'capacity',
+    'opening_hours',
+    'address',
+    'created_at',
+    'updated_at',
+  ],
+  key: ['id'],
+  // Derived from its reviews (derivationStatements).
+  computed: { rating: 'NULL', review_count: '0' },
+})
+
+/** The fields of a provider that its listings copy, for directories to filter on. */
+const COPIED = ['city_id', 'lat', 'lng', 'years_experience', 'badges', 'availability'] as const
+const COPY_TO_LISTINGS = `UPDATE provider_services SET
+       ${COPIED.map((c) => `${c} = ${value(c)}`).join(', ')}
+     FROM ${ROWS} WHERE provider_id = ${value('id')} AND ${NEWER}
+       AND (${COPIED.join(', ')}) IS NOT (${COPIED.map(value).join(', ')})`
 
 function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): void {
   const p = m.entity
@@ -286,268 +368,286 @@ function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): voi
     providerTags(m.id, nameSlug),
     [
       touched('listing', 'x.service, x.city_id', LISTINGS),
-      touched('listing', 'x.service, ?5', LISTINGS),
+      touched('listing', `x.service, ${value('city_id')}`, LISTINGS),
     ],
-    m.id,
-    p.cityId,
+    { id: m.id, city_id: p.cityId },
   )
   // An id the gate was built without: logged, so its profile is no false 404 (src/gate/gate.ts).
-  s.derived(
-    m,
-    `INSERT INTO city_additions (slug) SELECT ?4 FROM {rows}
-      WHERE NOT EXISTS (SELECT 1 FROM providers WHERE id = ?3) AND ${NEWER}`,
-    m.id,
-    entityKey(m),
-  )
-  s.add(
-    m,
-    `INSERT INTO providers (id, name_slug, first_name, last_name, business_type, business_name,
-       city_id, lat, lng, headline, bio, photo_url, years_experience, badges, availability, traits,
-       languages, certifications, education, rating, review_count, capacity, opening_hours,
-       address, created_at, updated_at)
-     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-       ?21, NULL, 0, ?22, ?23, ?24, ?25, ?26 FROM {rows} WHERE ${NEWER}
-     ON CONFLICT (id) DO UPDATE SET name_slug = excluded.name_slug,
-       first_name = excluded.first_name, last_name = excluded.last_name,
-       business_type = excluded.business_type, business_name = excluded.business_name,
-       city_id = excluded.city_id, lat = excluded.lat, lng = excluded.lng,
-       headline = excluded.headline, bio = excluded.bio, photo_url = excluded.photo_url,
-       years_experience = excluded.years_experience, badges = excluded.badges,
-       availability = excluded.availability, traits = excluded.traits,
-       languages = excluded.languages, certifications = excluded.certifications,
-       education = excluded.education, capacity = excluded.capacity,
-       opening_hours = excluded.opening_hours, address = excluded.address,
-       created_at = excluded.created_at, updated_at = excluded.updated_at`,
-    m.id,
-    nameSlug,
-    p.firstName,
-    p.lastName,
-    p.businessType,
-    p.businessName,
-    p.cityId,
-    p.lat,
-    p.lng,
-    p.headline,
-    p.bio,
-    p.photoUrl,
-    p.yearsExperience,
-    maskOf(p.badges, BADGES),
-    maskOf(p.availability, WEEKDAYS),
-    maskOf(p.traits, TRAITS),
-    p.languages.join(','),
-    p.certifications.join(','),
-    p.education,
-    p.capacity,
-    p.openingHours,
-    p.address,
-    instant(p.createdAt),
-    instant(p.updatedAt),
-  )
+  s.derived(m, newId('providers'), { id: m.id, slug: entityKey(m) })
+  const copied = {
+    city_id: p.cityId,
+    lat: p.lat,
+    lng: p.lng,
+    years_experience: p.yearsExperience,
+    badges: maskOf(p.badges, BADGES),
+    availability: maskOf(p.availability, WEEKDAYS),
+  }
+  s.add(m, PROVIDERS, {
+    id: m.id,
+    name_slug: nameSlug,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    business_type: p.businessType,
+    business_name: p.businessName,
+    ...copied,
+    headline: p.headline,
+    bio: p.bio,
+    photo_url: p.photoUrl,
+    traits: maskOf(p.traits, TRAITS),
+    languages: p.languages.join(','),
+    certifications: p.certifications.join(','),
+    education: p.education,
+    capacity: p.capacity,
+    opening_hours: p.openingHours,
+    address: p.address,
+    created_at: instant(p.createdAt),
+    updated_at: instant(p.updatedAt),
+  })
   // Listings copy the fields directories filter on.
-  s.add(
-    m,
-    `UPDATE provider_services SET city_id = ?4, lat = ?5, lng = ?6, years_experience = ?7,
-       badges = ?8, availability = ?9
-     FROM {rows} WHERE provider_id = ?3 AND ${NEWER}
-       AND (city_id, lat, lng, years_experience, badges, availability) IS NOT (?4, ?5, ?6, ?7, ?8, ?9)`,
-    m.id,
-    p.cityId,
-    p.lat,
-    p.lng,
-    p.yearsExperience,
-    maskOf(p.badges, BADGES),
-    maskOf(p.availability, WEEKDAYS),
-  )
+  s.add(m, COPY_TO_LISTINGS, { id: m.id, ...copied })
   s.version(m, false)
 }
 
 function providerRemoved(s: Statements, m: MessageOf<'provider.removed'>): void {
-  s.touched(m, [TAG.provider(m.id)], [touched('listing', 'x.service, x.city_id', LISTINGS)], m.id)
+  s.touched(m, [TAG.provider(m.id)], [touched('listing', 'x.service, x.city_id', LISTINGS)], {
+    id: m.id,
+  })
   for (const sql of [
     removeWhere('reviews', 'provider_id'),
     removeWhere('provider_services', 'provider_id'),
     removeWhere('providers', 'id'),
   ])
-    s.add(m, sql, m.id)
+    s.add(m, sql, { id: m.id })
   s.version(m, true)
 }
 
-/** SQL selecting the listing (`?4` provider, `?5` service) as touched: in its provider's city. */
-const LISTING = touched('listing', '?5, x.city_id', 'JOIN providers AS x ON x.id = ?4')
+/** SQL selecting the listing (the row's `id` provider, `service`) as touched: in its provider's city. */
+const LISTING = touched(
+  'listing',
+  `${value('service')}, x.city_id`,
+  `JOIN providers AS x ON x.id = ${value('id')}`,
+)
+
+// The provider's fields are read from its row: a listing of a provider not in the catalog writes
+// NULL into them and fails (an impossible reference); one of a removed provider is dropped.
+const PROVIDER_SERVICES = upsert({
+  table: 'provider_services',
+  columns: [
+    'provider_id',
+    'service',
+    'rank_score',
+    'created_at',
+    'rate_min',
+    'rate_max',
+    'pay_unit',
+    'ages',
+    'options',
+    'schedules',
+  ],
+  key: ['provider_id', 'service'],
+  keep: ['pay_unit'],
+  computed: {
+    city_id: 'x.city_id',
+    lat: 'x.lat',
+    lng: 'x.lng',
+    years_experience: 'x.years_experience',
+    badges: 'x.badges',
+    availability: 'x.availability',
+  },
+  join: `LEFT JOIN providers AS x ON x.id = ${value('provider_id')}`,
+  where: `NOT ${removedProvider('provider_key')}`,
+})
 
 function listingOffered(s: Statements, m: MessageOf<'provider-service.offered'>): void {
   const l = m.entity
   const service = findService(m.service)
   if (!service) throw new Error(`no service ${m.service}`)
-  s.touched(m, [TAG.provider(m.id)], [LISTING], m.id, m.service)
-  // The provider's fields are read from its row: a listing of a provider not in the catalog
-  // writes NULL into them and fails (an impossible reference); one of a removed provider is
-  // dropped.
-  s.add(
-    m,
-    `INSERT INTO provider_services (provider_id, service, city_id, lat, lng, rank_score,
-       created_at, rate_min, rate_max, pay_unit, years_experience, badges, availability, ages,
-       options, schedules)
-     SELECT ?3, ?4, x.city_id, x.lat, x.lng, ?5, ?6, ?7, ?8, ?9, x.years_experience, x.badges,
-       x.availability, ?10, ?11, ?12
-     FROM {rows} LEFT JOIN providers AS x ON x.id = ?3
-     WHERE ${NEWER} AND NOT ${removedProvider('?13')}
-     ON CONFLICT (provider_id, service) DO UPDATE SET rank_score = excluded.rank_score,
-       created_at = excluded.created_at, rate_min = excluded.rate_min,
-       rate_max = excluded.rate_max, ages = excluded.ages, options = excluded.options,
-       schedules = excluded.schedules`,
-    m.id,
-    m.service,
-    l.rankScore,
-    instant(l.createdAt),
-    l.rateMin,
-    l.rateMax,
-    service.payUnit,
-    maskOf(l.ages, service.ages),
-    maskOf(l.options, service.options),
-    maskOf(l.schedules, service.schedules),
-    `provider:${m.id}`,
-  )
+  s.touched(m, [TAG.provider(m.id)], [LISTING], { id: m.id, service: m.service })
+  s.add(m, PROVIDER_SERVICES, {
+    provider_id: m.id,
+    service: m.service,
+    rank_score: l.rankScore,
+    created_at: instant(l.createdAt),
+    rate_min: l.rateMin,
+    rate_max: l.rateMax,
+    pay_unit: service.payUnit,
+    ages: maskOf(l.ages, service.ages),
+    options: maskOf(l.options, service.options),
+    schedules: maskOf(l.schedules, service.schedules),
+    provider_key: versionKey('provider', m.id),
+  })
   s.version(m, false)
 }
 
 function listingWithdrawn(s: Statements, m: MessageOf<'provider-service.withdrawn'>): void {
-  s.touched(m, [TAG.provider(m.id)], [LISTING], m.id, m.service)
+  s.touched(m, [TAG.provider(m.id)], [LISTING], { id: m.id, service: m.service })
   s.add(
     m,
     `DELETE FROM provider_services WHERE (provider_id, service) IN
-       (SELECT ?3, ?4 FROM {rows} WHERE ${NEWER})`,
-    m.id,
-    m.service,
+       (SELECT ${value('id')}, ${value('service')} FROM ${ROWS} WHERE ${NEWER})`,
+    { id: m.id, service: m.service },
   )
   s.version(m, true)
 }
 
-/** SQL selecting the rating of the review's (`?4`) provider as touched. */
-const RATING = touched('rating', 'x.provider_id, 0', 'JOIN reviews AS x ON x.id = ?4')
+/** SQL selecting the rating of the review's (the row's `id`) provider as touched. */
+const RATING = touched('rating', 'x.provider_id, 0', `JOIN reviews AS x ON x.id = ${value('id')}`)
+
+const REVIEWS = upsert({
+  table: 'reviews',
+  columns: ['id', 'provider_id', 'service', 'author', 'rating', 'ratings', 'body', 'created_at'],
+  key: ['id'],
+  where: `NOT ${removedProvider('provider_key')}`,
+})
 
 function reviewAdded(s: Statements, m: MessageOf<'review.added'>): void {
   const r = m.entity
+  const providerKey = versionKey('provider', r.providerId)
   // The rating of the provider it was of, and of the one it is of (unless removed).
   s.touched(
     m,
     [],
-    [RATING, touched('rating', '?5, 0', '', `NOT ${removedProvider('?6')}`)],
-    m.id,
-    r.providerId,
-    `provider:${r.providerId}`,
+    [
+      RATING,
+      touched('rating', `${value('provider_id')}, 0`, '', `NOT ${removedProvider('provider_key')}`),
+    ],
+    { id: m.id, provider_id: r.providerId, provider_key: providerKey },
   )
-  s.add(
-    m,
-    `INSERT INTO reviews (id, provider_id, service, author, rating, ratings, body, created_at)
-     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 FROM {rows}
-     WHERE ${NEWER} AND NOT ${removedProvider('?11')}
-     ON CONFLICT (id) DO UPDATE SET provider_id = excluded.provider_id,
-       service = excluded.service, author = excluded.author, rating = excluded.rating,
-       ratings = excluded.ratings, body = excluded.body, created_at = excluded.created_at`,
-    m.id,
-    r.providerId,
-    r.service,
-    r.author,
-    r.rating,
-    JSON.stringify({ OVERALL: r.rating, ...r.ratings }),
-    r.body,
-    instant(r.createdAt),
-    `provider:${r.providerId}`,
-  )
+  s.add(m, REVIEWS, {
+    id: m.id,
+    provider_id: r.providerId,
+    service: r.service,
+    author: r.author,
+    rating: r.rating,
+    ratings: JSON.stringify({ OVERALL: r.rating, ...r.ratings }),
+    body: r.body,
+    created_at: instant(r.createdAt),
+    provider_key: providerKey,
+  })
   // A review moved to a removed provider goes with it, as if the removal had come after: the row
   // an older version left on another provider must not outlive the newer version.
   s.add(
     m,
-    `DELETE FROM reviews WHERE id IN (SELECT ?3 FROM {rows} WHERE ${NEWER} AND ${removedProvider('?4')})`,
-    m.id,
-    `provider:${r.providerId}`,
+    `DELETE FROM reviews WHERE id IN
+       (SELECT ${value('id')} FROM ${ROWS} WHERE ${NEWER} AND ${removedProvider('provider_key')})`,
+    { id: m.id, provider_key: providerKey },
   )
   s.version(m, false)
 }
 
 function reviewRemoved(s: Statements, m: MessageOf<'review.removed'>): void {
-  s.touched(m, [], [RATING], m.id)
-  s.add(m, removeWhere('reviews', 'id'), m.id)
+  s.touched(m, [], [RATING], { id: m.id })
+  s.add(m, removeWhere('reviews', 'id'), { id: m.id })
   s.version(m, true)
 }
+
+const JOBS = upsert({
+  table: 'jobs',
+  columns: [
+    'id',
+    'title_slug',
+    'title',
+    'service',
+    'job_type',
+    'employer',
+    'city_id',
+    'lat',
+    'lng',
+    'description',
+    'pay_min',
+    'pay_max',
+    'pay_unit',
+    'schedule',
+    'hours_per_week',
+    'start_date',
+    'children',
+    'ages',
+    'requirements',
+    'rank_score',
+    'posted_at',
+    'valid_through',
+  ],
+  key: ['id'],
+})
 
 function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>): void {
   const j: Job = m.entity
   const jobService = findJobService(j.service)
   if (!jobService) throw new Error(`no job service ${j.service}`)
   const titleSlug = slugOf(j.title)
-  const validThrough = instant(
-    m.kind === 'job.closed' && m.closedAt < j.validThrough ? m.closedAt : j.validThrough,
-  )
   // Its job listing, where it was and where it will be.
   s.touched(
     m,
     jobTags(m.id, titleSlug),
     [
-      touched('jobs', 'x.service, x.city_id', 'JOIN jobs AS x ON x.id = ?4'),
-      touched('jobs', '?5, ?6'),
+      touched('jobs', 'x.service, x.city_id', `JOIN jobs AS x ON x.id = ${value('id')}`),
+      touched('jobs', `${value('service')}, ${value('city_id')}`),
     ],
-    m.id,
-    j.service,
-    j.cityId,
+    { id: m.id, service: j.service, city_id: j.cityId },
   )
-  s.derived(
-    m,
-    `INSERT INTO city_additions (slug) SELECT ?4 FROM {rows}
-      WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE id = ?3) AND ${NEWER}`,
-    m.id,
-    entityKey(m),
-  )
-  s.add(
-    m,
-    `INSERT INTO jobs (id, title_slug, title, service, job_type, employer, city_id, lat, lng,
-       description, pay_min, pay_max, pay_unit, schedule, hours_per_week, start_date, children,
-       ages, requirements, rank_score, posted_at, valid_through)
-     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-       ?21, ?22, ?23, ?24 FROM {rows} WHERE ${NEWER}
-     ON CONFLICT (id) DO UPDATE SET title_slug = excluded.title_slug, title = excluded.title,
-       service = excluded.service, job_type = excluded.job_type, employer = excluded.employer,
-       city_id = excluded.city_id, lat = excluded.lat, lng = excluded.lng,
-       description = excluded.description, pay_min = excluded.pay_min,
-       pay_max = excluded.pay_max, pay_unit = excluded.pay_unit, schedule = excluded.schedule,
-       hours_per_week = excluded.hours_per_week, start_date = excluded.start_date,
-       children = excluded.children, ages = excluded.ages,
-       requirements = excluded.requirements, rank_score = excluded.rank_score,
-       posted_at = excluded.posted_at, valid_through = excluded.valid_through`,
-    m.id,
-    titleSlug,
-    j.title,
-    j.service,
-    j.jobType,
-    j.employer,
-    j.cityId,
-    j.lat,
-    j.lng,
-    j.description,
-    j.payMin,
-    j.payMax,
-    j.payUnit,
-    j.schedule,
-    j.hoursPerWeek,
-    j.startDate,
-    j.children,
-    maskOf(j.ages, jobService.service.ages),
-    maskOf(j.requirements, JOB_REQUIREMENTS),
-    j.rankScore,
-    instant(j.postedAt),
-    validThrough,
-  )
+  s.derived(m, newId('jobs'), { id: m.id, slug: entityKey(m) })
+  s.add(m, JOBS, {
+    id: m.id,
+    title_slug: titleSlug,
+    title: j.title,
+    service: j.service,
+    job_type: j.jobType,
+    employer: j.employer,
+    city_id: j.cityId,
+    lat: j.lat,
+    lng: j.lng,
+    description: j.description,
+    pay_min: j.payMin,
+    pay_max: j.payMax,
+    pay_unit: j.payUnit,
+    schedule: j.schedule,
+    hours_per_week: j.hoursPerWeek,
+    start_date: j.startDate,
+    children: j.children,
+    ages: maskOf(j.ages, jobService.service.ages),
+    requirements: maskOf(j.requirements, JOB_REQUIREMENTS),
+    rank_score: j.rankScore,
+    posted_at: instant(j.postedAt),
+    valid_through: instant(
+      m.kind === 'job.closed' && m.closedAt < j.validThrough ? m.closedAt : j.validThrough,
+    ),
+  })
   s.version(m, false)
 }
 
-/** SQL selecting the keywords of the activity (`?4`) as touched. */
+/** SQL selecting the keywords of the activity (the row's `id`) as touched. */
 const KEYWORDS = touched(
   'keyword',
   'k.value, 0',
-  'JOIN activities AS x ON x.id = ?4, json_each(json_array(x.category, x.subcategory)) AS k',
+  `JOIN activities AS x ON x.id = ${value('id')}, json_each(json_array(x.category, x.subcategory)) AS k`,
   'k.value IS NOT NULL',
 )
+
+const ACTIVITIES = upsert({
+  table: 'activities',
+  columns: [
+    'id',
+    'name',
+    'organizer',
+    'source',
+    'category',
+    'subcategory',
+    'participation',
+    'ages',
+    'days',
+    'start_date',
+    'end_date',
+    'is_camp',
+    'price',
+    'price_unit',
+    'description',
+    'city_id',
+    'venue',
+    'address',
+    'rank_score',
+  ],
+  key: ['id'],
+})
 
 function activityUpserted(s: Statements, m: MessageOf<'activity.upserted'>): void {
   const a = m.entity
@@ -560,55 +660,39 @@ function activityUpserted(s: Statements, m: MessageOf<'activity.upserted'>): voi
       touched(
         'keyword',
         'k.value, 0',
-        ', json_each(json_array(?5, ?6)) AS k',
+        `, json_each(json_array(${value('category')}, ${value('subcategory')})) AS k`,
         'k.value IS NOT NULL',
       ),
     ],
-    m.id,
-    a.category,
-    a.subcategory,
+    { id: m.id, category: a.category, subcategory: a.subcategory },
   )
-  s.add(
-    m,
-    `INSERT INTO activities (id, name, organizer, source, category, subcategory, participation,
-       ages, days, start_date, end_date, is_camp, price, price_unit, description, city_id, venue,
-       address, rank_score)
-     SELECT ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-       ?21 FROM {rows} WHERE ${NEWER}
-     ON CONFLICT (id) DO UPDATE SET name = excluded.name, organizer = excluded.organizer,
-       source = excluded.source, category = excluded.category,
-       subcategory = excluded.subcategory, participation = excluded.participation,
-       ages = excluded.ages, days = excluded.days, start_date = excluded.start_date,
-       end_date = excluded.end_date, is_camp = excluded.is_camp, price = excluded.price,
-       price_unit = excluded.price_unit, description = excluded.description,
-       city_id = excluded.city_id, venue = excluded.venue, address = excluded.address,
-       rank_score = excluded.rank_score`,
-    m.id,
-    a.name,
-    a.organizer,
-    a.source,
-    a.category,
-    a.subcategory,
-    a.participation,
-    maskOf(a.ages, ACTIVITY_AGE_GROUPS),
-    maskOf(a.days, WEEKDAYS),
-    a.startDate,
-    a.endDate,
-    a.isCamp ? 1 : 0,
-    a.price,
-    a.priceUnit,
-    a.description,
-    a.cityId,
-    a.venue,
-    a.address,
-    a.rankScore,
-  )
+  s.add(m, ACTIVITIES, {
+    id: m.id,
+    name: a.name,
+    organizer: a.organizer,
+    source: a.source,
+    category: a.category,
+    subcategory: a.subcategory,
+    participation: a.participation,
+    ages: maskOf(a.ages, ACTIVITY_AGE_GROUPS),
+    days: maskOf(a.days, WEEKDAYS),
+    start_date: a.startDate,
+    end_date: a.endDate,
+    is_camp: a.isCamp ? 1 : 0,
+    price: a.price,
+    price_unit: a.priceUnit,
+    description: a.description,
+    city_id: a.cityId,
+    venue: a.venue,
+    address: a.address,
+    rank_score: a.rankScore,
+  })
   s.version(m, false)
 }
 
 function activityRemoved(s: Statements, m: MessageOf<'activity.removed'>): void {
-  s.touched(m, [], [KEYWORDS], m.id)
-  s.add(m, removeWhere('activities', 'id'), m.id)
+  s.touched(m, [], [KEYWORDS], { id: m.id })
+  s.add(m, removeWhere('activities', 'id'), { id: m.id })
   s.version(m, true)
 }
 

@@ -18,6 +18,8 @@ import { findJobService, JOB_REQUIREMENTS, JOB_SCHEDULES, JOB_TYPES } from '../c
 import { ID, RANGES } from '../catalog/ranges'
 import type { Range } from '../catalog/ranges'
 import { findService, SERVICES } from '../catalog/services'
+import type { VersionedEntity } from '../catalog/version-key'
+import { versionKey } from '../catalog/version-key'
 import { STATES } from '../catalog/states'
 import { describeFault, textFault } from '../lib/text-rule'
 
@@ -449,7 +451,7 @@ function field<T extends 'kind' | 'id'>(
 }
 
 /** The entity each kind of message changes. */
-const ENTITY_OF: Record<MessageKind, string> = {
+const ENTITY_OF: Record<MessageKind, VersionedEntity> = {
   'city.added': 'city',
   'provider.upserted': 'provider',
   'provider.removed': 'provider',
@@ -465,6 +467,9 @@ const ENTITY_OF: Record<MessageKind, string> = {
 
 /** The key of the entity a message changes: the same for every version of it. */
 export function entityKey(message: CatalogMessage): string {
-  const key = `${ENTITY_OF[message.kind]}:${message.id}`
-  return 'service' in message ? `${key}:${message.service}` : key
+  return versionKey(
+    ENTITY_OF[message.kind],
+    message.id,
+    'service' in message ? message.service : undefined,
+  )
 }

@@ -60,19 +60,20 @@ export function cityTags(slug: string): string[] {
 export const ALL_PAGES_TAGS = [...PAGE_TYPES, 'other', 'sitemap'].map((type) => TAG.page(type))
 
 // The tags of what a sync batch touched (sync_touched rows, src/sync/apply.ts), as SQL over
-// `t` (the row) and `c` (its city): a path builder is called with markers in place of its
-// arguments, and each marker becomes the SQL column it stands for.
+// `t` (the row) and `c` (its city), each built by the tag and path builders the pages use.
 
-const MARK = '\u0001'
-
-/** `build`'s result as a SQL string expression, its arguments taken from `columns`. */
+/**
+ * `build`'s result as a SQL string expression, its arguments the SQL expressions `columns`: each
+ * argument is passed as `' || column || '`, so the builder's own text ends up quoted around it
+ * (`'url:/' || t.value || '/' || c.slug`). A builder's own text has no quote, so none needs
+ * escaping.
+ */
 function sqlTemplate(columns: readonly string[], build: (...args: string[]) => string): string {
-  const built = build(...columns.map((_, i) => `${MARK}${i}${MARK}`))
-  const parts = built.split(MARK)
-  return parts
-    .map((part, i) => (i % 2 ? columns[Number(part)] : `'${part.replaceAll("'", "''")}'`))
-    .filter((part) => part !== "''")
-    .join(' || ')
+  if (build(...columns.map(() => 'x')).includes("'")) throw new Error('a quote in a tag')
+  let sql = `'${build(...columns.map((column) => `' || ${column} || '`))}'`
+  if (sql.startsWith("'' || ")) sql = sql.slice("'' || ".length)
+  if (sql.endsWith(" || ''")) sql = sql.slice(0, -" || ''".length)
+  return sql
 }
 
 /** SQL: the provider service of a job service (t.value). */
