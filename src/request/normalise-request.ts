@@ -3,7 +3,15 @@ import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../env'
 import { isDataPath } from '../urls/data-prefix'
 import { normalisedPath } from '../urls/normalised-path'
-import { isProviderMessagePath, OPS_CATALOG, OPS_FLAGS, OPS_PURGE, OPS_PURGES } from '../urls/paths'
+import {
+  isProviderMessagePath,
+  OPS_CATALOG,
+  OPS_CATALOG_REPLAY,
+  OPS_FLAGS,
+  OPS_HEALTH_REPLAY,
+  OPS_PURGE,
+  OPS_PURGES,
+} from '../urls/paths'
 
 export const MAX_PATH_BYTES = 2048
 export const MAX_QUERY_BYTES = 4096
@@ -72,13 +80,13 @@ export const normaliseRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * The methods a path answers: pages GET and HEAD; the ops endpoint and a profile's message form
- * POST, and nothing else; the console's purges both.
+ * POST, and nothing else (the replay of dead letters too, the endpoint's and the console's
+ * form's); the console's purges and flags both.
  */
 function allowedMethods(path: string): readonly string[] {
   if (path === OPS_PURGES || path === OPS_FLAGS) return ['GET', 'HEAD', 'POST']
-  return path === OPS_PURGE || path === OPS_CATALOG || isProviderMessagePath(path)
-    ? ['POST']
-    : ['GET', 'HEAD']
+  const posted = [OPS_PURGE, OPS_CATALOG, OPS_CATALOG_REPLAY, OPS_HEALTH_REPLAY]
+  return posted.includes(path) || isProviderMessagePath(path) ? ['POST'] : ['GET', 'HEAD']
 }
 
 /** The `Allow` header of a 405 at `path`. */

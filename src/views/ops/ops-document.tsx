@@ -23,6 +23,8 @@ code{overflow-wrap:anywhere}
 .notice{background:#e6f2e6;border:1px solid #3a7d3a;padding:.75rem;border-radius:4px}
 .diff .added{background:#dff0df}.diff .removed{background:#f8dede}
 pre{white-space:pre-wrap;margin:0}
+form.inline{border:0;padding:0;margin:0;background:none}form.inline button{margin:0}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
 .warning{background:#fff4e0;border:1px solid #a86200;padding:.75rem;border-radius:4px}
 `
 
@@ -54,6 +56,7 @@ export function OpsDocument({
             <a href={nav.home}>Purge</a>
             <a href={nav.purges}>Recent purges</a>
             <a href={nav.flags}>Flags</a>
+            <a href={nav.health}>Catalog health</a>
           </nav>
           <p>{`${nav.email} (${nav.role})`}</p>
         </header>
