@@ -24,7 +24,7 @@ import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
 import { opsSignIn } from './routes/ops-sign-in'
-import { opsFlagChange, opsFlags, opsFlagSave } from './routes/ops-flags'
+import { opsFlagChange, opsFlags, opsFlagSave, opsFlagVisitor } from './routes/ops-flags'
 import {
   opsCheck,
   opsConsole,
@@ -58,6 +58,7 @@ import {
   OPS_SIGN_IN,
   OPS_FLAGS,
   OPS_FLAG_CHANGE,
+  OPS_FLAG_VISITOR,
   PATTERNS,
   ROBOTS,
   SITEMAP_FILE,
@@ -331,6 +332,11 @@ export const PAGES = {
     handler: opsFlagSave,
   }),
   opsFlagChange: page({ pattern: OPS_FLAG_CHANGE, flags: DOCUMENT_FLAGS, handler: opsFlagChange }),
+  opsFlagVisitor: page({
+    pattern: OPS_FLAG_VISITOR,
+    flags: DOCUMENT_FLAGS,
+    handler: opsFlagVisitor,
+  }),
   opsHealth: page({ pattern: OPS_HEALTH, flags: DOCUMENT_FLAGS, handler: opsHealth }),
   opsHealthReplay: page({
     pattern: OPS_HEALTH_REPLAY,

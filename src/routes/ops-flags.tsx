@@ -2,6 +2,11 @@ import type { Context } from 'hono'
 import { writeAuditRow } from '../cache/purge-audit'
 import type { AppEnv } from '../env'
 import { FLAG_NAMES } from '../flags/definitions'
+import type { ChosenVisitor } from '../flags/explain-flag'
+import { flagForVisitor } from '../flags/explain-flag'
+import type { Target } from '../flags/evaluate'
+import { purgePath } from '../cache/purge'
+import { isDeviceId } from '../request/visitor-cookies'
 import type { FlagStore } from '../flags/flag-commands'
 import {
   describeSetting,
@@ -14,9 +19,16 @@ import { FLAGS_KEY } from '../flags/schema'
 import { lineDiff } from '../lib/line-diff'
 import type { OpsPerson } from '../request/ops-access'
 import { allows, withAccess } from '../request/ops-access'
-import { OPS_FLAG_CHANGE, OPS_FLAGS } from '../urls/paths'
-import { FlagChange, FlagForm, FlagTable } from '../views/ops/flag-views'
-import { consolePage } from './ops-page'
+import { OPS_FLAG_CHANGE, OPS_FLAG_VISITOR, OPS_FLAGS, OPS_PREFIX } from '../urls/paths'
+import type { VisitorFormState } from '../views/ops/flag-views'
+import {
+  FlagChange,
+  FlagForm,
+  FlagTable,
+  VisitorForm,
+  VisitorValues,
+} from '../views/ops/flag-views'
+import { consolePage, onPublicOrigin } from './ops-page'
 
 // The ops console's flags (docs/operations.md, "Flags in the console"): what `npm run flags`
 // lists and explains, and a change shown as a diff before it is saved.
@@ -45,6 +57,8 @@ export const opsFlags = withAccess('viewer', async (c, person) => {
       ) : null}
       {problem ? <p className="warning">{problem}</p> : null}
       <FlagTable rows={rows} editPath={allows(person.role, 'editor') ? changePath : null} />
+      <h2>The value a visitor gets</h2>
+      <VisitorForm action={OPS_FLAG_VISITOR} state={NO_VISITOR} />
     </>
   )
   return consolePage(c, person, 'Flags and configuration', body)
@@ -131,3 +145,77 @@ async function save(
     c.get('reporter').problem('flags: audit row not written', { error: row.error })
   return failed
 }
+
+const NO_VISITOR: VisitorFormState = {
+  url: '',
+  visitor: 'new',
+  device: '',
+  bot: false,
+  error: null,
+}
+
+/** What a page's target says, in words. */
+const targetText = (path: string, t: Target) =>
+  `${path}: ${
+    [
+      t.pageType && `page type ${t.pageType}`,
+      t.service && `service ${t.service}`,
+      t.city && `city ${t.city}`,
+      t.state && `state ${t.state}`,
+    ]
+      .filter(Boolean)
+      .join(', ') || 'no page of the table'
+  }`
+
+/** The form's fields: the page's path and the visitor, or the form again with why not. */
+function chosen(
+  c: Context<AppEnv>,
+  state: VisitorFormState,
+): { path: string; visitor: ChosenVisitor } | VisitorFormState {
+  const path = purgePath(onPublicOrigin(c, state.url), c.env.PUBLIC_ORIGIN)
+  if (!state.url.trim() || !path || path.startsWith(OPS_PREFIX))
+    return { ...state, error: { field: 'url', message: 'name a page of this site' } }
+  if (state.visitor === 'new') return { path, visitor: { kind: 'new', bot: state.bot } }
+  if (!isDeviceId(state.device.trim().toLowerCase()))
+    return {
+      ...state,
+      error: {
+        field: 'device',
+        message:
+          'not a device id: a returning visitor’s care_did cookie holds one, such as 0d5e6c1a-4b8f-4c3e-9a2d-7f1e2b3c4d5e',
+      },
+    }
+  const deviceId = state.device.trim().toLowerCase()
+  return { path, visitor: { kind: 'returning', deviceId, bot: state.bot } }
+}
+
+/**
+ * GET /__ops/flags/visitor?url=&visitor=new|returning&device=&bot=1: every flag's value for that
+ * visitor on that page, decided as the worker decides it (`flagForVisitor`).
+ */
+export const opsFlagVisitor = withAccess('viewer', async (c, person) => {
+  const state: VisitorFormState = {
+    url: c.req.query('url') ?? '',
+    visitor: c.req.query('visitor') === 'returning' ? 'returning' : 'new',
+    device: c.req.query('device') ?? '',
+    bot: c.req.query('bot') === '1',
+    error: null,
+  }
+  const asked = chosen(c, state)
+  const form = (s: VisitorFormState) => <VisitorForm action={OPS_FLAG_VISITOR} state={s} />
+  if (!('path' in asked))
+    return consolePage(c, person, 'The value a visitor gets', form(asked), 400)
+  const { store } = await readFlagStore(c.env.FLAGS)
+  const { target } = c.get('pageOf')(asked.path)
+  const rows = FLAG_NAMES.map((name) => ({
+    name,
+    ...flagForVisitor(store, name, asked.visitor, target),
+  }))
+  const body = (
+    <>
+      {form(state)}
+      <VisitorValues page={targetText(asked.path, target)} rows={rows} />
+    </>
+  )
+  return consolePage(c, person, 'The value a visitor gets', body)
+})

@@ -36,3 +36,13 @@ export async function consolePage(
     },
   )
 }
+
+/**
+ * A value as the console reads a URL in it: a URL of the host the console is served on (a
+ * preview host, `npm start`'s localhost) names the same page as on the public origin.
+ */
+export function onPublicOrigin(c: Context<AppEnv>, value: string): string {
+  const own = new URL(c.req.url).origin
+  const v = value.trim()
+  return v.startsWith(`${own}/`) ? c.env.PUBLIC_ORIGIN + v.slice(own.length) : v
+}

@@ -109,6 +109,8 @@ export const OPS_SIGN_IN = `${OPS_PREFIX}/sign-in`
 /** The console's flags: GET lists them, POST saves a previewed change. */
 export const OPS_FLAGS = `${OPS_PREFIX}/flags`
 export const OPS_FLAG_CHANGE = `${OPS_FLAGS}/change`
+/** The console's flag values for a chosen visitor on a chosen page. */
+export const OPS_FLAG_VISITOR = `${OPS_FLAGS}/visitor`
 /** The console's check of a page: fetched again, its x-cache and render time. */
 export const OPS_CHECK = `${OPS_PREFIX}/check`
 /** The ops endpoint that takes catalog changes (docs/sync.md). */

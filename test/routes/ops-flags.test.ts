@@ -133,3 +133,65 @@ describe('lineDiff', () => {
     expect(lineDiff('', 'a')).toEqual([{ kind: 'added', text: 'a' }])
   })
 })
+
+describe('the value a visitor gets, in the console', () => {
+  const visitorPage = async (query: Record<string, string>) =>
+    fetchPage(
+      `/__ops/flags/visitor?${new URLSearchParams(query).toString()}`,
+      as(await accessToken(PURGER)),
+    )
+
+  it('shows each flag for a new visitor, a returning one and a crawler on a page', async () => {
+    await env.FLAGS.put(
+      FLAGS_KEY,
+      JSON.stringify({
+        flags: {
+          providerSignUpBanner: {
+            state: 'ENABLED',
+            rules: [{ pageTypes: ['seoSearchListing'], percentage: 20 }],
+            overrides: { '0d5e6c1a-4b8f-4c3e-9a2d-7f1e2b3c4d5e': true },
+          },
+        },
+      }),
+    )
+    const url = `${ORIGIN}/babysitters/atlanta-ga`
+    const fresh = await visitorPage({ url, visitor: 'new' })
+    const html = await fresh.text()
+    expect(fresh.status).toBe(200)
+    expect(html).toContain(
+      '/babysitters/atlanta-ga: page type seoSearchListing, service babysitters, city atlanta-ga, state GA',
+    )
+    expect(html).toMatch(/providerSignUpBanner<\/th><td><strong>on for 20% of new visitors/)
+    const returning = await (
+      await visitorPage({
+        url,
+        visitor: 'returning',
+        device: '0D5E6C1A-4B8F-4C3E-9A2D-7F1E2B3C4D5E',
+      })
+    ).text()
+    expect(returning).toMatch(
+      /providerSignUpBanner<\/th><td><strong>on<\/strong><\/td><td>this device/,
+    )
+    const crawler = await (await visitorPage({ url, visitor: 'new', bot: '1' })).text()
+    expect(crawler).toMatch(/providerSignUpBanner<\/th><td><strong>off<\/strong>/)
+    // The list of flags offers the same form.
+    const list = await (await fetchPage('/__ops/flags', as(await accessToken(PURGER)))).text()
+    expect(list).toContain('action="/__ops/flags/visitor"')
+  })
+
+  it('answers a URL of another site or a bad device id with the form and the reason', async () => {
+    const cases: [Record<string, string>, string, string][] = [
+      [{ url: 'https://evil.example/nannies', visitor: 'new' }, 'url', 'name a page of this site'],
+      [{ url: '', visitor: 'new' }, 'url', 'name a page of this site'],
+      [{ url: '/__ops/flags', visitor: 'new' }, 'url', 'name a page of this site'],
+      [{ url: '/nannies', visitor: 'returning', device: 'mine' }, 'device', 'not a device id'],
+    ]
+    for (const [query, field, reason] of cases) {
+      const res = await visitorPage(query)
+      const html = await res.text()
+      expect(res.status, JSON.stringify(query)).toBe(400)
+      expect(html).toMatch(new RegExp(`id="visitor-${field}-error">${reason}`))
+      expect(html).toContain('aria-invalid="true"')
+    }
+  })
+})
