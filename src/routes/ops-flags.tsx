@@ -101,12 +101,14 @@ export const opsFlagChange = withAccess('editor', async (c, person) => {
  * made against, and writes its audit row; then back to the list.
  */
 export const opsFlagSave = withAccess('editor', async (c, person, form) => {
-  const name = form.get('name') ?? ''
-  const doc = form.get('doc') ?? ''
+  // A browser sends a field's line breaks as CRLF (the HTML form encoding): the documents' are LF.
+  const field = (key: string) => (form.get(key) ?? '').replace(/\r\n?/g, '\n')
+  const name = field('name')
+  const doc = field('doc')
   if (!SETTING_NAMES.includes(name))
     return consolePage(c, person, 'No such flag', <p>{`"${name}" is no flag or key.`}</p>, 404)
   const { store } = await readFlagStore(c.env.FLAGS)
-  if (storedText(store, name) !== (form.get('before') ?? ''))
+  if (storedText(store, name) !== field('before'))
     return changeForm(c, person, name, doc, 'changed by someone else since: look at it again')
   const next = setSetting(store, name, doc)
   if ('error' in next) return changeForm(c, person, name, doc, next.error)

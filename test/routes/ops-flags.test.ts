@@ -85,6 +85,30 @@ describe('flags in the console', () => {
     })
   })
 
+  it('saves a change over a stored document when the browser sends its lines as CRLF', async () => {
+    const editor = await accessToken(EDITOR)
+    const stored = { state: 'ENABLED', rules: [], overrides: {} }
+    await env.FLAGS.put(FLAGS_KEY, JSON.stringify({ flags: { providerSignUpBanner: stored } }))
+    const doc = JSON.stringify({ state: 'DISABLED' })
+    const html = await (
+      await fetchPage(
+        `/__ops/flags/change?${new URLSearchParams({ name: 'providerSignUpBanner', doc }).toString()}`,
+        as(editor),
+      )
+    ).text()
+    // The HTML form encoding sends every line break of a field as CRLF.
+    const fields = Object.fromEntries(
+      Object.entries(confirmation(html)).map(([k, v]) => [k, v.replace(/\n/g, '\r\n')]),
+    )
+    expect(fields.before).toContain('\r\n')
+    const saved = await save(editor, fields)
+    expect(saved.status).toBe(303)
+    const after = JSON.parse((await env.FLAGS.get(FLAGS_KEY)) ?? '{}') as {
+      flags: Record<string, unknown>
+    }
+    expect(after.flags.providerSignUpBanner).toEqual({ state: 'DISABLED' })
+  })
+
   it('answers a document the worker would refuse with the form and the reason', async () => {
     const editor = await accessToken(EDITOR)
     for (const doc of ['{"state":"SOMETIMES"}', 'not json']) {
