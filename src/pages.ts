@@ -332,6 +332,12 @@ export const PAGES = {
     handler: opsFlagSave,
   }),
   opsFlagChange: page({ pattern: OPS_FLAG_CHANGE, flags: DOCUMENT_FLAGS, handler: opsFlagChange }),
+  opsFlagPreview: page({
+    pattern: OPS_FLAG_CHANGE,
+    method: 'POST',
+    flags: DOCUMENT_FLAGS,
+    handler: opsFlagChange,
+  }),
   opsFlagVisitor: page({
     pattern: OPS_FLAG_VISITOR,
     flags: DOCUMENT_FLAGS,

@@ -7,6 +7,7 @@ import {
   isProviderMessagePath,
   OPS_CATALOG,
   OPS_CATALOG_REPLAY,
+  OPS_FLAG_CHANGE,
   OPS_FLAGS,
   OPS_HEALTH_REPLAY,
   OPS_PURGE,
@@ -84,7 +85,8 @@ export const normaliseRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
  * form's); the console's purges and flags both.
  */
 function allowedMethods(path: string): readonly string[] {
-  if (path === OPS_PURGES || path === OPS_FLAGS) return ['GET', 'HEAD', 'POST']
+  if (path === OPS_PURGES || path === OPS_FLAGS || path === OPS_FLAG_CHANGE)
+    return ['GET', 'HEAD', 'POST']
   const posted = [OPS_PURGE, OPS_CATALOG, OPS_CATALOG_REPLAY, OPS_HEALTH_REPLAY]
   return posted.includes(path) || isProviderMessagePath(path) ? ['POST'] : ['GET', 'HEAD']
 }

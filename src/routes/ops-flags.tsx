@@ -72,7 +72,9 @@ function changeForm(
   text: string,
   error: string | null,
 ) {
-  const form = <FlagForm action={OPS_FLAG_CHANGE} name={name} text={text} error={error} />
+  const form = (
+    <FlagForm action={OPS_FLAG_CHANGE} name={name} text={text} error={error} csrf={person.csrf} />
+  )
   return consolePage(c, person, `Change ${name}`, form, error ? 400 : 200)
 }
 
@@ -80,14 +82,17 @@ function changeForm(
  * GET /__ops/flags/change?name=[&doc=]: the form; with a document, the change as a diff and what
  * the worker will make of it, or the form again with the reason it would refuse it.
  */
-export const opsFlagChange = withAccess('editor', async (c, person) => {
-  const name = c.req.query('name') ?? ''
+export const opsFlagChange = withAccess('editor', async (c, person, form) => {
+  // The form posts (a document is several lines and up to a few KB: no query carries it); a
+  // link may still name one in the query.
+  const posted = c.req.method === 'POST'
+  const name = (posted ? form.get('name') : c.req.query('name')) ?? ''
   if (!SETTING_NAMES.includes(name))
     return consolePage(c, person, 'No such flag', <p>{`"${name}" is no flag or key.`}</p>, 404)
   const { store } = await readFlagStore(c.env.FLAGS)
   const before = storedText(store, name)
-  const doc = c.req.query('doc')
-  if (doc === undefined) return changeForm(c, person, name, before, null)
+  const doc = posted ? form.get('doc')?.replace(/\r\n?/g, '\n') : c.req.query('doc')
+  if (doc === undefined || doc === null) return changeForm(c, person, name, before, null)
   const next = setSetting(store, name, doc)
   if ('error' in next) return changeForm(c, person, name, doc, next.error)
   const after = storedText(next.store, name)

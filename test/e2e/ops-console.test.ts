@@ -31,8 +31,8 @@ function token(email: string): Promise<string> {
  * policy allows none, so the flows run as without JavaScript; JavaScript stays on only for axe,
  * which is injected past that policy (bypassCSP).
  */
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({ ...PHONE, bypassCSP: true })
+async function signedIn(email: string, device: object = PHONE): Promise<Page> {
+  const context = await browser.newContext({ ...device, bypassCSP: true })
   const page = await context.newPage()
   // A missing element fails the test at once, with its locator, not at the test's timeout.
   page.setDefaultTimeout(10_000)
@@ -99,6 +99,9 @@ it('answers a URL of another site next to the field, and keeps a viewer from pur
   await viewer.context().close()
 })
 
+/** A desktop's window: the console's wide tables (flags, dead letters) as ops mostly see them. */
+const DESKTOP = { viewport: { width: 1280, height: 900 } }
+
 /** How many provider banners a fresh visitor sees on `path`. */
 async function banners(path: string): Promise<number> {
   const context = await browser.newContext(PHONE)
@@ -116,7 +119,10 @@ async function changeFlag(page: Page, name: string, doc: string): Promise<void> 
   await page.waitForURL(/\/__ops\/flags\/change\?/)
   await page.getByLabel(`New document of ${name}`).fill(doc)
   await page.getByRole('button', { name: 'Show the change' }).click()
-  await page.waitForURL(/[?&]doc=/)
+  await page.waitForURL(/\/__ops\/flags\/change$/)
+  // A refused document comes back as the form with the reason: no diff to save.
+  expect(await page.locator('p.error').allTextContents()).toEqual([])
+  expect(await page.locator('h1').textContent()).toBe(`Change ${name}`)
   expect(await violations(page)).toEqual([])
   await page.getByRole('button', { name: 'Save the change' }).click()
   await page.waitForURL(/\/__ops\/flags\?changed=/)
@@ -141,7 +147,7 @@ it('changes a flag after its diff, and a page shows the change to its visitors',
   const path = '/explore/d/robotics'
   const name = 'providerSignUpBanner'
   expect(await banners(path)).toBe(0)
-  const page = await signedIn(DEV_PEOPLE.editor)
+  const page = await signedIn(DEV_PEOPLE.editor, DESKTOP)
   expect(await valueFor(page, name, path)).toBe('off')
   await page.goto(`${base}/__ops/flags/change?name=${name}`)
   const before = await page.getByLabel(`New document of ${name}`).inputValue()
@@ -186,7 +192,7 @@ it('lists a dead letter with its reason, replays it, and its job is served', asy
   })
   // A job in a city the catalog does not have: retried, then dead-lettered with the reason.
   await sendChanges([job])
-  const page = await signedIn(DEV_PEOPLE.editor)
+  const page = await signedIn(DEV_PEOPLE.editor, DESKTOP)
   await page.goto(`${base}/__ops/health`)
   const row = page.locator('tr', { hasText: `job.upserted ${job.id} v` })
   await expect

@@ -109,6 +109,34 @@ describe('flags in the console', () => {
     expect(after.flags.providerSignUpBanner).toEqual({ state: 'DISABLED' })
   })
 
+  it('previews a posted document of several lines (CRLF, as a browser sends it), only with CSRF', async () => {
+    const editor = await accessToken(EDITOR)
+    const form = await (
+      await fetchPage('/__ops/flags/change?name=providerSignUpBanner', as(editor))
+    ).text()
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form)?.[1] ?? ''
+    expect(form).toMatch(/<form action="\/__ops\/flags\/change" method="post">/)
+    const doc = '{\r\n  "state": "ENABLED",\r\n  "default": true\r\n}'
+    const preview = (fields: Record<string, string>) =>
+      fetchPage(
+        '/__ops/flags/change',
+        as(editor, {
+          method: 'POST',
+          body: new URLSearchParams(fields).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+        }),
+      )
+    const shown = await preview({ csrf, name: 'providerSignUpBanner', doc })
+    expect(shown.status).toBe(200)
+    expect(await shown.text()).toContain(
+      'After the change, providerSignUpBanner is: on for everyone',
+    )
+    const refused = await preview({ name: 'providerSignUpBanner', doc })
+    expect(refused.status).toBe(403)
+    await refused.text()
+    expect(await env.FLAGS.get(FLAGS_KEY)).toBeNull()
+  })
+
   it('answers a document the worker would refuse with the form and the reason', async () => {
     const editor = await accessToken(EDITOR)
     for (const doc of ['{"state":"SOMETIMES"}', 'not json']) {

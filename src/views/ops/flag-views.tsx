@@ -55,15 +55,18 @@ export function FlagForm({
   name,
   text,
   error,
+  csrf,
 }: {
   action: string
   name: string
   text: string
   error: string | null
+  csrf: string
 }) {
   const errorId = 'flag-doc-error'
   return (
-    <form method="get" action={action}>
+    <form method="post" action={action}>
+      <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="name" value={name} />
       <label htmlFor="flag-doc">{`New document of ${name} (JSON; empty: the documented default)`}</label>
       <textarea
