@@ -15,7 +15,9 @@ import {
   HOME,
   jobListingPath,
   OPS_CONSOLE,
+  OPS_FLAG_VISITOR,
   OPS_FLAGS,
+  OPS_HEALTH,
   OPS_PURGE_PREVIEW,
   OPS_PURGES,
   ROBOTS,
@@ -56,6 +58,12 @@ export async function consolePages(origin: string): Promise<SamplePage[]> {
     { name: 'ops-preview', path: `${OPS_PURGE_PREVIEW}?by=city&value=${CITY}`, headers },
     { name: 'ops-purges', path: OPS_PURGES, headers },
     { name: 'ops-flags', path: OPS_FLAGS, headers },
+    {
+      name: 'ops-flag-visitor',
+      path: `${OPS_FLAG_VISITOR}?url=${encodeURIComponent(cityPath(SERVICE, CITY))}&visitor=new`,
+      headers,
+    },
+    { name: 'ops-health', path: OPS_HEALTH, headers },
   ]
   const found: SamplePage[] = []
   for (const page of pages) {

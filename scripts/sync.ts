@@ -1,7 +1,8 @@
 // The catalog sync's dead letters (docs/sync.md): the messages the queue gave up on, with why,
 // and sending them back once their cause is fixed.
-import { OPS_CATALOG } from '../src/urls/paths'
-import { MAX_MESSAGES } from '../src/sync/messages'
+import { OPS_CATALOG_REPLAY } from '../src/urls/paths'
+import type { DeadRow } from '../src/sync/dead-letters'
+import { deadLetter, OPEN_DEAD_SQL } from '../src/sync/dead-letters'
 import { fail, originOption, parseCommandLine, runScript, usageError, wholeNumber } from './cli'
 import type { ImportHost, Target } from './import/host'
 import { openHost } from './import/host'
@@ -12,10 +13,10 @@ npm run sync -- dead [--limit 50] [--env staging|production | --persist-to DIR]
 npm run sync -- replay [--id N]... [--env staging|production | --origin URL] [--persist-to DIR]
 
 dead: the messages the catalog queue dead-lettered after their retries, oldest first, each with
-its reason. replay: sends them (those not yet replayed, or the --id ones) back through
-POST ${OPS_CATALOG} of the local server (http://localhost:8787), of an environment (--env,
-with SYNC_TOKEN set) or of --origin, then marks them replayed. A replayed message is applied
-only if it is still the newest version of its entity.
+its reason. replay: asks the worker (POST ${OPS_CATALOG_REPLAY} of the local server,
+http://localhost:8787, of an environment with --env and SYNC_TOKEN set, or of --origin) to send
+them (those not yet replayed, or the --id ones) back to its queue and mark them replayed. A
+replayed message is applied only if it is still the newest version of its entity.
 `
 const DEV_ORIGIN = 'http://localhost:8787'
 const DEV_TOKEN = 'dev-sync-token'
@@ -47,76 +48,58 @@ const origin = environment
 const ids = values.id.map((id) => wholeNumber('id', id, { min: 1 }))
 const limit = wholeNumber('limit', values.limit, { min: 1, max: 10_000 })
 
-interface Dead {
-  id: number
-  at: number
-  message: string
-  reason: string
-  replayed_at: number | null
-}
-
 await runScript(async () => {
+  if (command === 'replay') return replay()
   const host = await openHost(target)
   try {
-    if (command === 'dead') await listDead(host)
-    else await replay(host)
+    await listDead(host)
   } finally {
     await host.dispose()
   }
 }, origin)
 
 async function listDead(host: ImportHost): Promise<void> {
-  const results = await host.query<Dead>(
-    'SELECT * FROM sync_dead WHERE replayed_at IS NULL ORDER BY id LIMIT ?',
-    limit,
-  )
+  const results = await host.query<DeadRow>(OPEN_DEAD_SQL, limit)
   if (!results.length) {
     console.log('no dead-lettered messages')
     return
   }
-  for (const dead of results) {
-    const {
-      kind = '?',
-      id = '?',
-      version = '?',
-    } = JSON.parse(dead.message) as Record<string, unknown>
+  for (const dead of results.map(deadLetter))
     console.log(
-      `#${dead.id} ${new Date(dead.at).toISOString()} ${String(kind)} ${String(id)} ` +
-        `v${String(version)}: ${dead.reason}`,
+      `#${dead.id} ${dead.at} ${dead.kind} ${dead.entity} v${dead.version}: ${dead.reason}`,
     )
-  }
   console.log(`${results.length} dead-lettered; \`npm run sync -- replay\` sends them back`)
 }
 
-async function replay(host: ImportHost): Promise<void> {
+interface ReplayAnswer {
+  replayed?: number[]
+  refused?: { id: number; reasons: string[] }[]
+  remaining?: number
+  missing?: number[]
+  error?: string
+}
+
+/** Asks the worker to replay (POST OPS_CATALOG_REPLAY), the open ones until none is left. */
+async function replay(): Promise<void> {
   const token = process.env.SYNC_TOKEN ?? (origin === DEV_ORIGIN ? DEV_TOKEN : undefined)
   if (!token) fail(`set SYNC_TOKEN to send messages to ${origin}`)
-  const results = ids.length
-    ? await host.query<Dead>(
-        'SELECT * FROM sync_dead WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id',
-        JSON.stringify(ids),
-      )
-    : await host.query<Dead>('SELECT * FROM sync_dead WHERE replayed_at IS NULL ORDER BY id')
-  const missing = ids.filter((id) => !results.some((r) => r.id === id))
-  if (missing.length) fail(`no dead-lettered message #${missing.join(', #')}`)
-  if (!results.length) {
-    console.log('nothing to replay')
-    return
-  }
-  for (let i = 0; i < results.length; i += MAX_MESSAGES) {
-    const chunk = results.slice(i, i + MAX_MESSAGES)
-    const res = await fetch(new URL(OPS_CATALOG, origin), {
+  let replayed = 0
+  const invalid: string[] = []
+  for (;;) {
+    const res = await fetch(new URL(OPS_CATALOG_REPLAY, origin), {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: `[${chunk.map((d) => d.message).join(',')}]`,
+      body: JSON.stringify(ids.length ? { ids } : {}),
     })
-    if (res.status !== 202)
-      fail(`${origin} refused the replay: ${res.status} ${(await res.text()).slice(0, 300)}`)
-    await host.query(
-      'UPDATE sync_dead SET replayed_at = ? WHERE id IN (SELECT value FROM json_each(?))',
-      Date.now(),
-      JSON.stringify(chunk.map((d) => d.id)),
-    )
+    const answer = (await res.json().catch(() => ({}))) as ReplayAnswer
+    if (answer.missing) fail(`no dead-lettered message #${answer.missing.join(', #')}`)
+    if (res.status !== 200)
+      fail(`${origin} refused the replay: ${res.status} ${answer.error ?? ''}`.trim())
+    replayed += answer.replayed?.length ?? 0
+    for (const r of answer.refused ?? []) invalid.push(`#${r.id}: ${r.reasons.join('; ')}`)
+    // One request for named ids; the open ones in rounds while a round sends something back.
+    if (ids.length || !answer.replayed?.length || !answer.remaining) break
   }
-  console.log(`replayed ${results.length} messages through ${origin}`)
+  for (const line of invalid) console.log(`still invalid, left dead: ${line}`)
+  console.log(replayed ? `replayed ${replayed} messages through ${origin}` : 'nothing to replay')
 }

@@ -5,7 +5,7 @@ import { knownEntityPath } from './cache/entity-redirect'
 import type { AppEnv } from './env'
 import { flags } from './flags/flags-middleware'
 import { gate } from './gate/gate'
-import { methodsOf, noPage, pageContext, ROUTES, routedPage } from './pages'
+import { methodsOf, noPage, pageContext, pageContextOf, ROUTES, routedPage } from './pages'
 import { dataRequests } from './request/data-requests'
 import { fastPath } from './fast-path'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
@@ -33,6 +33,7 @@ export function createApp(memory = new Memory(), routes = ROUTES): Hono<AppEnv> 
     // Hono types its context's ExecutionContext apart from the runtime's; it is the runtime's.
     const ctx = c.executionCtx as unknown as ExecutionContext
     c.set('fetchSelf', async (request) => withFastPath(memory, app)(request, c.env, ctx))
+    c.set('pageOf', (path) => pageContextOf('GET', path))
     await next()
   })
 

@@ -45,6 +45,8 @@ export interface AppEnv {
      * after a purge; set on ops paths only.
      */
     fetchSelf: (request: Request) => Promise<Response>
+    /** What the flags know of the page a GET path routes to (the page table's); ops paths only. */
+    pageOf: (path: string) => PageContext
     /** Set when a section streamed after the shell failed: the page is not stored. */
     renderFailed: boolean
   }

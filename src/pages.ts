@@ -24,7 +24,7 @@ import { jobDetailPage } from './routes/job-detail'
 import { jobListingPage } from './routes/job-listing'
 import { purgeEndpoint } from './routes/ops-purge'
 import { opsSignIn } from './routes/ops-sign-in'
-import { opsFlagChange, opsFlags, opsFlagSave } from './routes/ops-flags'
+import { opsFlagChange, opsFlags, opsFlagSave, opsFlagVisitor } from './routes/ops-flags'
 import {
   opsCheck,
   opsConsole,
@@ -33,7 +33,8 @@ import {
   opsPurgeResult,
   opsPurges,
 } from './routes/ops-console'
-import { catalogEndpoint } from './routes/ops-catalog'
+import { catalogEndpoint, replayEndpoint } from './routes/ops-catalog'
+import { opsHealth, opsHealthReplay } from './routes/ops-health'
 import { guestMessageSent, sendGuestMessage } from './routes/guest-message'
 import { providerProfilePage } from './routes/provider-profile'
 import { searchPage } from './routes/search'
@@ -45,7 +46,10 @@ import { intentStep, providerEntry, whoNeedsCareStep } from './routes/visitor-fl
 import { DATA_PREFIX } from './urls/data-prefix'
 import {
   OPS_CATALOG,
+  OPS_CATALOG_REPLAY,
   OPS_CHECK,
+  OPS_HEALTH,
+  OPS_HEALTH_REPLAY,
   OPS_CONSOLE,
   OPS_PURGE,
   OPS_PURGE_PREVIEW,
@@ -54,6 +58,7 @@ import {
   OPS_SIGN_IN,
   OPS_FLAGS,
   OPS_FLAG_CHANGE,
+  OPS_FLAG_VISITOR,
   PATTERNS,
   ROBOTS,
   SITEMAP_FILE,
@@ -293,6 +298,12 @@ export const PAGES = {
     flags: DOCUMENT_FLAGS,
     handler: catalogEndpoint,
   }),
+  opsCatalogReplay: page({
+    pattern: OPS_CATALOG_REPLAY,
+    method: 'POST',
+    flags: DOCUMENT_FLAGS,
+    handler: replayEndpoint,
+  }),
   // The ops console, behind Cloudflare Access (src/request/ops-access.ts); never stored.
   opsConsole: page({ pattern: OPS_CONSOLE, flags: DOCUMENT_FLAGS, handler: opsConsole }),
   opsPurges: page({ pattern: OPS_PURGES, flags: DOCUMENT_FLAGS, handler: opsPurges }),
@@ -321,6 +332,24 @@ export const PAGES = {
     handler: opsFlagSave,
   }),
   opsFlagChange: page({ pattern: OPS_FLAG_CHANGE, flags: DOCUMENT_FLAGS, handler: opsFlagChange }),
+  opsFlagPreview: page({
+    pattern: OPS_FLAG_CHANGE,
+    method: 'POST',
+    flags: DOCUMENT_FLAGS,
+    handler: opsFlagChange,
+  }),
+  opsFlagVisitor: page({
+    pattern: OPS_FLAG_VISITOR,
+    flags: DOCUMENT_FLAGS,
+    handler: opsFlagVisitor,
+  }),
+  opsHealth: page({ pattern: OPS_HEALTH, flags: DOCUMENT_FLAGS, handler: opsHealth }),
+  opsHealthReplay: page({
+    pattern: OPS_HEALTH_REPLAY,
+    method: 'POST',
+    flags: DOCUMENT_FLAGS,
+    handler: opsHealthReplay,
+  }),
   opsSignIn: page({ pattern: OPS_SIGN_IN, flags: DOCUMENT_FLAGS, handler: opsSignIn }),
 } satisfies Record<string, PageRow>
 

@@ -5,11 +5,12 @@ import { buildGate, extendGate } from '../gate/build-gate'
 import { readGate, saveGate } from '../gate/gate-store'
 import type { DerivedReads } from '../data/derived-reads'
 import { logProblem } from '../observability/reporter'
+import { forgetOldApplied } from '../sync/applied-log'
 import { flushPendingPurges } from '../sync/purge-tags'
 import { statsUpkeep } from '../sync/stats-upkeep'
 
 /** The cron's steps, each run whatever became of the other. */
-export const CRON_STEPS = ['stats', 'gate', 'purges', 'audit', 'messages'] as const
+export const CRON_STEPS = ['stats', 'gate', 'purges', 'audit', 'messages', 'sync'] as const
 export type CronStep = (typeof CRON_STEPS)[number]
 
 /** Where a failed step is reported: the worker sends it to Sentry (src/worker.ts). */
@@ -28,7 +29,8 @@ const MAX_ERROR = 500
  * current); the gate of valid slugs, taking in the additions logged since it was stored
  * (`gate`; built again from the catalog only when it has no room left); the aggregate pages'
  * coalesced purges once due, so a quiet stream still purges them, and the purge rows kept bounded
- * (`purges`); the purge audit log (`audit`) and the guest messages (`messages`). Each step reads
+ * (`purges`); the purge audit log (`audit`), the guest messages (`messages`) and the tally of
+ * applied catalog changes (`sync`). Each step reads
  * the catalog alone, so one failing never stops the other: each is run, a failure is reported,
  * and the outcome is recorded in `cron_steps` (docs/operations.md). The isolate running it
  * forgets its derived reads at once (`derivedReads`, the worker's app's); other isolates catch up
@@ -63,6 +65,8 @@ export async function refreshDerived(
     audit: async () => void (await forgetOldAudit(env.DB, now.getTime())),
     // Guest messages are kept MESSAGE_KEEP_DAYS.
     messages: async () => void (await forgetOldMessages(env.DB, now.getTime())),
+    // The tally of applied catalog changes keeps a day (APPLIED_KEEP_MS).
+    sync: async () => forgetOldApplied(env.DB, now.getTime()),
   }
   const failed: CronStep[] = []
   for (const step of CRON_STEPS) {
@@ -105,4 +109,33 @@ async function record(
           )
           .bind(step, at, String(failure.error).slice(0, MAX_ERROR))
   await statement.run()
+}
+
+/** A step's row of `cron_steps`: ISO times, null when it never succeeded or never failed. */
+export interface CronStepRow {
+  step: string
+  lastSuccess: string | null
+  lastFailure: string | null
+  lastError: string | null
+}
+
+/** Every step's outcome, in the order they run; a step that never ran has nulls. */
+export async function cronSteps(db: D1Database): Promise<CronStepRow[]> {
+  const { results } = await db
+    .prepare('SELECT step, last_success, last_failure, last_error FROM cron_steps')
+    .all<{
+      step: string
+      last_success: string | null
+      last_failure: string | null
+      last_error: string | null
+    }>()
+  return CRON_STEPS.map((step) => {
+    const row = results.find((r) => r.step === step)
+    return {
+      step,
+      lastSuccess: row?.last_success ?? null,
+      lastFailure: row?.last_failure ?? null,
+      lastError: row?.last_error ?? null,
+    }
+  })
 }

@@ -33,18 +33,24 @@ export function bucket(flag: string, deviceId: string): number {
   return (fnv1a(`${flag}:${deviceId}`) % 10_000) / 100
 }
 
+/**
+ * A flag's value for a visitor on a page. `bucketOf` is the visitor's bucket (`bucket`); the
+ * console's explanation (src/flags/explain-flag.ts) passes a fixed one to learn the value at
+ * each bucket a new visitor may draw.
+ */
 export function evaluateFlag(
   name: FlagName,
   doc: FlagDocument | undefined,
   visitor: Visitor,
   target: Target,
+  bucketOf: (flag: string, deviceId: string) => number = bucket,
 ): Evaluation {
   const fallback = doc?.default ?? FLAGS[name].default
   if (!doc || doc.state !== 'ENABLED') return { value: fallback, outcome: 'OFF' }
   const override = visitor.bot ? undefined : doc.overrides?.[visitor.deviceId]
   if (override !== undefined) return { value: override, outcome: 'OVERRIDE' }
   for (const rule of doc.rules ?? [{}]) {
-    if (matches(rule, target) && inRollout(rule, name, visitor)) {
+    if (matches(rule, target) && inRollout(rule, name, visitor, bucketOf)) {
       return { value: rule.value ?? true, outcome: 'RULE_MATCH' }
     }
   }
@@ -63,10 +69,15 @@ function matches(rule: Rule, t: Target): boolean {
   )
 }
 
-function inRollout(rule: Rule, name: string, visitor: Visitor): boolean {
+function inRollout(
+  rule: Rule,
+  name: string,
+  visitor: Visitor,
+  bucketOf: (flag: string, deviceId: string) => number,
+): boolean {
   const percentage = rule.percentage ?? 100
   if (percentage >= 100) return true
-  return !visitor.bot && bucket(name, visitor.deviceId) < percentage
+  return !visitor.bot && bucketOf(name, visitor.deviceId) < percentage
 }
 
 export type Evaluations = Record<FlagName, Evaluation>

@@ -33,6 +33,16 @@ export async function readGate(kv: KVNamespace): Promise<GateFilter | null> {
   return GateFilter.fromBytes(value, metadata)
 }
 
+/**
+ * The stored gate's description (when built, its items and size) without its bits: a list of
+ * the key returns its metadata alone, where a read would fetch the whole filter.
+ */
+export async function gateMeta(kv: KVNamespace): Promise<GateMeta | null> {
+  const { keys } = await kv.list<GateMeta>({ prefix: GATE_KEY, limit: 1 })
+  const meta = keys.find((k) => k.name === GATE_KEY)?.metadata
+  return meta?.version === 1 ? meta : null
+}
+
 /** An isolate's copy of the gate (src/memory.ts); null when there is no usable filter. */
 export const keptGate = (): Kept<GateFilter | null> => new Kept({ maxAgeMs: GATE_MAX_AGE_MS })
 

@@ -7,6 +7,11 @@ const KEYS_MAX_AGE_MS = 60 * 60 * 1000
 const KEYS_RETRY_MS = 10 * 1000
 /** A fetch of the keys not ended after this long has failed. */
 const KEYS_GIVE_UP_MS = 5 * 1000
+/**
+ * At most one fetch a minute for a token signed by a key not among those kept (Access rotated
+ * one in): a flood of tokens with made-up key ids costs the team's certs URL a fetch a minute.
+ */
+export const UNKNOWN_KID_REFETCH_MS = 60 * 1000
 
 /** Where Access publishes a team's signing keys. */
 export const certsUrl = (teamDomain: string) =>
@@ -19,9 +24,34 @@ export class AccessKeys {
     retryAfterMs: KEYS_RETRY_MS,
   })
   readonly #fetcher: typeof fetch
+  readonly #now: () => number
+  /** When an unknown key id last made the keys be fetched again. */
+  #refetchedAt = -Infinity
 
-  constructor(fetcher: typeof fetch = (input, init) => fetch(input, init)) {
+  /** `fetcher` and `now` are the global fetch and clock but in tests of the keeping. */
+  constructor(
+    fetcher: typeof fetch = (input, init) => fetch(input, init),
+    now: () => number = Date.now,
+  ) {
     this.#fetcher = fetcher
+    this.#now = now
+  }
+
+  /**
+   * The keys to check a token signed by key `kid` against: the kept ones, fetched again first
+   * when none is `kid` (Access rotates its keys) unless that was done less than
+   * UNKNOWN_KID_REFETCH_MS ago. Callers meanwhile share the one fetch.
+   */
+  async forKid(
+    env: Pick<Env, 'ACCESS_TEAM_DOMAIN' | 'ACCESS_JWKS'>,
+    kid: string | undefined,
+  ): Promise<HonoJsonWebKey[]> {
+    const keys = await this.get(env)
+    if (env.ACCESS_JWKS || keys.some((k) => k.kid === kid)) return keys
+    if (this.#now() - this.#refetchedAt < UNKNOWN_KID_REFETCH_MS) return keys
+    this.#refetchedAt = this.#now()
+    this.#kept.expire()
+    return this.get(env)
   }
 
   /**
@@ -35,6 +65,11 @@ export class AccessKeys {
         const res = await this.#fetcher(certsUrl(env.ACCESS_TEAM_DOMAIN))
         if (!res.ok) throw new Error(`Access keys: ${res.status} from the team's certs URL`)
         return jwksKeys(await res.json())
+      },
+      // A failed fetch keeps the keys there were, KEYS_RETRY_MS: no fetch per request meanwhile.
+      recover: (error, previous) => {
+        if (previous === undefined) throw error
+        return previous
       },
       giveUpMs: KEYS_GIVE_UP_MS,
     })

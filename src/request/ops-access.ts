@@ -54,7 +54,7 @@ export async function accessPerson(
     return { status: 503, reason: 'a development key is configured in a deployed environment' }
   let claims: AccessClaims
   try {
-    const found = await keys.get(env)
+    const found = await keys.forKid(env, keyIdOf(token))
     claims = await verifyWithJwks(token, {
       keys: found,
       allowedAlgorithms: ['RS256'],
@@ -74,6 +74,19 @@ export async function accessPerson(
   const groups = groupsOf(claims)
   const email = claims.email.toLowerCase()
   return { email, groups, role: roleOf(email, groups, env.OPS_ROLES), csrf: await csrfToken(token) }
+}
+
+/** The `kid` of a token's header, if it names one (the signature is checked after). */
+function keyIdOf(token: string): string | undefined {
+  try {
+    const header: unknown = JSON.parse(
+      atob((token.split('.')[0] ?? '').replace(/-/g, '+').replace(/_/g, '/')),
+    )
+    const kid = (header as { kid?: unknown } | null)?.kid
+    return typeof kid === 'string' ? kid : undefined
+  } catch {
+    return undefined
+  }
 }
 
 const isDeployed = (environment: string) =>

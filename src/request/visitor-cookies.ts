@@ -35,6 +35,9 @@ export interface Visitor {
   visits: string | undefined
 }
 
+/** Whether `id` is a device id the worker keeps (else it draws a new one: a new visitor). */
+export const isDeviceId = (id: string) => DEVICE_ID.test(id)
+
 export function visitorOf(cookie: string | null): Visitor {
   const known = (cookie && parse(cookie, 'care_did').care_did) || ''
   return {

@@ -22,20 +22,10 @@ import {
   PurgePreview,
   PurgeResult,
 } from '../views/ops/purge-views'
-import { consolePage } from './ops-page'
+import { consolePage, onPublicOrigin } from './ops-page'
 
 // The ops console's purge pages (docs/operations.md, "The ops console"): forms that post and
 // redirect, each request behind Access (src/request/ops-access.ts).
-
-/**
- * The value as the purge reads it: a URL of the host the console is served on (a preview host,
- * `npm start`'s localhost) names the same page as on the public origin.
- */
-function onPublicOrigin(c: Context<AppEnv>, value: string): string {
-  const own = new URL(c.req.url).origin
-  const v = value.trim()
-  return v.startsWith(`${own}/`) ? c.env.PUBLIC_ORIGIN + v.slice(own.length) : v
-}
 
 const EMPTY_FORM: PurgeFormState = { by: 'url', value: '', error: null }
 

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import type { AppEnv } from '../env'
 import type { OpsPerson } from '../request/ops-access'
 import { consoleHeaders } from '../request/ops-access'
-import { OPS_CONSOLE, OPS_FLAGS, OPS_PURGES } from '../urls/paths'
+import { OPS_CONSOLE, OPS_FLAGS, OPS_HEALTH, OPS_PURGES } from '../urls/paths'
 import { OpsDocument } from '../views/ops/ops-document'
 import { renderHtml } from '../views/render-html'
 
@@ -20,6 +20,7 @@ export async function consolePage(
     home: OPS_CONSOLE,
     purges: OPS_PURGES,
     flags: OPS_FLAGS,
+    health: OPS_HEALTH,
     email: person.email,
     role: person.role,
   }
@@ -34,4 +35,14 @@ export async function consolePage(
       onStreamError: (error) => c.get('reporter').problem('ops console', { error: String(error) }),
     },
   )
+}
+
+/**
+ * A value as the console reads a URL in it: a URL of the host the console is served on (a
+ * preview host, `npm start`'s localhost) names the same page as on the public origin.
+ */
+export function onPublicOrigin(c: Context<AppEnv>, value: string): string {
+  const own = new URL(c.req.url).origin
+  const v = value.trim()
+  return v.startsWith(`${own}/`) ? c.env.PUBLIC_ORIGIN + v.slice(own.length) : v
 }

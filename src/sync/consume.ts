@@ -1,4 +1,5 @@
 import { applyChanges } from './apply'
+import { recordApplied } from './applied-log'
 import type { CatalogMessage } from './messages'
 import { parseMessage } from './messages'
 import { referenceProblem } from './reference-problem'
@@ -63,6 +64,10 @@ async function applySplitting(
     for (const { queued } of items) queued.ack()
     // Rows read and written are what D1 bills: per batch, with its kinds (docs/performance.md).
     log('info', 'sync: applied', { ...rows, messages: changes.length, kinds: kindCounts(changes) })
+    // The tally is for people to watch; the changes stand whether or not it is written.
+    await recordApplied(db, changes, Date.now()).catch((error: unknown) =>
+      log('warn', 'sync: applied tally not written', { error: String(error) }),
+    )
   } catch (error) {
     if (items.length === 1 || !DATA_ERROR.test(String(error))) {
       for (const { queued } of items) queued.retry()

@@ -109,10 +109,17 @@ export const OPS_SIGN_IN = `${OPS_PREFIX}/sign-in`
 /** The console's flags: GET lists them, POST saves a previewed change. */
 export const OPS_FLAGS = `${OPS_PREFIX}/flags`
 export const OPS_FLAG_CHANGE = `${OPS_FLAGS}/change`
+/** The console's flag values for a chosen visitor on a chosen page. */
+export const OPS_FLAG_VISITOR = `${OPS_FLAGS}/visitor`
 /** The console's check of a page: fetched again, its x-cache and render time. */
 export const OPS_CHECK = `${OPS_PREFIX}/check`
 /** The ops endpoint that takes catalog changes (docs/sync.md). */
 export const OPS_CATALOG = `${OPS_PREFIX}/catalog`
+/** Sends the catalog's dead letters back to its queue (bearer token, as OPS_CATALOG). */
+export const OPS_CATALOG_REPLAY = `${OPS_CATALOG}/replay`
+/** The console's catalog health page, and its form replaying dead letters. */
+export const OPS_HEALTH = `${OPS_PREFIX}/health`
+export const OPS_HEALTH_REPLAY = `${OPS_HEALTH}/replay`
 
 export const flowPath = (segment: string) => `${FLOW}/${segment}`
 export const whoNeedsCarePath = `${FLOW}/in-facility/who-needs-care`

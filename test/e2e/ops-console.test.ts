@@ -1,13 +1,18 @@
 // The ops console in Chromium (its pages have no script): signed in as Access
 // would sign a person in (the development key pair of test/e2e/server.ts), a purge previewed,
 // confirmed and its page fetched again; bad input answered next to its field; a viewer kept from
-// purging. axe finds nothing on any of its pages.
-import axe from 'axe-core'
+// purging; a flag changed and its effect on a page; a dead letter replayed and its job served.
+// axe finds nothing on any of its pages.
 import { sign } from 'hono/utils/jwt/jwt'
 import type { Browser, Page } from 'playwright-core'
+import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { slugOf } from '../../src/catalog/options'
+import { jobPath } from '../../src/urls/paths'
 import { DEV_AUDIENCE, DEV_PEOPLE, DEV_TEAM_DOMAIN } from '../../scripts/access-dev'
+import { violations } from './axe'
 import { base, launch, PHONE } from './browser'
+import { E2E_SYNC_TOKEN } from './server'
 
 let browser: Browser
 beforeAll(async () => {
@@ -26,25 +31,13 @@ function token(email: string): Promise<string> {
  * policy allows none, so the flows run as without JavaScript; JavaScript stays on only for axe,
  * which is injected past that policy (bypassCSP).
  */
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({ ...PHONE, bypassCSP: true })
+async function signedIn(email: string, device: object = PHONE): Promise<Page> {
+  const context = await browser.newContext({ ...device, bypassCSP: true })
   const page = await context.newPage()
   // A missing element fails the test at once, with its locator, not at the test's timeout.
   page.setDefaultTimeout(10_000)
   await page.goto(`${base}/__ops/sign-in?token=${await token(email)}`)
   return page
-}
-
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source)
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
-    }),
-  )
-  return result.violations.map(
-    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-  )
 }
 
 it('purges a page with a preview, then shows it fetched again, with no axe violation', async () => {
@@ -105,3 +98,124 @@ it('answers a URL of another site next to the field, and keeps a viewer from pur
   expect(await viewer.getByRole('button', { name: 'Preview' }).count()).toBe(0)
   await viewer.context().close()
 })
+
+/** A desktop's window: the console's wide tables (flags, dead letters) as ops mostly see them. */
+const DESKTOP = { viewport: { width: 1280, height: 900 } }
+
+/** How many provider banners a fresh visitor sees on `path`. */
+async function banners(path: string): Promise<number> {
+  const context = await browser.newContext(PHONE)
+  const page = await context.newPage()
+  await page.goto(base + path)
+  const count = await page.getByRole('complementary', { name: 'For providers' }).count()
+  await context.close()
+  return count
+}
+
+/** On the flags page: changes `name` to `doc` through its diff and confirmation. */
+async function changeFlag(page: Page, name: string, doc: string): Promise<void> {
+  await page.goto(`${base}/__ops/flags`)
+  await page.getByRole('link', { name: `Change ${name}` }).click()
+  await page.waitForURL(/\/__ops\/flags\/change\?/)
+  await page.getByLabel(`New document of ${name}`).fill(doc)
+  await page.getByRole('button', { name: 'Show the change' }).click()
+  await page.waitForURL(/\/__ops\/flags\/change$/)
+  // A refused document comes back as the form with the reason: no diff to save.
+  expect(await page.locator('p.error').allTextContents()).toEqual([])
+  expect(await page.locator('h1').textContent()).toBe(`Change ${name}`)
+  expect(await violations(page)).toEqual([])
+  await page.getByRole('button', { name: 'Save the change' }).click()
+  await page.waitForURL(/\/__ops\/flags\?changed=/)
+  expect(await page.getByRole('status').textContent()).toContain(`${name} saved`)
+}
+
+/** The value the flags page says a new visitor gets of `name` on `path`. */
+async function valueFor(page: Page, name: string, path: string): Promise<string | null> {
+  await page.goto(`${base}/__ops/flags`)
+  await page.getByLabel('Page URL (or path)').fill(base + path)
+  await page.getByRole('button', { name: 'Show the values' }).click()
+  await page.waitForURL(/\/__ops\/flags\/visitor\?/)
+  expect(await violations(page)).toEqual([])
+  return page
+    .locator('tr', { has: page.locator(`th:text-is("${name}")`) })
+    .locator('td')
+    .first()
+    .textContent()
+}
+
+it('changes a flag after its diff, and a page shows the change to its visitors', async () => {
+  const path = '/explore/d/robotics'
+  const name = 'providerSignUpBanner'
+  expect(await banners(path)).toBe(0)
+  const page = await signedIn(DEV_PEOPLE.editor, DESKTOP)
+  expect(await valueFor(page, name, path)).toBe('off')
+  await page.goto(`${base}/__ops/flags/change?name=${name}`)
+  const before = await page.getByLabel(`New document of ${name}`).inputValue()
+
+  await changeFlag(page, name, '{"state":"ENABLED","rules":[{"pageTypes":["campsAndActivities"]}]}')
+  expect(await violations(page)).toEqual([])
+  expect(await valueFor(page, name, path)).toBe('on')
+  expect(await banners(path)).toBe(1)
+
+  // Put back as it was, for the other tests: the page shows it at once again.
+  await changeFlag(page, name, before)
+  expect(await banners(path)).toBe(0)
+  await page.context().close()
+}, 120_000)
+
+/** POSTs catalog messages to the worker's endpoint, as the catalog's producers do. */
+async function sendChanges(messages: unknown[]): Promise<void> {
+  const res = await fetch(`${base}/__ops/catalog`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${E2E_SYNC_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(messages),
+  })
+  expect(res.status, await res.text()).toBe(202)
+}
+
+it('lists a dead letter with its reason, replays it, and its job is served', async () => {
+  const job = JSON.parse(await readFile('docs/sync-examples/job.upserted.json', 'utf8')) as {
+    id: number
+    version: number
+    entity: { title: string; cityId: number; postedAt: string; validThrough: string }
+  }
+  const city = JSON.parse(await readFile('docs/sync-examples/city.added.json', 'utf8')) as {
+    id: number
+    version: number
+  }
+  const day = 86_400_000
+  Object.assign(job, { id: 900000747, version: Date.now() })
+  Object.assign(job.entity, {
+    cityId: 4299747,
+    postedAt: new Date(Date.now() - day).toISOString(),
+    validThrough: new Date(Date.now() + 30 * day).toISOString(),
+  })
+  // A job in a city the catalog does not have: retried, then dead-lettered with the reason.
+  await sendChanges([job])
+  const page = await signedIn(DEV_PEOPLE.editor, DESKTOP)
+  await page.goto(`${base}/__ops/health`)
+  const row = page.locator('tr', { hasText: `job.upserted ${job.id} v` })
+  await expect
+    .poll(async () => (await page.reload(), row.count()), { timeout: 90_000, interval: 1_000 })
+    .toBe(1)
+  expect(await row.textContent()).toContain(`city ${job.entity.cityId}`)
+  expect(await violations(page)).toEqual([])
+
+  // Its city arrives; once the health page counts it applied, the job can be.
+  await sendChanges([{ ...city, id: job.entity.cityId, version: Date.now() }])
+  const applied = page.locator('th:text-is("city.added")')
+  await expect
+    .poll(async () => (await page.reload(), applied.count()), { timeout: 30_000, interval: 500 })
+    .toBe(1)
+  await row.getByRole('button', { name: /Replay dead letter/ }).click()
+  await page.waitForURL(/\/__ops\/health\?replayed=1&/)
+  expect(await page.getByRole('status').textContent()).toContain('Replayed: 1 sent back')
+  expect(await row.count()).toBe(0)
+  expect(await violations(page)).toEqual([])
+  await page.context().close()
+
+  const path = jobPath({ titleSlug: slugOf(job.entity.title), id: job.id })
+  await expect
+    .poll(async () => (await fetch(base + path)).status, { timeout: 30_000, interval: 500 })
+    .toBe(200)
+}, 180_000)

@@ -4,9 +4,9 @@
 // error page as the 500 (src/views/error-page.tsx), and storage cannot fail on purpose here.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import axe from 'axe-core'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { violations } from './axe'
 import { base, hydrated, interact, launch, open } from './browser'
 import { E2E_PURGE_TOKEN } from './server'
 import manifest from '../../dist/asset-manifest.json'
@@ -102,18 +102,6 @@ beforeAll(async () => {
   pages.push(['closed job', `/job/${closed?.slug}-${closed?.id}`, 410])
 })
 afterAll(() => browser.close())
-
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source)
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
-    }),
-  )
-  return result.violations.map(
-    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-  )
-}
 
 it('renders every page type with no console error, no axe violation, and scripts only with islands', async () => {
   for (const [type, path, status] of pages) {

@@ -15,6 +15,8 @@ import { startCaptureServer } from '../node/capture-server'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 export const E2E_PURGE_TOKEN = 'e2e-purge-token'
+/** The catalog endpoint's token here: the console's tests send changes through it. */
+export const E2E_SYNC_TOKEN = 'e2e-sync-token'
 /**
  * The device (care_did) the journeys' flags are on for, by override, and for no one else: the
  * other tests, and crawlers, see the documented defaults.
@@ -64,6 +66,7 @@ export default async function setup(project: TestProject) {
       'dev',
       ...['--port', String(port), '--ip', '127.0.0.1', '--persist-to', dir],
       ...['--inspector-port', '0', '--var', `PURGE_TOKEN:${E2E_PURGE_TOKEN}`],
+      ...['--var', `SYNC_TOKEN:${E2E_SYNC_TOKEN}`],
       ...['--var', `SENTRY_BROWSER_DSN:${browserDsn}`, '--var', 'ENVIRONMENT:e2e'],
       ...['--var', `TURNSTILE_VERIFY_URL:${turnstile.verifyUrl}`],
       ...['--var', `TURNSTILE_SECRET_KEY:${TURNSTILE_TEST.secretPasses}`],

@@ -80,6 +80,13 @@ describe('bad values', () => {
     ['purge', ['--env', 'prod', '--tag', 'provider:8'], '--env takes staging or production'],
     ['flags', ['get', 'noSuchFlag'], '"noSuchFlag" is neither a flag nor a configuration key'],
     ['flags', ['toggle', 'campsFilter'], 'unknown command "toggle"'],
+    [
+      'flags',
+      ['get', 'campsFilter', '--url', '/nannies', '--visitor', 'returning'],
+      '--visitor returning needs --device',
+    ],
+    ['flags', ['get', 'campsFilter', '--url', '/', '--visitor', 'old'], '--visitor is new or'],
+    ['flags', ['get', 'traceSampleRates', '--url', '/'], '--url explains a flag'],
     ['seed', ['--cities', 'many'], '--cities takes a whole number'],
     ['deploy', [], 'name the environment'],
     ['bench', ['--duration', '5s'], '--duration takes a whole number'],

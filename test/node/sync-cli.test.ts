@@ -1,7 +1,8 @@
-// `npm run sync -- dead | replay` on a real local D1 in a temporary folder: the dead letters
-// listed with their reasons, then sent to the catalog endpoint with the token and marked
-// replayed. The endpoint is a capture server here; test/node/sync-replay.test.ts replays through
-// the worker itself.
+// `npm run sync -- dead | replay`: the dead letters of a real local D1 in a temporary folder
+// listed with their reasons; a replay asked of the worker's replay endpoint with the token, the
+// open ones in rounds until none is left. The endpoint is a capture server here;
+// test/node/sync-replay.test.ts replays through the worker itself, and
+// test/routes/ops-health.test.ts tests the endpoint's replay.
 import { execFile } from 'node:child_process'
 import { readFile, mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -18,8 +19,9 @@ const REASON = 'cityId: no city 424242 in the catalog'
 let dir: string
 let server: Server
 let origin: string
-let status = 202
-const received: { auth: string | undefined; body: unknown }[] = []
+/** What the capture server answers, in turn: status and body. */
+let answers: { status: number; body: unknown }[] = []
+const received: { path: string | undefined; auth: string | undefined; body: unknown }[] = []
 const messages: unknown[] = []
 
 beforeAll(async () => {
@@ -44,8 +46,9 @@ beforeAll(async () => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
-      received.push({ auth: req.headers.authorization, body: JSON.parse(body) })
-      res.writeHead(status).end(status === 202 ? '{"accepted":2}' : '{"refused":[]}')
+      received.push({ path: req.url, auth: req.headers.authorization, body: JSON.parse(body) })
+      const answer = answers.shift() ?? { status: 500, body: {} }
+      res.writeHead(answer.status).end(JSON.stringify(answer.body))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -81,28 +84,38 @@ describe('npm run sync', () => {
     expect(r.stdout.match(new RegExp(REASON, 'g'))).toHaveLength(2)
   })
 
-  it('keeps them when the endpoint refuses the replay', async () => {
-    status = 422
+  it('says why when the worker refuses the replay', async () => {
+    answers = [{ status: 503, body: { error: 'the queue refused them: down' } }]
     const r = await sync(['replay', '--origin', origin])
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain(`${origin} refused the replay: 422`)
-    expect((await sync(['dead'])).stdout).toContain('#2 ')
+    expect(r.stderr).toContain(`${origin} refused the replay: 503 the queue refused them: down`)
   })
 
-  it('sends them back with the token, then no longer lists them', async () => {
-    status = 202
+  it('asks for the open ones with the token, round after round until none is left', async () => {
     received.length = 0
+    answers = [
+      { status: 200, body: { replayed: [1], refused: [], remaining: 1 } },
+      {
+        status: 200,
+        body: { replayed: [2], refused: [{ id: 3, reasons: ['kind: no'] }], remaining: 0 },
+      },
+    ]
     const r = await sync(['replay', '--origin', origin])
     expect(r.code).toBe(0)
+    expect(r.stdout).toContain('still invalid, left dead: #3: kind: no')
     expect(r.stdout).toContain(`replayed 2 messages through ${origin}`)
-    expect(received).toEqual([{ auth: 'Bearer a-sync-token', body: messages }])
-    expect((await sync(['dead'])).stdout).toContain('no dead-lettered messages')
+    const asked = { path: '/__ops/catalog/replay', auth: 'Bearer a-sync-token', body: {} }
+    expect(received).toEqual([asked, asked])
   })
 
-  it('replays one by its id again on request', async () => {
+  it('replays one by its id, and says which ids name no dead letter', async () => {
     received.length = 0
+    answers = [
+      { status: 200, body: { replayed: [2], refused: [], remaining: 0 } },
+      { status: 404, body: { error: 'no such dead letters', missing: [9] } },
+    ]
     expect((await sync(['replay', '--id', '2', '--origin', origin])).code).toBe(0)
-    expect(received).toEqual([{ auth: 'Bearer a-sync-token', body: [messages[1]] }])
+    expect(received.map((r) => r.body)).toEqual([{ ids: [2] }])
     const missing = await sync(['replay', '--id', '9', '--origin', origin])
     expect(missing.code).toBe(1)
     expect(missing.stderr).toContain('no dead-lettered message #9')

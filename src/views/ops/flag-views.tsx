@@ -55,15 +55,18 @@ export function FlagForm({
   name,
   text,
   error,
+  csrf,
 }: {
   action: string
   name: string
   text: string
   error: string | null
+  csrf: string
 }) {
   const errorId = 'flag-doc-error'
   return (
-    <form method="get" action={action}>
+    <form method="post" action={action}>
+      <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="name" value={name} />
       <label htmlFor="flag-doc">{`New document of ${name} (JSON; empty: the documented default)`}</label>
       <textarea
@@ -124,5 +127,99 @@ export function FlagChange({
         <button type="submit">Save the change</button>
       </form>
     </>
+  )
+}
+
+/** The visitor form's fields as sent, and which one was refused and why. */
+export interface VisitorFormState {
+  url: string
+  visitor: 'new' | 'returning'
+  device: string
+  bot: boolean
+  error: { field: 'url' | 'device'; message: string } | null
+}
+
+/** Asks for a URL and a visitor: the flags' values that visitor gets there (a GET). */
+export function VisitorForm({ action, state }: { action: string; state: VisitorFormState }) {
+  const invalid = (field: 'url' | 'device') =>
+    state.error?.field === field
+      ? { 'aria-invalid': true, 'aria-describedby': `visitor-${field}-error` }
+      : {}
+  const error = (field: 'url' | 'device') =>
+    state.error?.field === field ? (
+      <p className="error" id={`visitor-${field}-error`}>
+        {state.error.message}
+      </p>
+    ) : null
+  return (
+    <form method="get" action={action}>
+      <label htmlFor="visitor-url">Page URL (or path)</label>
+      <input id="visitor-url" name="url" type="text" defaultValue={state.url} {...invalid('url')} />
+      {error('url')}
+      <fieldset>
+        <legend>Visitor</legend>
+        <label>
+          <input type="radio" name="visitor" value="new" defaultChecked={state.visitor === 'new'} />{' '}
+          New (no device id yet)
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="visitor"
+            value="returning"
+            defaultChecked={state.visitor === 'returning'}
+          />{' '}
+          Returning, with this device id (their care_did cookie):
+        </label>
+        <input
+          id="visitor-device"
+          name="device"
+          type="text"
+          aria-label="Device id"
+          defaultValue={state.device}
+          {...invalid('device')}
+        />
+        {error('device')}
+        <label>
+          <input type="checkbox" name="bot" value="1" defaultChecked={state.bot} /> A crawler
+        </label>
+      </fieldset>
+      <div>
+        <button type="submit">Show the values</button>
+      </div>
+    </form>
+  )
+}
+
+/** Each flag's value for the chosen visitor on the page, and why. */
+export function VisitorValues({
+  page,
+  rows,
+}: {
+  page: string
+  rows: readonly { name: string; value: string; why: string }[]
+}) {
+  return (
+    <table>
+      <caption>{page}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Flag</th>
+          <th scope="col">Value</th>
+          <th scope="col">Why</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.name}>
+            <th scope="row">{r.name}</th>
+            <td>
+              <strong>{r.value}</strong>
+            </td>
+            <td>{r.why}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }

@@ -18,11 +18,14 @@ input[type=text],input[type=search]{width:30rem}
 button{font:inherit;padding:.5rem 1rem;background:#17324d;color:#fff;border:0;border-radius:3px;cursor:pointer;margin-top:.75rem}
 .error{color:#a30000;font-weight:600;margin:.25rem 0}
 table{border-collapse:collapse;width:100%;background:#fff}
-th,td{border:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}
+th,td{border:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 code{overflow-wrap:anywhere}
 .notice{background:#e6f2e6;border:1px solid #3a7d3a;padding:.75rem;border-radius:4px}
 .diff .added{background:#dff0df}.diff .removed{background:#f8dede}
-pre{white-space:pre-wrap;margin:0}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}
+fieldset{border:1px solid #ccc;margin:.5rem 0}fieldset label{font-weight:400}
+form.inline{border:0;padding:0;margin:0;background:none}form.inline button{margin:0}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
 .warning{background:#fff4e0;border:1px solid #a86200;padding:.75rem;border-radius:4px}
 `
 
@@ -54,6 +57,7 @@ export function OpsDocument({
             <a href={nav.home}>Purge</a>
             <a href={nav.purges}>Recent purges</a>
             <a href={nav.flags}>Flags</a>
+            <a href={nav.health}>Catalog health</a>
           </nav>
           <p>{`${nav.email} (${nav.role})`}</p>
         </header>

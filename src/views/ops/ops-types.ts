@@ -3,6 +3,7 @@ export interface OpsNav {
   home: string
   purges: string
   flags: string
+  health: string
   email: string
   role: string
 }
@@ -46,3 +47,33 @@ export const PURGE_CHOICES: readonly { by: string; label: string; hint: string }
   { by: 'page', label: 'Page type', hint: 'seoSearchListing, seoProviderProfile, home, …' },
   { by: 'tag', label: 'Raw tag', hint: 'kind:value, such as service:babysitters' },
 ]
+
+/** What the catalog health page shows (src/routes/ops-health.tsx). */
+export interface CatalogHealth {
+  now: number
+  applied: { byKind: { kind: string; changes: number }[]; newestAt: number | null }
+  dead: { letters: DeadLine[]; open: number }
+  cron: {
+    step: string
+    lastSuccess: string | null
+    lastFailure: string | null
+    lastError: string | null
+  }[]
+  gate: { builtAt: string; items: number; capacity: number; bytes: number; hashes: number } | null
+}
+
+/** A dead letter as the health page lists it (src/sync/dead-letters.ts). */
+export interface DeadLine {
+  id: number
+  at: string
+  kind: string
+  entity: string
+  version: string
+  reason: string
+}
+
+/** The replay form's field as sent, and why it was refused, if it was. */
+export interface ReplayFormState {
+  id: string
+  error: string | null
+}
