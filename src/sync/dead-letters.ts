@@ -1,4 +1,5 @@
 import { writeAuditRow } from '../cache/purge-audit'
+import type { DeadLine } from '../views/ops/ops-types'
 import { enqueueChanges } from './enqueue'
 import type { CatalogMessage } from './messages'
 import { MAX_MESSAGES, parseMessage } from './messages'
@@ -16,15 +17,8 @@ export interface DeadRow {
   replayed_at: number | null
 }
 
-/** A dead letter as people read it: what it was, why it died. */
-export interface DeadLetter {
-  id: number
-  at: string
-  kind: string
-  entity: string
-  version: string
-  reason: string
-}
+/** A dead letter as people read it: what it was, why it died (the health page's line). */
+export type DeadLetter = DeadLine
 
 /** The open dead letters (not replayed), oldest first: `?` is the limit (the CLI reads it so). */
 export const OPEN_DEAD_SQL = 'SELECT * FROM sync_dead WHERE replayed_at IS NULL ORDER BY id LIMIT ?'

@@ -2,7 +2,7 @@ import { sign } from 'hono/utils/jwt/jwt'
 import { describe, expect, it } from 'vitest'
 import { AccessKeys, certsUrl, UNKNOWN_KID_REFETCH_MS } from '../../src/request/access-keys'
 import { accessPerson, roleOf } from '../../src/request/ops-access'
-import { AUDIENCE, TEAM as TEAM_DOMAIN } from '../support/access'
+import { AUDIENCE, rsaKeyPair, TEAM as TEAM_DOMAIN } from '../support/access'
 
 const TEAM = { ACCESS_TEAM_DOMAIN: 'https://care.cloudflareaccess.com/', ACCESS_JWKS: '' }
 const JWKS = { keys: [{ kty: 'RSA', kid: 'a', n: 'x', e: 'AQAB' }] }
@@ -49,16 +49,7 @@ describe('roles', () => {
 
 /** A key pair named `kid`: its public JWK for the JWKS, its private one to sign with. */
 async function keyPair(kid: string) {
-  const pair = (await crypto.subtle.generateKey(
-    {
-      name: 'RSASSA-PKCS1-v1_5',
-      modulusLength: 2048,
-      publicExponent: new Uint8Array([1, 0, 1]),
-      hash: 'SHA-256',
-    },
-    true,
-    ['sign', 'verify'],
-  )) as CryptoKeyPair
+  const pair = await rsaKeyPair()
   const jwk = async (key: CryptoKey) => ({
     ...((await crypto.subtle.exportKey('jwk', key)) as JsonWebKey),
     kid,

@@ -31,7 +31,14 @@ export function accessToken(
 
 /** Another RSA key under the development key's id: what a forger would sign with. */
 export async function anotherKey(): Promise<JsonWebKey & { kid: string }> {
-  const pair = (await crypto.subtle.generateKey(
+  const pair = await rsaKeyPair()
+  const jwk = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as JsonWebKey
+  return { ...jwk, kid: inject('accessPrivateJwk').kid, alg: 'RS256' }
+}
+
+/** A new RS256 key pair, as Access signs with. */
+export async function rsaKeyPair(): Promise<CryptoKeyPair> {
+  return (await crypto.subtle.generateKey(
     {
       name: 'RSASSA-PKCS1-v1_5',
       modulusLength: 2048,
@@ -41,6 +48,4 @@ export async function anotherKey(): Promise<JsonWebKey & { kid: string }> {
     true,
     ['sign', 'verify'],
   )) as CryptoKeyPair
-  const jwk = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as JsonWebKey
-  return { ...jwk, kid: inject('accessPrivateJwk').kid, alg: 'RS256' }
 }
