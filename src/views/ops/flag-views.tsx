@@ -1,3 +1,4 @@
+import { fieldError } from './field-error'
 import type { DiffLine } from '../../lib/line-diff'
 
 /** One flag or configuration key as the console lists it. */
@@ -63,7 +64,7 @@ export function FlagForm({
   error: string | null
   csrf: string
 }) {
-  const errorId = 'flag-doc-error'
+  const refused = fieldError('flag-doc-error', error)
   return (
     <form method="post" action={action}>
       <input type="hidden" name="csrf" value={csrf} />
@@ -75,14 +76,9 @@ export function FlagForm({
         rows={12}
         cols={60}
         defaultValue={text}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        {...refused.attributes}
       />
-      {error ? (
-        <p className="error" id={errorId}>
-          {error}
-        </p>
-      ) : null}
+      {refused.note}
       <div>
         <button type="submit">Show the change</button>
       </div>
@@ -141,21 +137,19 @@ export interface VisitorFormState {
 
 /** Asks for a URL and a visitor: the flags' values that visitor gets there (a GET). */
 export function VisitorForm({ action, state }: { action: string; state: VisitorFormState }) {
-  const invalid = (field: 'url' | 'device') =>
-    state.error?.field === field
-      ? { 'aria-invalid': true, 'aria-describedby': `visitor-${field}-error` }
-      : {}
-  const error = (field: 'url' | 'device') =>
-    state.error?.field === field ? (
-      <p className="error" id={`visitor-${field}-error`}>
-        {state.error.message}
-      </p>
-    ) : null
+  const refused = (field: 'url' | 'device') =>
+    fieldError(`visitor-${field}-error`, state.error?.field === field ? state.error.message : null)
   return (
     <form method="get" action={action}>
       <label htmlFor="visitor-url">Page URL (or path)</label>
-      <input id="visitor-url" name="url" type="text" defaultValue={state.url} {...invalid('url')} />
-      {error('url')}
+      <input
+        id="visitor-url"
+        name="url"
+        type="text"
+        defaultValue={state.url}
+        {...refused('url').attributes}
+      />
+      {refused('url').note}
       <fieldset>
         <legend>Visitor</legend>
         <label>
@@ -177,9 +171,9 @@ export function VisitorForm({ action, state }: { action: string; state: VisitorF
           type="text"
           aria-label="Device id"
           defaultValue={state.device}
-          {...invalid('device')}
+          {...refused('device').attributes}
         />
-        {error('device')}
+        {refused('device').note}
         <label>
           <input type="checkbox" name="bot" value="1" defaultChecked={state.bot} /> A crawler
         </label>

@@ -1,3 +1,4 @@
+import { fieldError } from './field-error'
 import type { CatalogHealth, DeadLine, ReplayFormState } from './ops-types'
 
 /** `at` (ISO or milliseconds) as an age from `now`: "12 s ago", "4 min ago", "3 h ago". */
@@ -56,7 +57,7 @@ function ReplayOne({
   csrf: string
   state: ReplayFormState
 }) {
-  const errorId = 'replay-id-error'
+  const refused = fieldError('replay-id-error', state.error)
   return (
     <form method="post" action={action}>
       <input type="hidden" name="csrf" value={csrf} />
@@ -67,14 +68,9 @@ function ReplayOne({
         type="text"
         inputMode="numeric"
         defaultValue={state.id}
-        aria-invalid={state.error ? true : undefined}
-        aria-describedby={state.error ? errorId : undefined}
+        {...refused.attributes}
       />
-      {state.error ? (
-        <p className="error" id={errorId}>
-          {state.error}
-        </p>
-      ) : null}
+      {refused.note}
       <div>
         <button type="submit">Replay it</button>
       </div>

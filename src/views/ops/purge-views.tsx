@@ -1,9 +1,10 @@
+import { fieldError } from './field-error'
 import type { AuditLine, PreviewTag, PurgeFormState } from './ops-types'
 import { PURGE_CHOICES } from './ops-types'
 
 /** The purge form: what to purge; a refused value comes back with its reason next to it. */
 export function PurgeForm({ action, state }: { action: string; state: PurgeFormState }) {
-  const errorId = 'purge-value-error'
+  const refused = fieldError('purge-value-error', state.error)
   return (
     <form method="get" action={action}>
       <label htmlFor="purge-by">Purge by</label>
@@ -20,14 +21,9 @@ export function PurgeForm({ action, state }: { action: string; state: PurgeFormS
         id="purge-value"
         name="value"
         defaultValue={state.value}
-        aria-invalid={state.error ? true : undefined}
-        aria-describedby={state.error ? errorId : undefined}
+        {...refused.attributes}
       />
-      {state.error ? (
-        <p className="error" id={errorId}>
-          {state.error}
-        </p>
-      ) : null}
+      {refused.note}
       <div>
         <button type="submit">Preview</button>
       </div>
