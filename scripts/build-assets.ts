@@ -5,7 +5,8 @@
 // The browser script is two files: `client.js` (src/client/entry.ts), which the page loads and
 // which does only what the page's look depends on, and `react.js`, which it imports on the
 // visitor's first interaction: React 19's runtime (react, react-dom/client, the JSX runtime) and
-// everything that runs on it (src/client/islands.tsx).
+// everything that runs on it (src/client/islands.tsx). The ops console has its own, `ops.js`
+// (src/client/ops.tsx).
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { gzipSync } from 'node:zlib'
@@ -78,9 +79,12 @@ async function clientScripts(): Promise<Asset[]> {
     throw new Error('client.js does not import react.js')
   // client.js first: its hash covers react.js too (it names react.js's hash), and the build id
   // is the first 30 hex digits of the hashes in this order (src/views/assets.ts).
+  // The ops console's islands, with React (its pages are not the site's, and load nothing else).
+  const ops = only(await build({ ...options, entryPoints: ['src/client/ops.tsx'] }))
   return [
     { name: 'client.js', body: client },
     { name: 'react.js', body: react },
+    { name: 'ops.js', body: ops },
   ]
 }
 
@@ -153,7 +157,8 @@ const gzip = (name: string) =>
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
 console.log(
   `JavaScript, gzip: listings, hubs and home ${kib(gzip('client.js') + gzip('react.js'))} ` +
-    `(client.js ${kib(gzip('client.js'))}, react.js ${kib(gzip('react.js'))}), other pages 0`,
+    `(client.js ${kib(gzip('client.js'))}, react.js ${kib(gzip('react.js'))}), other pages 0; ` +
+    `the ops console ${kib(gzip('ops.js'))}`,
 )
 
 // What a listing page embeds for its islands besides their markup (docs/browser.md, "Budget"):

@@ -28,13 +28,14 @@ import { opsFlagChange, opsFlags, opsFlagSave, opsFlagVisitor } from './routes/o
 import {
   opsCheck,
   opsConsole,
+  opsLivePreview,
   opsPurgeConfirm,
   opsPurgePreview,
   opsPurgeResult,
   opsPurges,
 } from './routes/ops-console'
 import { catalogEndpoint, replayEndpoint } from './routes/ops-catalog'
-import { opsHealth, opsHealthReplay } from './routes/ops-health'
+import { opsHealth, opsHealthReplay, opsLiveHealth } from './routes/ops-health'
 import { guestMessageSent, sendGuestMessage } from './routes/guest-message'
 import { providerProfilePage } from './routes/provider-profile'
 import { searchPage } from './routes/search'
@@ -50,6 +51,8 @@ import {
   OPS_CHECK,
   OPS_HEALTH,
   OPS_HEALTH_REPLAY,
+  OPS_LIVE_HEALTH,
+  OPS_LIVE_PREVIEW,
   OPS_CONSOLE,
   OPS_PURGE,
   OPS_PURGE_PREVIEW,
@@ -350,6 +353,13 @@ export const PAGES = {
     flags: DOCUMENT_FLAGS,
     handler: opsHealthReplay,
   }),
+  // What the console's islands fetch (src/client/ops.tsx), behind Access as its pages.
+  opsLivePreview: page({
+    pattern: OPS_LIVE_PREVIEW,
+    flags: DOCUMENT_FLAGS,
+    handler: opsLivePreview,
+  }),
+  opsLiveHealth: page({ pattern: OPS_LIVE_HEALTH, flags: DOCUMENT_FLAGS, handler: opsLiveHealth }),
   opsSignIn: page({ pattern: OPS_SIGN_IN, flags: DOCUMENT_FLAGS, handler: opsSignIn }),
 } satisfies Record<string, PageRow>
 

@@ -183,6 +183,9 @@ export function consoleHeaders(nonce: string): Record<string, string> {
     'content-security-policy': [
       "default-src 'none'",
       `style-src 'nonce-${nonce}'`,
+      // The islands' one script, by the response's nonce, and the JSON it fetches.
+      `script-src 'nonce-${nonce}'`,
+      "connect-src 'self'",
       "img-src 'self'",
       "form-action 'self'",
       "frame-ancestors 'none'",

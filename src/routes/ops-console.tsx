@@ -22,7 +22,7 @@ import {
   PurgePreview,
   PurgeResult,
 } from '../views/ops/purge-views'
-import { consolePage, onPublicOrigin } from './ops-page'
+import { consoleJson, consolePage, onPublicOrigin } from './ops-page'
 
 // The ops console's purge pages (docs/operations.md, "The ops console"): forms that post and
 // redirect, each request behind Access (src/request/ops-access.ts).
@@ -51,18 +51,35 @@ function purgeHome(c: Context<AppEnv>, person: OpsPerson, form: PurgeFormState, 
 /** GET /__ops: the console's first page. */
 export const opsConsole = withAccess('viewer', (c, person) => purgeHome(c, person, EMPTY_FORM))
 
+/** The tags a purge named by `by` and `value` resolves to, with what each reaches; or why not. */
+async function previewOf(c: Context<AppEnv>, by: string, value: string) {
+  const named = consolePurge(by, onPublicOrigin(c, value), c.env.PUBLIC_ORIGIN)
+  if ('error' in named) return named
+  const resolved = purgeTags(named.request, c.env.PUBLIC_ORIGIN)
+  if ('error' in resolved) return resolved
+  return { tags: await previewPurge(c.env.DB, resolved.tags) }
+}
+
 /** GET /__ops/purges/preview?by=&value=: what the purge would reach, and its confirmation. */
 export const opsPurgePreview = withAccess('purger', async (c, person) => {
   const by = c.req.query('by') ?? ''
   const value = c.req.query('value') ?? ''
-  const named = consolePurge(by, onPublicOrigin(c, value), c.env.PUBLIC_ORIGIN)
-  if ('error' in named) return purgeHome(c, person, { by, value, error: named.error }, 400)
-  const resolved = purgeTags(named.request, c.env.PUBLIC_ORIGIN)
-  if ('error' in resolved) return purgeHome(c, person, { by, value, error: resolved.error }, 400)
-  const tags = await previewPurge(c.env.DB, resolved.tags)
+  const preview = await previewOf(c, by, value)
+  if ('error' in preview) return purgeHome(c, person, { by, value, error: preview.error }, 400)
   const state = { by, value, error: null }
-  const body = <PurgePreview tags={tags} state={state} action={OPS_PURGES} csrf={person.csrf} />
+  const body = (
+    <PurgePreview tags={preview.tags} state={state} action={OPS_PURGES} csrf={person.csrf} />
+  )
   return consolePage(c, person, 'Confirm the purge', body)
+})
+
+/**
+ * GET /__ops/live/purge-preview?by=&value=: the same preview as JSON, for the purge form's
+ * island as the value is typed: `{ tags }`, or 400 and `{ error }` with the field's reason.
+ */
+export const opsLivePreview = withAccess('purger', async (c) => {
+  const preview = await previewOf(c, c.req.query('by') ?? '', c.req.query('value') ?? '')
+  return consoleJson(c, preview, 'error' in preview ? 400 : 200)
 })
 
 /** POST /__ops/purges: makes the purge, writes its audit row, redirects to its result. */

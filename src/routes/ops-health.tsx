@@ -8,9 +8,18 @@ import { appliedLately } from '../sync/applied-log'
 import type { ReplaySelection } from '../sync/dead-letters'
 import { openDeadLetters, replayDeadLetters } from '../sync/dead-letters'
 import { OPS_HEALTH, OPS_HEALTH_REPLAY } from '../urls/paths'
-import { AppliedChanges, CronSteps, DeadLetters, GateBuild } from '../views/ops/health-views'
+import { scriptJson } from '../seo/json-ld'
+import type { LiveCounts } from '../views/ops/health-views'
+import {
+  AppliedChanges,
+  CronSteps,
+  DeadLetters,
+  GateBuild,
+  LIVE_COUNTS_ID,
+  LIVE_COUNTS_STATE_ID,
+} from '../views/ops/health-views'
 import type { CatalogHealth, ReplayFormState } from '../views/ops/ops-types'
-import { consolePage } from './ops-page'
+import { consoleJson, consolePage } from './ops-page'
 
 // The ops console's catalog health (docs/operations.md, "Catalog health"): what the sync and the
 // cron did lately, and the dead letters, which an editor sends back to the queue.
@@ -47,6 +56,11 @@ async function healthPage(
     ? { action: OPS_HEALTH_REPLAY, csrf: person.csrf, state }
     : null
   const notice = c.req.method === 'GET' ? replayNotice(c) : null
+  const counts: LiveCounts = {
+    now: health.now,
+    applied: health.applied,
+    deadOpen: health.dead.open,
+  }
   const body = (
     <>
       {notice ? (
@@ -54,7 +68,14 @@ async function healthPage(
           {notice}
         </p>
       ) : null}
-      <AppliedChanges health={health} />
+      <div id={LIVE_COUNTS_ID}>
+        <AppliedChanges counts={counts} />
+      </div>
+      <script
+        type="application/json"
+        id={LIVE_COUNTS_STATE_ID}
+        dangerouslySetInnerHTML={{ __html: scriptJson(counts) }}
+      />
       <DeadLetters dead={health.dead} replay={replay} />
       <CronSteps health={health} />
       <GateBuild health={health} />
@@ -62,6 +83,20 @@ async function healthPage(
   )
   return consolePage(c, person, 'Catalog health', body, status)
 }
+
+/**
+ * GET /__ops/live/health: the counts at the top of the health page, as JSON, which its island
+ * fetches every few seconds.
+ */
+export const opsLiveHealth = withAccess('viewer', async (c) => {
+  const now = Date.now()
+  const [applied, dead] = await Promise.all([
+    appliedLately(c.env.DB, now),
+    openDeadLetters(c.env.DB, 0),
+  ])
+  const counts: LiveCounts = { now, applied, deadOpen: dead.open }
+  return consoleJson(c, counts)
+})
 
 /** GET /__ops/health: the sync, the dead letters, the cron and the gate. */
 export const opsHealth = withAccess('viewer', (c, person) =>

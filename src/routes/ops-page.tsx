@@ -37,6 +37,12 @@ export async function consolePage(
   )
 }
 
+/** A console answer as JSON, for its islands: never stored, never indexed, as its pages. */
+export function consoleJson(c: Context<AppEnv>, body: unknown, status: 200 | 400 = 200): Response {
+  const headers = { ...consoleHeaders(c.get('nonce')), 'content-type': 'application/json' }
+  return new Response(JSON.stringify(body), { status, headers })
+}
+
 /**
  * A value as the console reads a URL in it: a URL of the host the console is served on (a
  * preview host, `npm start`'s localhost) names the same page as on the public origin.

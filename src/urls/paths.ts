@@ -120,6 +120,12 @@ export const OPS_CATALOG_REPLAY = `${OPS_CATALOG}/replay`
 /** The console's catalog health page, and its form replaying dead letters. */
 export const OPS_HEALTH = `${OPS_PREFIX}/health`
 export const OPS_HEALTH_REPLAY = `${OPS_HEALTH}/replay`
+/**
+ * What the console's islands fetch as JSON (src/client/ops.tsx): a purge's preview as it is
+ * typed, and the health page's counts as they change.
+ */
+export const OPS_LIVE_PREVIEW = `${OPS_PREFIX}/live/purge-preview`
+export const OPS_LIVE_HEALTH = `${OPS_PREFIX}/live/health`
 
 export const flowPath = (segment: string) => `${FLOW}/${segment}`
 export const whoNeedsCarePath = `${FLOW}/in-facility/who-needs-care`

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import { assets } from '../../src/views/assets'
 import { accessToken, anotherKey, PURGER, VIEWER } from '../support/access'
 import { fetchPage, ORIGIN, settled } from '../support/fetch-page'
 
@@ -63,10 +64,17 @@ describe('the ops console behind Cloudflare Access', () => {
     expect(res.status).toBe(200)
     expect(html).toContain('viewer@care.example (viewer)')
     expect(html).toContain('<meta name="robots" content="noindex, nofollow"/>')
-    expect(html).not.toContain('<script')
+    // One script: the islands', by the response's nonce, which the policy allows and no other.
+    const scripts = [...html.matchAll(/<script[^>]*>/g)].map((m) => m[0])
+    const nonce = /script-src 'nonce-([^']+)'/.exec(
+      res.headers.get('content-security-policy') ?? '',
+    )
+    expect(scripts).toEqual([
+      `<script type="module" src="${assets['ops.js']}" nonce="${nonce?.[1]}">`,
+    ])
     const csp = res.headers.get('content-security-policy') ?? ''
     expect(csp).toContain("default-src 'none'")
-    expect(csp).not.toContain('script-src')
+    expect(csp).not.toMatch(/script-src[^;]*(unsafe|'self'|https?:)/)
     expect(res.headers.get('cache-control')).toBe('no-store')
     expect(res.headers.get('set-cookie')).toBeNull()
   })
@@ -150,6 +158,33 @@ describe('purging from the console', () => {
       expect(html, value).toMatch(new RegExp(`id="purge-value-error">[^<]*${reason}`))
       expect(html, value).toContain('aria-invalid="true"')
     }
+  })
+
+  it('previews as JSON for the form’s island: the same tags, or the field’s reason', async () => {
+    const purger = await accessToken(PURGER)
+    const live = (by: string, value: string, token = purger) =>
+      fetchPage(
+        `/__ops/live/purge-preview?${new URLSearchParams({ by, value }).toString()}`,
+        as(token),
+      )
+    const city = await live('city', 'Atlanta-GA')
+    expect(city.status).toBe(200)
+    expect(city.headers.get('content-type')).toBe('application/json')
+    expect(city.headers.get('cache-control')).toBe('no-store')
+    const { tags } = await city.json<{ tags: { tag: string; pages: string; estimate: number }[] }>()
+    expect(tags.map((t) => t.tag)).toEqual(['city:atlanta-ga'])
+    expect(tags[0]?.pages).toContain('city hub')
+    expect(tags[0]?.estimate).toBeGreaterThan(0)
+    const refused = await live('url', 'https://evil.example/nannies')
+    expect(refused.status).toBe(400)
+    const { error } = await refused.json<{ error: string }>()
+    expect(error).toContain('not a URL of this site')
+    const viewer = await live('city', 'atlanta-ga', await accessToken(VIEWER))
+    expect(viewer.status).toBe(403)
+    await viewer.text()
+    const nobody = await fetchPage('/__ops/live/purge-preview?by=city&value=atlanta-ga')
+    expect(nobody.status).toBe(401)
+    await nobody.text()
   })
 
   it('purges a stored page, records who, and shows it re-rendered', async () => {

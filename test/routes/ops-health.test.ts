@@ -2,6 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { env } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
 import { csrfToken } from '../../src/request/ops-access'
+import type { LiveCounts } from '../../src/views/ops/health-views'
 import worker from '../../src/worker'
 import { aMessage } from '../sync/examples'
 import { accessToken, EDITOR, PURGER, VIEWER } from '../support/access'
@@ -96,6 +97,35 @@ describe('the catalog health page', () => {
     // A viewer only looks.
     expect(html).not.toContain('/__ops/health/replay')
     expect(html).toContain('replaying needs the editor role')
+  })
+
+  it('answers its counts as JSON for its island, the same the page embeds', async () => {
+    const viewer = await accessToken(VIEWER)
+    const counts = async () => {
+      const res = await fetchPage('/__ops/live/health', as(viewer))
+      expect(res.status).toBe(200)
+      expect(res.headers.get('cache-control')).toBe('no-store')
+      return res.json<LiveCounts>()
+    }
+    const kinds = (c: LiveCounts) =>
+      Object.fromEntries(c.applied.byKind.map((k) => [k.kind, k.changes]))
+    const before = await counts()
+    await deliver('catalog-changes', [aMessage('activity.upserted', (m) => (m.id = 930000021))])
+    await deadJob(930000022, 930000096)
+    const after = await counts()
+    expect(kinds(after)['activity.upserted']).toBe((kinds(before)['activity.upserted'] ?? 0) + 1)
+    expect(after.deadOpen).toBe(before.deadOpen + 1)
+    expect(after.applied.newestAt).toBeGreaterThanOrEqual(before.applied.newestAt ?? 0)
+    // The page renders the counts and embeds them for its island to hydrate from.
+    const html = await (await fetchPage('/__ops/health', as(viewer))).text()
+    const embedded =
+      /<script type="application\/json" id="live-counts-state">([^<]*)<\/script>/.exec(html)
+    const shown = JSON.parse(embedded?.[1] ?? 'null') as LiveCounts
+    expect(shown.deadOpen).toBe(after.deadOpen)
+    expect(html).toContain(`<p>Open dead letters: ${after.deadOpen}.</p>`)
+    const nobody = await fetchPage('/__ops/live/health')
+    expect(nobody.status).toBe(401)
+    await nobody.text()
   })
 
   it('refuses a viewer’s or a purger’s replay, and one without its CSRF token; nothing changes', async () => {

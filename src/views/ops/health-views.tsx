@@ -10,9 +10,23 @@ export function ageOf(at: string | number, now: number): string {
   return `${Math.round(s / 86_400)} days ago`
 }
 
-/** The changes the queue consumer applied in the last hour, by kind, and the newest's age. */
-export function AppliedChanges({ health }: { health: CatalogHealth }) {
-  const { byKind, newestAt } = health.applied
+/** What the health page's island keeps current (src/client/ops.tsx), fetched every few seconds. */
+export interface LiveCounts {
+  now: number
+  applied: CatalogHealth['applied']
+  deadOpen: number
+}
+
+/** The island's root, and the element carrying the counts it was rendered from. */
+export const LIVE_COUNTS_ID = 'live-counts'
+export const LIVE_COUNTS_STATE_ID = 'live-counts-state'
+
+/**
+ * The changes the queue consumer applied in the last hour, by kind, the newest's age and the
+ * open dead letters: rendered here, then kept current in the browser by the island.
+ */
+export function AppliedChanges({ counts }: { counts: LiveCounts }) {
+  const { byKind, newestAt } = counts.applied
   const total = byKind.reduce((sum, k) => sum + k.changes, 0)
   return (
     <section aria-labelledby="changes-heading">
@@ -20,7 +34,7 @@ export function AppliedChanges({ health }: { health: CatalogHealth }) {
       <p>
         {newestAt === null
           ? 'No change applied in the last day.'
-          : `Newest change applied ${ageOf(newestAt, health.now)} (${new Date(newestAt).toISOString()}).`}
+          : `Newest change applied ${ageOf(newestAt, counts.now)} (${new Date(newestAt).toISOString()}).`}
       </p>
       {total ? (
         <table>
@@ -43,6 +57,7 @@ export function AppliedChanges({ health }: { health: CatalogHealth }) {
       ) : (
         <p>No change applied in the last hour.</p>
       )}
+      <p>{`Open dead letters: ${counts.deadOpen}.`}</p>
     </section>
   )
 }

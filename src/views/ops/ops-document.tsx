@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react'
+import { assets } from '../assets'
 import type { OpsNav } from './ops-types'
 
 /**
  * The console's styles: inline with the response's nonce, as its policy allows no other style
- * and no script (the console works by forms that post and redirect).
+ * (the console works by forms that post and redirect; its script only adds islands).
  */
 const STYLES = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fafafa}
@@ -27,9 +28,14 @@ fieldset{border:1px solid #ccc;margin:.5rem 0}fieldset label{font-weight:400}
 form.inline{border:0;padding:0;margin:0;background:none}form.inline button{margin:0}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
 .warning{background:#fff4e0;border:1px solid #a86200;padding:.75rem;border-radius:4px}
+.live{min-height:1.5rem}
 `
 
-/** The console's whole document: its own, apart from the site's (no site script, no site CSS). */
+/**
+ * The console's whole document: its own, apart from the site's (no site script, no site CSS).
+ * Every page loads the console's one script, cached for good under its hashed name: it finds
+ * the page's islands, if any (src/client/ops.tsx).
+ */
 export function OpsDocument({
   title,
   nonce,
@@ -65,6 +71,7 @@ export function OpsDocument({
           <h1>{title}</h1>
           {children}
         </main>
+        <script type="module" src={assets['ops.js']} nonce={nonce} />
       </body>
     </html>
   )

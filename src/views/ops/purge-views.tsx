@@ -2,32 +2,41 @@ import { fieldError } from './field-error'
 import type { AuditLine, PreviewTag, PurgeFormState } from './ops-types'
 import { PURGE_CHOICES } from './ops-types'
 
-/** The purge form: what to purge; a refused value comes back with its reason next to it. */
+/** The root of the purge form's island, which previews the purge as its value is typed. */
+export const LIVE_PREVIEW_ID = 'purge-live'
+
+/**
+ * The purge form: what to purge; a refused value comes back with its reason next to it. Under
+ * it, the island's root (empty until the console's script fills it; read out when it changes).
+ */
 export function PurgeForm({ action, state }: { action: string; state: PurgeFormState }) {
   const refused = fieldError('purge-value-error', state.error)
   return (
-    <form method="get" action={action}>
-      <label htmlFor="purge-by">Purge by</label>
-      <select id="purge-by" name="by" defaultValue={state.by}>
-        {PURGE_CHOICES.map((c) => (
-          <option key={c.by} value={c.by}>
-            {`${c.label}: ${c.hint}`}
-          </option>
-        ))}
-      </select>
-      <label htmlFor="purge-value">What to purge</label>
-      <input
-        type="text"
-        id="purge-value"
-        name="value"
-        defaultValue={state.value}
-        {...refused.attributes}
-      />
-      {refused.note}
-      <div>
-        <button type="submit">Preview</button>
-      </div>
-    </form>
+    <>
+      <form method="get" action={action}>
+        <label htmlFor="purge-by">Purge by</label>
+        <select id="purge-by" name="by" defaultValue={state.by}>
+          {PURGE_CHOICES.map((c) => (
+            <option key={c.by} value={c.by}>
+              {`${c.label}: ${c.hint}`}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="purge-value">What to purge</label>
+        <input
+          type="text"
+          id="purge-value"
+          name="value"
+          defaultValue={state.value}
+          {...refused.attributes}
+        />
+        {refused.note}
+        <div>
+          <button type="submit">Preview</button>
+        </div>
+      </form>
+      <div id={LIVE_PREVIEW_ID} className="live" aria-live="polite" />
+    </>
   )
 }
 
@@ -43,6 +52,21 @@ export function PurgePreview({
   action: string
   csrf: string
 }) {
+  return (
+    <>
+      <PreviewTable tags={tags} />
+      <form method="post" action={action}>
+        <input type="hidden" name="csrf" value={csrf} />
+        <input type="hidden" name="by" value={state.by} />
+        <input type="hidden" name="value" value={state.value} />
+        <button type="submit">Purge now</button>
+      </form>
+    </>
+  )
+}
+
+/** The tags a purge bumps, the pages each reaches and an estimate of how many carry it. */
+export function PreviewTable({ tags }: { tags: readonly PreviewTag[] }) {
   return (
     <>
       <p>Purging this marks every stored page carrying one of these tags as removed:</p>
@@ -66,12 +90,6 @@ export function PurgePreview({
           ))}
         </tbody>
       </table>
-      <form method="post" action={action}>
-        <input type="hidden" name="csrf" value={csrf} />
-        <input type="hidden" name="by" value={state.by} />
-        <input type="hidden" name="value" value={state.value} />
-        <button type="submit">Purge now</button>
-      </form>
     </>
   )
 }
