@@ -180,8 +180,10 @@ async function startDev(): Promise<string> {
     'node_modules/.bin/wrangler',
     [
       ...['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', '0'],
-      // The ops console behind `npm start`'s development key pair, as Access would sign it.
+      // The ops console behind `npm start`'s development key pair, as Access would sign it (a
+      // development key is refused where ENVIRONMENT says deployed, as wrangler.toml's default).
       ...['--var', `ACCESS_JWKS:${developmentKeys(DEV_KEYS_FILE).jwks}`],
+      ...['--var', 'ENVIRONMENT:development'],
     ],
     { env: ENV, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   )
