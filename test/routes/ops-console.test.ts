@@ -64,6 +64,10 @@ describe('the ops console behind Cloudflare Access', () => {
     expect(res.status).toBe(200)
     expect(html).toContain('viewer@care.example (viewer)')
     expect(html).toContain('<meta name="robots" content="noindex, nofollow"/>')
+    // Its icon named, or the browser asks for /favicon.ico and logs the 404.
+    expect(html).toContain(
+      `<link rel="icon" href="${assets['favicon.svg']}" type="image/svg+xml"/>`,
+    )
     // One script: the islands', by the response's nonce, which the policy allows and no other.
     const scripts = [...html.matchAll(/<script[^>]*>/g)].map((m) => m[0])
     const nonce = /script-src 'nonce-([^']+)'/.exec(

@@ -54,6 +54,7 @@ export function OpsDocument({
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
         <title>{`${title} · Ops console`}</title>
+        <link rel="icon" href={assets['favicon.svg']} type="image/svg+xml" />
         <style nonce={nonce}>{STYLES}</style>
       </head>
       <body>
