@@ -150,3 +150,54 @@ describe('the listings’ stats a sync batch moves by its change', () => {
     )
   }, 600_000)
 })
+
+describe('a profile edit', () => {
+  // D1's own count of the rows a batch reads (its `meta`, what D1 bills): the same for a provider
+  // of the city with the most listings as for the only one of a city, as the stats move by the
+  // change. Recomputed from the city's listings, the first read hundreds more.
+  it('reads as many rows in the largest city as in a city of one provider', async () => {
+    await removeRowsFrom(db, 950_000_000, NOW)
+    const largest = await db
+      .prepare(
+        `SELECT city_id AS id FROM provider_services WHERE service = 'babysitters'
+          GROUP BY city_id ORDER BY COUNT(*) DESC LIMIT 1`,
+      )
+      .first<{ id: number }>()
+    const [big, small] = [950000001, 950000002]
+    const setUp = (id: number, city: number) => [
+      aMessage('provider.upserted', (m) => {
+        Object.assign(m, { id, version: 1 })
+        m.entity.cityId = city
+      }),
+      aMessage('provider-service.offered', (m) =>
+        Object.assign(m, { id, version: 1, service: 'babysitters' }),
+      ),
+    ]
+    // A third provider after both, so each one's listings are read up to the next row alike.
+    const [boston] = CITIES.slice(2)
+    await applyChanges(
+      db,
+      [
+        ...setUp(big, largest?.id ?? 0),
+        ...setUp(small, NEW_CITY.id),
+        ...setUp(950000003, boston ?? 0),
+      ],
+      { now: NOW },
+    )
+    // Each at a moment of its own: the purge rows recorded at one moment are read to record once.
+    const edit = (id: number, city: number, now: Date) =>
+      applyChanges(
+        db,
+        [
+          aMessage('provider.upserted', (m) => {
+            Object.assign(m, { id, version: 2 })
+            Object.assign(m.entity, { cityId: city, headline: 'Edited', yearsExperience: 9 })
+          }),
+        ],
+        { now },
+      )
+    const inLargest = await edit(big, largest?.id ?? 0, new Date(NOW.getTime() + 1000))
+    const inSmallest = await edit(small, NEW_CITY.id, new Date(NOW.getTime() + 2000))
+    expect(inLargest.rowsRead).toBe(inSmallest.rowsRead)
+  })
+})
