@@ -60,6 +60,7 @@ import { measureRoute } from './bench/measure-route'
 import { serveNext } from './bench/peers'
 import { benchSync, MIX_RATE, percentile } from './bench/sync'
 import { benchStream } from './bench/stream'
+import { FOLD } from '../src/cache/purge-snapshot'
 import { reportStream } from './bench/stream-report'
 import type { Peer, Target } from './bench/targets'
 import { scaleTargets, targets, TRIED } from './bench/targets'
@@ -242,10 +243,12 @@ if (values.purges) {
         ['isolate memory for purges (V8 heap after GC)', mb(f.heapBytes)],
         ['of which typed arrays (sketch cells, recent window)', mb(f.typedBytes)],
         ['snapshot (one byte a cell; base64 in D1)', mb(f.snapshotBytes)],
+        [`the same folded ${FOLD} times (what a cold isolate reads first)`, mb(f.foldedBytes)],
         [
-          `a cold isolate's read: snapshot + ${f.rowsAfter.toLocaleString('en-US')} rows after it, median / worst of 5`,
+          `a cold isolate's read: folded snapshot + ${f.rowsAfter.toLocaleString('en-US')} rows after it, median / worst of 5`,
           `${f.coldMs.toFixed(0)} / ${f.coldMaxMs.toFixed(0)} ms`,
         ],
+        ['then the whole snapshot in the background, median of 5', `${f.wholeMs.toFixed(0)} ms`],
         ['"what changed since N", nothing new, median of 20', `${f.nothingNewMs.toFixed(2)} ms`],
         ['"what changed since N", one new purge, median of 20', `${f.onePurgeMs.toFixed(2)} ms`],
         [
@@ -258,8 +261,17 @@ if (values.purges) {
   console.log('\nFalse positives (a tag never purged reads as purged since the page was stored):\n')
   console.log(
     markdownTable(
-      ['page stored', 'per tag', `per page of 25 tags`],
-      f.falsePositives.map((r) => [`${r.age} ago`, percent(r.perTag), percent(r.perPage)]),
+      ['page stored', 'per tag', `per page of 25 tags`, 'folded, per tag', 'folded, per page'],
+      f.falsePositives.map((r, i) => {
+        const folded = f.foldedFalsePositives[i]
+        return [
+          `${r.age} ago`,
+          percent(r.perTag),
+          percent(r.perPage),
+          folded ? percent(folded.perTag) : '',
+          folded ? percent(folded.perPage) : '',
+        ]
+      }),
     ),
   )
   process.exit(0)

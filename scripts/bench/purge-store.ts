@@ -11,8 +11,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PurgeSketch, SKETCH_SIZE, tagHash } from '../../src/cache/purge-sketch'
+import { foldCells, PurgeSketch, SKETCH_SIZE, tagHash } from '../../src/cache/purge-sketch'
 import {
+  FOLD,
   SNAPSHOT_AFTER_ROWS,
   SNAPSHOT_EVERY_MS,
   writeSnapshot,
@@ -58,8 +59,13 @@ export interface PurgeStoreFigures {
   snapshotBytes: number
   rowsAfter: number
   falsePositives: { age: string; perTag: number; perPage: number }[]
+  /** The same, of a cold isolate's cells while they are the folded snapshot's. */
+  foldedFalsePositives: { age: string; perTag: number; perPage: number }[]
+  foldedBytes: number
   coldMs: number
   coldMaxMs: number
+  /** A cold isolate's read of the whole snapshot after the folded one (in the background). */
+  wholeMs: number
   nothingNewMs: number
   onePurgeMs: number
   rowsReadNothingNew: number
@@ -124,6 +130,9 @@ export async function benchPurgeStore(): Promise<PurgeStoreFigures> {
   const heapBytes = heapAfterGc() - before
   const falses = falsePositives(sketch, now)
   const encoded = sketch.encode(now)
+  const folded = new PurgeSketch(now)
+  folded.load({ ...encoded, cells: foldCells(encoded.cells, FOLD) }, now)
+  const foldedFalses = falsePositives(folded, now)
 
   const state = await mkdtemp(join(tmpdir(), 'bench-purges-'))
   const server = await serve(state, 'cached')
@@ -151,8 +160,10 @@ export async function benchPurgeStore(): Promise<PurgeStoreFigures> {
       heapBytes,
       typedBytes: sketch.bytes,
       snapshotBytes: encoded.cells.byteLength,
+      foldedBytes: encoded.cells.byteLength / FOLD,
       rowsAfter: ROWS_AFTER_SNAPSHOT,
       falsePositives: falses,
+      foldedFalsePositives: foldedFalses,
     }
   } finally {
     await server.mf.dispose()

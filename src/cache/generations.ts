@@ -103,6 +103,16 @@ export class KnownPurges {
   #snapshot = { seq: 0, madeAt: 0 }
   /** The newest purge known (src/request/read-session.ts). */
   newest = 0
+  /**
+   * While the cells are a folded snapshot's (a cold read's first: purge-snapshot.ts), every purge
+   * recorded since, to raise again over the whole snapshot once it is read; null once it is.
+   */
+  #unrefined: Raises | null = null
+  /** The folded snapshot's seq: the whole one read after must be as new. */
+  #foldedSeq = 0
+  /** Whether the cells are still a folded snapshot's, read too new: none is written from them. */
+  #folded = false
+  #refining: Promise<void> | undefined
 
   constructor(size: SketchSize = SKETCH_SIZE, now = Date.now()) {
     this.#sketch = new PurgeSketch(now, size)
@@ -144,7 +154,12 @@ export class KnownPurges {
     const now = Date.now()
     // Older than any stored page: it concerns none.
     if (at < now - PURGE_KEEP_MS) return
-    for (const tag of tags) this.#sketch.record(tagHash(tag), at, seq, now)
+    for (const tag of tags) {
+      const hash = tagHash(tag)
+      this.#sketch.record(hash, at, seq, now)
+      // The whole snapshot never read in so long: the folded cells stay (safe, more renders).
+      if (this.#unrefined && !this.#unrefined.add(hash, at)) this.#unrefined = null
+    }
     this.newest = Math.max(this.newest, at)
   }
 
@@ -223,6 +238,37 @@ export class KnownPurges {
   refreshIfDue(db: D1Database, waitUntil: WaitUntil, report: Report = logProblem): void {
     if (this.due && !this.loading)
       waitUntil(this.refresh(db, report).then(() => this.#snapshotIfDue(db, report)))
+    if (this.#unrefined && this.#known && !this.#refining) waitUntil(this.refine(db, report))
+  }
+
+  /**
+   * After a cold read of the folded snapshot: reads the whole one (as new) and sets the cells to
+   * it, raised again by every purge recorded since, so pages the folded cells read as purged for
+   * nothing are served again. A failure leaves the folded cells (still safe) for the next try.
+   */
+  refine(db: D1Database, report: Report = logProblem): Promise<void> {
+    this.#refining ??= this.#readWhole(db)
+      .catch((error: unknown) => report('cache: purge snapshot unread', { error: String(error) }))
+      .finally(() => (this.#refining = undefined))
+    return this.#refining
+  }
+
+  async #readWhole(db: D1Database): Promise<void> {
+    if (!this.#unrefined) return
+    const session = db.withSession(this.#bookmark ?? 'first-unconstrained')
+    const cells = this.#sketch.size.cells
+    const [head, parts] = await session.batch<unknown>(
+      snapshotReads(session, cells, { folded: false }),
+    )
+    const top = head?.results[0] as SnapshotHead | undefined
+    const whole = decodeSnapshot(top, (parts?.results ?? []) as { cells: string }[], cells)
+    const raises = this.#unrefined
+    if (!top || !whole || whole.cells.length !== cells || top.seq < this.#foldedSeq || !raises)
+      return
+    this.#sketch.replace(whole, raises.all(), Date.now())
+    this.newest = Math.max(this.newest, whole.unitMax * UNIT_MS)
+    this.#unrefined = null
+    this.#folded = false
   }
 
   /** Counts this isolate's own purge, written to D1 as rows up to `seq` by a session at `bookmark`. */
@@ -283,7 +329,7 @@ export class KnownPurges {
   async #cold(session: D1DatabaseSession, since: number): Promise<PurgeRow[]> {
     const cells = this.#sketch.size.cells
     const [head, parts, rows] = await session.batch<unknown>([
-      ...snapshotReads(session, cells),
+      ...snapshotReads(session, cells, { folded: true }),
       session
         .prepare(
           `SELECT seq, at, tag FROM purges WHERE seq > ${SNAPSHOT_SEQ(cells)} AND at >= ? ORDER BY seq LIMIT ?`,
@@ -293,6 +339,11 @@ export class KnownPurges {
     const top = head?.results[0] as SnapshotHead | undefined
     const sketch = decodeSnapshot(top, (parts?.results ?? []) as { cells: string }[], cells)
     if (top && sketch) {
+      if (sketch.cells.length !== cells) {
+        this.#unrefined = new Raises(MOST_UNREFINED)
+        this.#foldedSeq = top.seq
+        this.#folded = true
+      }
       this.#sketch.load(sketch, Date.now())
       this.#seq = Math.max(this.#seq, top.seq)
       this.newest = Math.max(this.newest, sketch.unitMax * UNIT_MS)
@@ -325,6 +376,8 @@ export class KnownPurges {
    * wrote one.
    */
   async writeSnapshot(db: D1Database, report: Report = logProblem, now = Date.now()) {
+    // Folded cells read too new: a snapshot of them would pass that on to every cold isolate.
+    if (this.#folded) return false
     const seq = this.#seq
     try {
       const cells = this.#sketch.size.cells
@@ -335,6 +388,36 @@ export class KnownPurges {
       report('cache: purge snapshot not written', { error: String(error) })
       return false
     }
+  }
+}
+
+/**
+ * Purges recorded over folded cells past which the whole snapshot is no longer awaited: about two
+ * minutes of the stream, in 768 KB held only until it is read.
+ */
+const MOST_UNREFINED = 1 << 16
+
+/** Tags' hashes and purge times in fixed arrays. */
+class Raises {
+  readonly #hashes: Uint32Array
+  readonly #ats: Float64Array
+  #count = 0
+  constructor(size: number) {
+    this.#hashes = new Uint32Array(size)
+    this.#ats = new Float64Array(size)
+  }
+
+  /** Adds one; false when full. */
+  add(hash: number, at: number): boolean {
+    if (this.#count === this.#hashes.length) return false
+    this.#hashes[this.#count] = hash
+    this.#ats[this.#count++] = at
+    return true
+  }
+
+  *all(): Generator<{ hash: number; at: number }> {
+    for (let i = 0; i < this.#count; i++)
+      yield { hash: this.#hashes[i] ?? 0, at: this.#ats[i] ?? 0 }
   }
 }
 

@@ -222,20 +222,79 @@ export class PurgeSketch {
     return { cells, unitNow, unitMax }
   }
 
-  /** Raises the cells to a snapshot's (of the same size): each reads at least as new as it. */
-  load({ cells, unitNow, unitMax }: EncodedSketch, now: number): void {
-    if (cells.length !== this.size.cells) throw new Error('purge snapshot: another size')
+  /**
+   * Raises the cells to a snapshot's: each reads at least as new as it. The snapshot has this
+   * sketch's cells, or is folded (`foldCells`): its cell `i` then stands for every cell whose
+   * index ends in `i`'s bits, read as new as the newest of them.
+   */
+  load(snapshot: EncodedSketch, now: number): void {
+    const mask = this.#maskOf(snapshot)
+    const valueOf = this.#valuesOf(snapshot, now)
+    const mine = this.#cells
+    const { cells } = snapshot
+    for (let i = 0; i < mine.length; i++) {
+      const value = valueOf[cells[i & mask] ?? 0] ?? 0
+      if (value > (mine[i] ?? 0)) mine[i] = value
+    }
+  }
+
+  /**
+   * Sets the cells to a whole snapshot's, then raises them again by `raises` (hash, time): every
+   * purge known beyond the snapshot. What a folded snapshot loaded first read too new is then
+   * read as the whole one says, and nothing known since is lost.
+   */
+  replace(
+    snapshot: EncodedSketch,
+    raises: Iterable<{ hash: number; at: number }>,
+    now: number,
+  ): void {
+    if (snapshot.cells.length !== this.size.cells) throw new Error('purge snapshot: another size')
+    const valueOf = this.#valuesOf(snapshot, now)
+    const mine = this.#cells
+    const { cells } = snapshot
+    for (let i = 0; i < mine.length; i++) mine[i] = valueOf[cells[i] ?? 0] ?? 0
+    // A purge whose tag's window entry is at least as new is raised when that leaves, as any.
+    for (const { hash, at } of raises)
+      if (!this.#heldFor(hash, at)) this.#raise(hash, this.#unitOf(at), now)
+  }
+
+  /** Whether the window's newest entry of the key is this very tag's, purged at `at` or later. */
+  #heldFor(hash: number, at: number): boolean {
+    const slot = this.#slots.get(hash >>> 2)
+    return slot !== undefined && this.#hash[slot] === hash && (this.#at[slot] ?? 0) >= at
+  }
+
+  #maskOf({ cells }: EncodedSketch): number {
+    const fold = this.size.cells / cells.length
+    if (!Number.isInteger(fold) || (fold & (fold - 1)) !== 0)
+      throw new Error('purge snapshot: another size')
+    return cells.length - 1
+  }
+
+  /** Each byte's cell value, worked out once: a cold isolate raises 4 million cells from it. */
+  #valuesOf({ unitNow, unitMax }: EncodedSketch, now: number): Uint16Array {
     if (unitMax - this.#base > MAX_CELL) this.#rebase(now)
-    // Each byte's cell value, worked out once: a cold isolate raises 4 million cells from it.
     const valueOf = new Uint16Array(256)
     for (let byte = 1; byte < 256; byte++) {
       const unit = byte === 255 ? unitMax : unitNow - ageOfByte(byte)
       valueOf[byte] = Math.max(0, Math.min(MAX_CELL, unit - this.#base))
     }
-    const mine = this.#cells
-    for (let i = 0; i < cells.length; i++) {
-      const value = valueOf[cells[i] ?? 0] ?? 0
-      if (value > (mine[i] ?? 0)) mine[i] = value
-    }
+    return valueOf
   }
+}
+
+/**
+ * The cells folded `fold` times (a power of two): cell `i` the newest of every cell whose index
+ * ends in `i`'s bits. A tag hashed to the folded cells reads at least as new as in the whole
+ * (more pages rendered again for nothing, never one served purged), from a snapshot `fold` times
+ * smaller: what a cold isolate reads first.
+ */
+export function foldCells(cells: Uint8Array, fold: number): Uint8Array {
+  const folded = cells.slice(0, cells.length / fold)
+  for (let at = folded.length; at < cells.length; at += folded.length)
+    for (let i = 0; i < folded.length; i++) {
+      const byte = cells[at + i] ?? 0
+      if (byte > (folded[i] ?? 0)) folded[i] = byte
+    }
+  return folded
 }

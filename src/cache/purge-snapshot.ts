@@ -1,4 +1,5 @@
 import type { EncodedSketch } from './purge-sketch'
+import { foldCells } from './purge-sketch'
 
 /**
  * The purge sketch's snapshot in D1 (migrations/0021_purge_snapshots.sql): what a cold isolate
@@ -8,10 +9,18 @@ import type { EncodedSketch } from './purge-sketch'
  * and the rows agree by `seq`. Written by whichever isolate claims it first, at most every
  * SNAPSHOT_EVERY_MS and only once SNAPSHOT_AFTER_ROWS rows have been appended since the last one
  * (docs/caching.md, "Bounded purge knowledge").
+ *
+ * Beside the cells a snapshot keeps them folded FOLD times (part -1): a cold isolate reads that
+ * first, a quarter of the bytes, and the whole parts in the background (src/cache/generations.ts).
  */
 
-export const SNAPSHOT_EVERY_MS = 30_000
-export const SNAPSHOT_AFTER_ROWS = 10_000
+export const SNAPSHOT_EVERY_MS = 10_000
+export const SNAPSHOT_AFTER_ROWS = 5_000
+/** How many times the part a cold isolate reads first is folded (src/cache/purge-sketch.ts). */
+export const FOLD = 4
+/** The part that holds the folded cells. */
+const FOLDED_PART = -1
+
 /** Characters of base64 per part: under D1's 2 MB limit on a row. */
 const PART_CHARS = 1_900_000
 
@@ -27,15 +36,24 @@ export interface SnapshotHead {
   unit_max: number
 }
 
-/** The statements reading the newest snapshot: its head and its parts, in order. */
-export function snapshotReads(session: D1DatabaseSession, cells: number): D1PreparedStatement[] {
+/**
+ * The statements reading the newest snapshot: its head and its parts, in order: with `folded`
+ * only its folded part (or, a snapshot written without one, its whole parts).
+ */
+export function snapshotReads(
+  session: D1DatabaseSession,
+  cells: number,
+  { folded }: { folded: boolean },
+): D1PreparedStatement[] {
+  const parts = `FROM purge_snapshot_parts WHERE snapshot = (${NEWEST(cells)})`
+  const which = folded
+    ? `AND (part = ${FOLDED_PART} OR NOT EXISTS (SELECT 1 ${parts} AND part = ${FOLDED_PART}))`
+    : 'AND part >= 0'
   return [
     session.prepare(
       `SELECT id, seq, made_at, unit_now, unit_max FROM purge_snapshots WHERE id = (${NEWEST(cells)})`,
     ),
-    session.prepare(
-      `SELECT cells FROM purge_snapshot_parts WHERE snapshot = (${NEWEST(cells)}) ORDER BY part`,
-    ),
+    session.prepare(`SELECT cells ${parts} ${which} ORDER BY part`),
   ]
 }
 
@@ -47,7 +65,10 @@ export const SNAPSHOT_SEQ = (cells: number) =>
 export const NEWEST_HEAD_SQL =
   'SELECT id, seq, made_at, unit_now, unit_max FROM purge_snapshots WHERE complete = 1 ORDER BY id DESC LIMIT 1'
 
-/** The sketch a snapshot's head and parts hold, or null when it has none or is damaged. */
+/**
+ * The sketch a snapshot's head and parts hold (its `size` cells, or folded FOLD times), or null
+ * when it has none or is damaged.
+ */
 export function decodeSnapshot(
   head: SnapshotHead | undefined,
   parts: readonly { cells: string }[],
@@ -55,7 +76,7 @@ export function decodeSnapshot(
 ): EncodedSketch | null {
   if (!head || parts.length === 0) return null
   const cells = fromBase64(parts.map((p) => p.cells).join(''))
-  if (cells.length !== size) return null
+  if (cells.length !== size && cells.length !== size / FOLD) return null
   return { cells, unitNow: head.unit_now, unitMax: head.unit_max }
 }
 
@@ -80,13 +101,10 @@ export async function writeSnapshot(
   const id = claim.meta.last_row_id
   const sketch = encode()
   const text = toBase64(sketch.cells)
-  const parts: D1PreparedStatement[] = []
+  const insert = 'INSERT INTO purge_snapshot_parts (snapshot, part, cells) VALUES (?, ?, ?)'
+  const parts = [db.prepare(insert).bind(id, FOLDED_PART, toBase64(foldCells(sketch.cells, FOLD)))]
   for (let at = 0, part = 0; at < text.length; at += PART_CHARS, part++)
-    parts.push(
-      db
-        .prepare('INSERT INTO purge_snapshot_parts (snapshot, part, cells) VALUES (?, ?, ?)')
-        .bind(id, part, text.slice(at, at + PART_CHARS)),
-    )
+    parts.push(db.prepare(insert).bind(id, part, text.slice(at, at + PART_CHARS)))
   await db.batch([
     ...parts,
     db

@@ -3,11 +3,12 @@ import { BADGES } from '../catalog/enums'
 import { rollupSql } from './rollups'
 import { packBlocksSql } from './sitemap-rows'
 
-// The background check's bit in a provider's badges.
-const BACKGROUND_CHECK = 2 ** BADGES.findIndex((b) => b.code === 'BACKGROUND_CHECK')
+/** The background check's bit in a provider's badges. */
+export const BACKGROUND_CHECK = 2 ** BADGES.findIndex((b) => b.code === 'BACKGROUND_CHECK')
 
-// The band of a provider's years of experience, as SQL: 0 for the first of EXPERIENCE_BANDS…
-const BAND = `CASE ${EXPERIENCE_BANDS.map((b, i) => `WHEN years_experience <= ${b.max} THEN ${i}`).join(' ')} END`
+/** The band of `column` (years of experience), as SQL: 0 for the first of EXPERIENCE_BANDS… */
+export const bandOf = (column: string) =>
+  `CASE ${EXPERIENCE_BANDS.map((b, i) => `WHEN ${column} <= ${b.max} THEN ${i}`).join(' ')} END`
 
 /**
  * Which rows a refresh recomputes: every row, or only those of the services and cities a catalog
@@ -19,6 +20,13 @@ export type StatsScope = 'all' | 'touched'
 
 const touched = (kind: string, columns = 'value, city_id') =>
   `SELECT ${columns} FROM sync_touched WHERE kind = '${kind}'`
+
+/**
+ * SQL: the mean rating of the providers rated, from the sum of their ratings in hundredths (each
+ * rating has two decimals): an exact integer, so a sync batch adds and subtracts it
+ * (src/sync/stats-by-change.ts) and gets the very value a recompute gives.
+ */
+const RATING_AVG = 'SUM(ROUND(p.rating * 100)) / (100.0 * SUM(p.rating IS NOT NULL))'
 
 /** `FROM` and `WHERE` of each aggregate, for the scope. */
 function sources(scope: StatsScope) {
@@ -47,62 +55,77 @@ function sources(scope: StatsScope) {
  * newest provider update, the newest job posting): pages' Last-Modified and sitemaps' lastmod.
  * Activities carry no date of change, so activity_stats has the refresh time. The national rates
  * by experience (city_id 0) are summed from the states' rows with the other rollups (rollups.ts).
+ * With `listings` false the listings' stats and rollups are left out: the sync consumer updates
+ * them from the change itself (src/sync/stats-by-change.ts).
  */
 export function statsStatements(
   d1: D1Database,
   now: Date,
   scope: StatsScope,
+  { listings = true }: { listings?: boolean } = {},
 ): D1PreparedStatement[] {
-  const at = now.toISOString()
   const s = sources(scope)
   return [
-    d1.prepare(`DELETE FROM service_city_stats ${s.where('listing')}`),
-    d1.prepare(
-      `INSERT INTO service_city_stats
-           (service, city_id, state_code, providers, rate_avg, rate_min, rate_max, pay_unit, updated_at,
-            checked, reviewed, reviews, rating_avg)
-         SELECT ps.service, ps.city_id, c.state_code, COUNT(*),
-                AVG((ps.rate_min + ps.rate_max) / 2.0), MIN(ps.rate_min), MAX(ps.rate_max),
-                MIN(ps.pay_unit), MAX(p.updated_at),
-                SUM(ps.badges & ${BACKGROUND_CHECK} != 0), SUM(p.rating IS NOT NULL),
-                SUM(p.review_count), AVG(p.rating)
-           FROM ${s.listings('ps')} JOIN cities c ON c.id = ps.city_id
-           JOIN providers p ON p.id = ps.provider_id
-          GROUP BY ps.service, ps.city_id`,
-    ),
-    d1.prepare(`DELETE FROM job_city_stats ${s.where('jobs')}`),
-    d1
-      .prepare(
-        `INSERT INTO job_city_stats (service, city_id, state_code, jobs, pay_avg, updated_at)
-         SELECT j.service, j.city_id, c.state_code, COUNT(*),
-                AVG(CASE WHEN j.pay_unit = 'hr' THEN (j.pay_min + j.pay_max) / 2.0 END),
-                MAX(j.posted_at)
-           FROM ${s.jobs} JOIN cities c ON c.id = j.city_id
-          WHERE j.valid_through > ?
-          GROUP BY j.service, j.city_id`,
-      )
-      .bind(at.replace(/\.\d{3}Z$/, 'Z')),
-    d1.prepare(`DELETE FROM rate_experience_stats ${s.where('listing')}`),
-    d1.prepare(
-      `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
-       SELECT ps.service, ps.city_id, ${BAND.replaceAll('years_experience', 'ps.years_experience')},
-              COUNT(*), AVG((ps.rate_min + ps.rate_max) / 2.0)
-         FROM ${s.listings('ps')} GROUP BY ps.service, ps.city_id, 3`,
-    ),
-    d1.prepare(`DELETE FROM activity_stats ${s.where('keyword', 'keyword')}`),
-    ...(['category', 'subcategory'] as const).map((column) =>
+    ...(listings ? listingStatements(s) : []),
+    ...jobAndActivityStatements(s, now),
+    ...rollupSql({ touched: scope === 'touched', listings }),
+    // A sync batch's rows keep the sitemap blocks by the tables' triggers; all of them packs them.
+    ...(scope === 'all' ? packBlocksSql() : []),
+  ].map((sql) => (typeof sql === 'string' ? d1.prepare(sql) : sql(d1)))
+}
+
+type Statement = string | ((d1: D1Database) => D1PreparedStatement)
+
+function listingStatements(s: ReturnType<typeof sources>): Statement[] {
+  return [
+    `DELETE FROM service_city_stats ${s.where('listing')}`,
+    `INSERT INTO service_city_stats
+         (service, city_id, state_code, providers, rate_avg, rate_min, rate_max, pay_unit, updated_at,
+          checked, reviewed, reviews, rating_avg)
+       SELECT ps.service, ps.city_id, c.state_code, COUNT(*),
+              AVG((ps.rate_min + ps.rate_max) / 2.0), MIN(ps.rate_min), MAX(ps.rate_max),
+              MIN(ps.pay_unit), MAX(p.updated_at),
+              SUM(ps.badges & ${BACKGROUND_CHECK} != 0), SUM(p.rating IS NOT NULL),
+              SUM(p.review_count), ${RATING_AVG}
+         FROM ${s.listings('ps')} JOIN cities c ON c.id = ps.city_id
+         JOIN providers p ON p.id = ps.provider_id
+        GROUP BY ps.service, ps.city_id`,
+    `DELETE FROM rate_experience_stats ${s.where('listing')}`,
+    `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
+     SELECT ps.service, ps.city_id, ${bandOf('ps.years_experience')},
+            COUNT(*), AVG((ps.rate_min + ps.rate_max) / 2.0)
+       FROM ${s.listings('ps')} GROUP BY ps.service, ps.city_id, 3`,
+  ]
+}
+
+function jobAndActivityStatements(s: ReturnType<typeof sources>, now: Date): Statement[] {
+  const at = now.toISOString()
+  return [
+    `DELETE FROM job_city_stats ${s.where('jobs')}`,
+    (d1) =>
       d1
         .prepare(
-          `INSERT INTO activity_stats (keyword, activities, updated_at)
-           SELECT ${column}, COUNT(*), ? FROM activities
-            WHERE ${column} IS NOT NULL AND (end_date IS NULL OR end_date >= ?) ${s.keywords(column)}
-            GROUP BY ${column}`,
+          `INSERT INTO job_city_stats (service, city_id, state_code, jobs, pay_avg, updated_at)
+           SELECT j.service, j.city_id, c.state_code, COUNT(*),
+                  AVG(CASE WHEN j.pay_unit = 'hr' THEN (j.pay_min + j.pay_max) / 2.0 END),
+                  MAX(j.posted_at)
+             FROM ${s.jobs} JOIN cities c ON c.id = j.city_id
+            WHERE j.valid_through > ?
+            GROUP BY j.service, j.city_id`,
         )
-        .bind(at, at.slice(0, 10)),
+        .bind(at.replace(/\.\d{3}Z$/, 'Z')),
+    `DELETE FROM activity_stats ${s.where('keyword', 'keyword')}`,
+    ...(['category', 'subcategory'] as const).map(
+      (column) => (d1: D1Database) =>
+        d1
+          .prepare(
+            `INSERT INTO activity_stats (keyword, activities, updated_at)
+             SELECT ${column}, COUNT(*), ? FROM activities
+              WHERE ${column} IS NOT NULL AND (end_date IS NULL OR end_date >= ?) ${s.keywords(column)}
+              GROUP BY ${column}`,
+          )
+          .bind(at, at.slice(0, 10)),
     ),
-    ...rollupSql({ touched: scope === 'touched' }).map((sql) => d1.prepare(sql)),
-    // A sync batch's rows keep the sitemap blocks by the tables' triggers; all of them packs them.
-    ...(scope === 'all' ? packBlocksSql().map((sql) => d1.prepare(sql)) : []),
   ]
 }
 

@@ -26,21 +26,38 @@ const TOUCHED_LISTINGS = `(SELECT DISTINCT city_id AS touched FROM sync_touched 
   JOIN provider_services INDEXED BY provider_services_recommended
     ON service IN (${SERVICES.map((s) => `'${s.slug}'`).join(', ')}) AND city_id = touched`
 
+// The sums of rates and ratings are exact: a city's rate_avg times its providers gives back the
+// sum of its mid rates (halves of whole dollars) once rounded to a half, its rating_avg times
+// its providers rated the sum of their ratings in hundredths. So a sync batch that adds and
+// subtracts a change (src/sync/stats-by-change.ts) ends on the very sums recomputed here.
+const RATE_SUM = (avg: string, count: string) => `SUM(ROUND(${avg} * ${count} * 2) / 2.0)`
+const RATING_SUM = 'SUM(ROUND(rating_avg * reviewed * 100)) / 100.0'
+
 /**
  * The statements that recompute every rollup, or with `touched` those of what a catalog sync
  * batch touched (sync_touched); to run after service_city_stats and the cities' rows of
- * rate_experience_stats (src/data/refresh-stats.ts).
+ * rate_experience_stats (src/data/refresh-stats.ts). With `listings` false, only the activities'.
  */
-export function rollupSql({ touched }: { touched: boolean }): string[] {
+export function rollupSql({
+  touched,
+  listings = true,
+}: {
+  touched: boolean
+  listings?: boolean
+}): string[] {
   const only = (key: string, rows: string) => (touched ? `WHERE ${key} IN (${rows})` : '')
+  return [...(listings ? listingRollupSql(touched, only) : []), ...activityRollupSql(touched, only)]
+}
+
+function listingRollupSql(touched: boolean, only: (key: string, rows: string) => string): string[] {
   const states = only('(service, state_code)', TOUCHED_STATES)
   const services = touched ? `AND service IN (${TOUCHED_SERVICES})` : ''
   return [
     `DELETE FROM service_state_stats ${states}`,
     `INSERT INTO service_state_stats
      SELECT service, state_code, SUM(providers), COUNT(*), MAX(providers),
-            SUM(rate_avg * providers), MIN(rate_min), MAX(rate_max), MIN(pay_unit),
-            MAX(updated_at), SUM(checked), SUM(reviewed), SUM(reviews), SUM(rating_avg * reviewed)
+            ${RATE_SUM('rate_avg', 'providers')}, MIN(rate_min), MAX(rate_max), MIN(pay_unit),
+            MAX(updated_at), SUM(checked), SUM(reviewed), SUM(reviews), ${RATING_SUM}
        FROM service_city_stats INDEXED BY service_city_stats_state ${states}
       GROUP BY service, state_code`,
     `DELETE FROM city_service_mixes ${only('city_id', TOUCHED_CITIES)}`,
@@ -51,13 +68,21 @@ export function rollupSql({ touched }: { touched: boolean }): string[] {
       GROUP BY city_id, services`,
     `DELETE FROM rate_experience_state_stats ${states}`,
     `INSERT INTO rate_experience_state_stats
-     SELECT r.service, s.state_code, r.band, SUM(r.providers), SUM(r.rate_avg * r.providers)
+     SELECT r.service, s.state_code, r.band, SUM(r.providers), ${RATE_SUM('r.rate_avg', 'r.providers')}
        FROM ${touched ? TOUCHED_STATE_RATES : 'rate_experience_stats r JOIN service_city_stats s ON s.service = r.service AND s.city_id = r.city_id'}
       GROUP BY r.service, s.state_code, r.band`,
     `DELETE FROM rate_experience_stats WHERE city_id = 0 ${services}`,
     `INSERT INTO rate_experience_stats (service, city_id, band, providers, rate_avg)
      SELECT service, 0, band, SUM(providers), SUM(rate_sum) / SUM(providers)
        FROM rate_experience_state_stats WHERE true ${services} GROUP BY service, band`,
+  ]
+}
+
+function activityRollupSql(
+  touched: boolean,
+  only: (key: string, rows: string) => string,
+): string[] {
+  return [
     `DELETE FROM activity_ends ${only('keyword', TOUCHED_KEYWORDS)}`,
     ...['category', 'subcategory'].map(
       (column) =>

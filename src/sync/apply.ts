@@ -22,6 +22,7 @@ import {
   PURGE_TOUCHED_SQL,
 } from './purge-tags'
 import type { LiteralTags } from './purge-tags'
+import { statsBefore, statsByChange } from './stats-by-change'
 
 // Applying catalog changes (docs/sync.md, "Applying a batch"): every message becomes a few
 // statements, and a whole batch runs as one D1 batch, a single transaction. Each statement that
@@ -727,12 +728,14 @@ const RATINGS = `UPDATE providers SET
  * counts of their listings' stats), the stats of the listings, jobs and keywords touched, the
  * purge of every page showing them (unless `purge` is false: the cron's upkeep, which like a
  * full refresh leaves pages to show new counts at their next render); then the list is emptied
- * for the next batch.
+ * for the next batch. With `changed` (a batch's messages, which began with `statsBefore`) the
+ * listings' stats move by the change (src/sync/stats-by-change.ts) instead of being recomputed
+ * from their cities' listings.
  */
 export function derivationStatements(
   db: D1Database,
   now: Date,
-  { purge = true }: { purge?: boolean } = {},
+  { purge = true, changed }: { purge?: boolean; changed?: readonly CatalogMessage[] } = {},
 ): D1PreparedStatement[] {
   const rated = `SELECT CAST(value AS INTEGER) FROM sync_touched WHERE kind = 'rating'`
   return [
@@ -741,7 +744,8 @@ export function derivationStatements(
       `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
        SELECT 'listing', service, city_id FROM provider_services WHERE provider_id IN (${rated})`,
     ),
-    ...statsStatements(db, now, 'touched'),
+    ...statsStatements(db, now, 'touched', { listings: !changed }),
+    ...(changed ? statsByChange(db, changed) : []),
     ...(purge ? [...PURGE_TOUCHED_SQL, ...FLUSH_PENDING_SQL] : []).map((sql) =>
       db.prepare(sql).bind(now.getTime()),
     ),
@@ -769,7 +773,12 @@ export function changeStatements(
     messageStatements(s, message)
   }
   s.versions()
-  return derive ? [...s.list, ...derivationStatements(db, now)] : s.list
+  if (!derive) return s.list
+  return [
+    ...statsBefore(db, messages),
+    ...s.list,
+    ...derivationStatements(db, now, { changed: messages }),
+  ]
 }
 
 /** D1's own count of the rows a batch read and wrote (its results' `meta`): what D1 bills. */

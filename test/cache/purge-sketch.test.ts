@@ -2,10 +2,12 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { PURGE_KEEP_MS } from '../../src/cache/generations'
 import type { SketchSize } from '../../src/cache/purge-sketch'
-import { PurgeSketch, RECENT_MS, tagHash, UNIT_MS } from '../../src/cache/purge-sketch'
+import type { EncodedSketch } from '../../src/cache/purge-sketch'
+import { foldCells, PurgeSketch, RECENT_MS, tagHash, UNIT_MS } from '../../src/cache/purge-sketch'
 
 // The purge knowledge of src/cache/purge-sketch.ts against an exact model: whatever purges, reads,
-// snapshots (a cold isolate loading one, then the rows after it) and clock moves, a page stored
+// snapshots (a cold isolate loading one, whole or folded, then the rows after it, and the whole
+// one over the folded one later, raised again by what it recorded meanwhile) and clock moves, a page stored
 // before the newest purge of one of its tags never reads as servable. Tiny sizes, so tags share
 // cells and the window overflows all the time.
 
@@ -17,7 +19,8 @@ type Step =
   | { kind: 'purge'; tags: number[] }
   | { kind: 'store'; tags: number[] }
   | { kind: 'wait'; ms: number }
-  | { kind: 'cold' }
+  | { kind: 'cold'; folded: boolean }
+  | { kind: 'refine' }
 
 const tagSet = fc.uniqueArray(fc.nat({ max: TAGS.length - 1 }), { minLength: 1, maxLength: 4 })
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -32,7 +35,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       fc.integer({ min: 1, max: 20 * DAY }),
     ),
   }),
-  fc.constant({ kind: 'cold' as const }),
+  fc.record({ kind: fc.constant('cold' as const), folded: fc.boolean() }),
+  fc.constant({ kind: 'refine' as const }),
 )
 
 describe('the purge sketch', () => {
@@ -45,21 +49,34 @@ describe('the purge sketch', () => {
         const purged: { tag: number; at: number }[] = []
         let rowsAfterSnapshot: { tag: number; at: number }[] = []
         const pages: { tags: number[]; storedAt: number }[] = []
+        // After a folded load: the whole snapshot, and what was recorded since.
+        let whole: { snapshot: EncodedSketch; raises: { hash: number; at: number }[] } | null = null
         for (const s of steps) {
           if (s.kind === 'wait') now += s.ms
           if (s.kind === 'purge')
             for (const tag of s.tags) {
-              sketch.record(tagHash(TAGS[tag] ?? ''), now, 1, now)
+              const hash = tagHash(TAGS[tag] ?? '')
+              sketch.record(hash, now, 1, now)
+              whole?.raises.push({ hash, at: now })
               purged.push({ tag, at: now })
               rowsAfterSnapshot.push({ tag, at: now })
             }
           if (s.kind === 'store') pages.push({ tags: s.tags, storedAt: now })
           if (s.kind === 'cold') {
             // Another isolate writes a snapshot now; a cold one loads it and reads no rows after.
+            const snapshot = sketch.encode(now)
             const cold = new PurgeSketch(now, TINY)
-            cold.load(sketch.encode(now), now)
+            cold.load(
+              s.folded ? { ...snapshot, cells: foldCells(snapshot.cells, 4) } : snapshot,
+              now,
+            )
+            whole = s.folded ? { snapshot, raises: [] } : null
             sketch = cold
             rowsAfterSnapshot = []
+          }
+          if (s.kind === 'refine' && whole) {
+            sketch.replace(whole.snapshot, whole.raises, now)
+            whole = null
           }
           for (const page of pages) {
             // Pages older than any kept purge are gone from the cache: nothing to check.
@@ -75,6 +92,28 @@ describe('the purge sketch', () => {
       }),
       { numRuns: 300 },
     )
+  })
+
+  it('keeps, over the whole snapshot read after a folded one, what it recorded meanwhile', () => {
+    const size: SketchSize = { cells: 1 << 12, hashes: 4, recent: 8 }
+    let now = Date.UTC(2026, 0, 1)
+    const writer = new PurgeSketch(now, size)
+    for (let i = 0; i < 40; i++) writer.record(tagHash(`provider:old${i}`), now - DAY, i, now)
+    const snapshot = writer.encode(now)
+    const cold = new PurgeSketch(now, size)
+    cold.load({ ...snapshot, cells: foldCells(snapshot.cells, 4) }, now)
+    const stored = now
+    now += 1_000
+    const purged = tagHash('provider:purged-meanwhile')
+    cold.record(purged, now, 41, now)
+    // Past the window: the purge is in the cells alone, which the whole snapshot replaces.
+    now += RECENT_MS + UNIT_MS
+    cold.record(tagHash('provider:later'), now, 42, now)
+    expect(cold.recentOf(purged)).toBeUndefined()
+    cold.replace(snapshot, [{ hash: purged, at: stored + 1_000 }], now)
+    expect(cold.newestOf(purged)).toBeGreaterThanOrEqual(stored + 1_000)
+    // The whole snapshot's cells: a tag never purged reads as such again.
+    expect(cold.newestOf(tagHash('provider:never'))).toBe(0)
   })
 
   it('is exact within the window, and rounds up by at most a unit after it', () => {

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { expect, it } from 'vitest'
 import { KnownPurges } from '../../src/cache/generations'
+import { FOLD } from '../../src/cache/purge-snapshot'
 import type { SketchSize } from '../../src/cache/purge-sketch'
 import { withStatementFaults } from '../support/with-faults'
 
@@ -72,4 +73,47 @@ it('is written by one isolate at a time: a second claim within the interval writ
     'SELECT count(*) AS n, sum(complete) AS complete FROM purge_snapshots',
   ).first<{ n: number; complete: number }>()
   expect(rows).toEqual({ n: 1, complete: 1 })
+})
+
+it('gives a cold isolate the folded cells first, then the whole ones over them, keeping what it read meanwhile', async () => {
+  await env.DB.exec('DELETE FROM purge_snapshots; DELETE FROM purge_snapshot_parts')
+  const now = Date.now()
+  const before = Array.from({ length: 200 }, (_, i) => `provider:fold${i}`)
+  await purgeRows(before, now - 3_600_000)
+  const warm = new KnownPurges(SMALL)
+  await warm.refresh(env.DB)
+  expect(await warm.writeSnapshot(env.DB)).toBe(true)
+
+  // What the cold read asks of the parts: the folded one alone, a quarter of the cells.
+  const partsRead: number[] = []
+  const db = withStatementFaults(env.DB, (sql) =>
+    sql.includes('FROM purge_snapshot_parts')
+      ? {
+          all: async (read) => {
+            const result = await read()
+            for (const row of result.results as { cells: string }[])
+              partsRead.push(row.cells.length)
+            return result
+          },
+        }
+      : undefined,
+  )
+  const cold = new KnownPurges(SMALL)
+  await cold.refresh(db)
+  expect(partsRead).toEqual([Math.ceil(SMALL.cells / FOLD / 3) * 4])
+  for (const tag of before) expect(cold.newestOf([tag])).toBeGreaterThanOrEqual(now - 3_600_000)
+  // Folded cells read too new: a snapshot of them is not written.
+  await env.DB.exec('DELETE FROM purge_snapshots')
+  expect(await cold.writeSnapshot(env.DB)).toBe(false)
+  expect(await warm.writeSnapshot(env.DB)).toBe(true)
+
+  // A purge read meanwhile, then the whole snapshot: both known.
+  await purgeRows(['provider:meanwhile'], now)
+  await cold.refresh(env.DB)
+  await cold.refine(db)
+  // The whole parts (one at this size) read after the folded one.
+  expect(partsRead).toHaveLength(2)
+  for (const tag of before) expect(cold.newestOf([tag])).toBeGreaterThanOrEqual(now - 3_600_000)
+  expect(cold.newestOf(['provider:meanwhile'])).toBe(now)
+  expect(await cold.writeSnapshot(env.DB, undefined, Date.now() + 60_000)).toBe(true)
 })

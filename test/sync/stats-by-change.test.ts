@@ -1,0 +1,203 @@
+import { env } from 'cloudflare:workers'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { refreshStats } from '../../src/data/refresh-stats'
+import { applyChanges } from '../../src/sync/apply'
+import type { CatalogMessage } from '../../src/sync/messages'
+import { cityId } from '../support/builders'
+import { aMessage, removeRowsFrom } from './examples'
+
+// The listings' stats a sync batch moves by its change (src/sync/stats-by-change.ts) are, to
+// the last bit, those a recompute of every row gives, whatever the sequence of changes: providers
+// moving between cities and states (to a city no provider was in), their experience,
+// badges and update times changing, listings offered at rates past the city's extremes and
+// withdrawn, providers removed, reviews added, moved and removed; in batches of one to four.
+
+const db = env.DB
+const NOW = new Date('2026-01-01T00:00:00Z')
+// A city no provider is in yet, in a state of its own.
+const NEW_CITY = aMessage('city.added', (m) => {
+  Object.assign(m, { id: 950000031, version: 1 })
+  Object.assign(m.entity, { name: 'Nowhere Yet', stateCode: 'WY' })
+})
+await applyChanges(db, [NEW_CITY], { now: NOW })
+const CITIES = [
+  ...(await Promise.all(['atlanta-ga', 'sandy-springs-ga', 'boston-ma'].map(cityId))),
+  NEW_CITY.id,
+]
+const PROVIDERS = [950000001, 950000002, 950000003, 950000004]
+const REVIEWS = [950000021, 950000022, 950000023]
+const SERVICES = ['babysitters', 'nannies'] as const
+
+const providerChange = fc
+  .record({
+    id: fc.constantFrom(...PROVIDERS),
+    city: fc.constantFrom(...CITIES),
+    years: fc.integer({ min: 0, max: 25 }),
+    checked: fc.boolean(),
+    updated: fc.constantFrom(
+      '2020-01-01T00:00:00Z',
+      '2025-11-25T12:00:00Z',
+      '2031-05-05T05:05:05Z',
+    ),
+  })
+  .map(
+    ({ id, city, years, checked, updated }) =>
+      (v: number) =>
+        aMessage('provider.upserted', (m) => {
+          Object.assign(m, { id, version: v })
+          Object.assign(m.entity, {
+            cityId: city,
+            yearsExperience: years,
+            badges: checked ? ['BACKGROUND_CHECK'] : ['VACCINATED'],
+            updatedAt: updated,
+          })
+        }),
+  )
+
+const listingChange = fc
+  .record({
+    id: fc.constantFrom(...PROVIDERS),
+    service: fc.constantFrom(...SERVICES),
+    offer: fc.boolean(),
+    rate: fc.constantFrom(1, 12, 20, 33, 400),
+  })
+  .map(
+    ({ id, service, offer, rate }) =>
+      (v: number) =>
+        offer
+          ? aMessage('provider-service.offered', (m) => {
+              Object.assign(m, { id, version: v, service })
+              m.entity.rateMin = rate
+              m.entity.rateMax = rate + 7
+            })
+          : aMessage('provider-service.withdrawn', (m) =>
+              Object.assign(m, { id, version: v, service }),
+            ),
+  )
+
+const reviewChange = fc
+  .record({
+    id: fc.constantFrom(...REVIEWS),
+    provider: fc.constantFrom(...PROVIDERS),
+    rating: fc.integer({ min: 1, max: 5 }),
+    keep: fc.boolean(),
+  })
+  .map(
+    ({ id, provider, rating, keep }) =>
+      (v: number) =>
+        keep
+          ? aMessage('review.added', (m) => {
+              Object.assign(m, { id, version: v })
+              Object.assign(m.entity, { providerId: provider, rating })
+            })
+          : aMessage('review.removed', (m) => Object.assign(m, { id, version: v })),
+  )
+
+const removal = fc
+  .constantFrom(...PROVIDERS)
+  .map(
+    (id) => (v: number) =>
+      aMessage('provider.removed', (m) => Object.assign(m, { id, version: v })),
+  )
+
+const change = fc.oneof(
+  providerChange,
+  providerChange,
+  listingChange,
+  listingChange,
+  reviewChange,
+  removal,
+)
+
+const STATES = "('GA', 'MA', 'WY')"
+const STATS = [
+  `SELECT * FROM service_city_stats WHERE city_id IN (${CITIES.join()}) ORDER BY 1, 2`,
+  `SELECT * FROM service_state_stats WHERE state_code IN ${STATES} ORDER BY 1, 2`,
+  `SELECT * FROM city_service_mixes WHERE city_id IN (${CITIES.join()}) ORDER BY 1, 2`,
+  `SELECT * FROM rate_experience_stats WHERE city_id IN (0, ${CITIES.join()}) ORDER BY 1, 2, 3`,
+  `SELECT * FROM rate_experience_state_stats WHERE state_code IN ${STATES} ORDER BY 1, 2, 3`,
+  'SELECT (SELECT COUNT(*) FROM listing_stats_before) + (SELECT COUNT(*) FROM service_mixes_before) AS left_over',
+]
+
+const stats = () => Promise.all(STATS.map(async (sql) => (await db.prepare(sql).all()).results))
+
+describe('the listings’ stats a sync batch moves by its change', () => {
+  it('are those of a recompute of every row', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(change, { minLength: 1, maxLength: 14 }),
+        fc.integer({ min: 1, max: 4 }),
+        async (changes, size) => {
+          await removeRowsFrom(db, 950_000_000, NOW)
+          const messages: CatalogMessage[] = [
+            ...PROVIDERS.map((id, i) =>
+              aMessage('provider.upserted', (m) => {
+                Object.assign(m, { id, version: 1 })
+                m.entity.cityId = CITIES[i % CITIES.length]
+              }),
+            ),
+            ...changes.map((make, i) => make(i + 2)),
+          ]
+          for (let i = 0; i < messages.length; i += size)
+            await applyChanges(db, messages.slice(i, i + size), { now: NOW })
+          const moved = await stats()
+          await refreshStats(db, NOW)
+          expect(moved).toEqual(await stats())
+        },
+      ),
+      { numRuns: 60 },
+    )
+  }, 600_000)
+})
+
+describe('a profile edit', () => {
+  // D1's own count of the rows a batch reads (its `meta`, what D1 bills): the same for a provider
+  // of the city with the most listings as for the only one of a city, as the stats move by the
+  // change. Recomputed from the city's listings, the first read hundreds more.
+  it('reads as many rows in the largest city as in a city of one provider', async () => {
+    await removeRowsFrom(db, 950_000_000, NOW)
+    const largest = await db
+      .prepare(
+        `SELECT city_id AS id FROM provider_services WHERE service = 'babysitters'
+          GROUP BY city_id ORDER BY COUNT(*) DESC LIMIT 1`,
+      )
+      .first<{ id: number }>()
+    const [big, small] = [950000001, 950000002]
+    const setUp = (id: number, city: number) => [
+      aMessage('provider.upserted', (m) => {
+        Object.assign(m, { id, version: 1 })
+        m.entity.cityId = city
+      }),
+      aMessage('provider-service.offered', (m) =>
+        Object.assign(m, { id, version: 1, service: 'babysitters' }),
+      ),
+    ]
+    // A third provider after both, so each one's listings are read up to the next row alike.
+    const [boston] = CITIES.slice(2)
+    await applyChanges(
+      db,
+      [
+        ...setUp(big, largest?.id ?? 0),
+        ...setUp(small, NEW_CITY.id),
+        ...setUp(950000003, boston ?? 0),
+      ],
+      { now: NOW },
+    )
+    // Each at a moment of its own: the purge rows recorded at one moment are read to record once.
+    const edit = (id: number, city: number, now: Date) =>
+      applyChanges(
+        db,
+        [
+          aMessage('provider.upserted', (m) => {
+            Object.assign(m, { id, version: 2 })
+            Object.assign(m.entity, { cityId: city, headline: 'Edited', yearsExperience: 9 })
+          }),
+        ],
+        { now },
+      )
+    const inLargest = await edit(big, largest?.id ?? 0, new Date(NOW.getTime() + 1000))
+    const inSmallest = await edit(small, NEW_CITY.id, new Date(NOW.getTime() + 2000))
+    expect(inLargest.rowsRead).toBe(inSmallest.rowsRead)
+  })
+})
