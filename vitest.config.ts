@@ -12,6 +12,9 @@ import { TURNSTILE_TEST } from './scripts/turnstile-stand-in'
 // against it.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
+  // The catalog across databases (docs/scale.md): control's schema and every shard's.
+  const controlMigrations = await readD1Migrations('migrations/control')
+  const catalogMigrations = await readD1Migrations('migrations/catalog')
   console.log(`vitest on Node ${process.version} (${process.execPath})`)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
   // A development key pair stands in for Cloudflare Access: the worker gets its public half.
@@ -51,6 +54,8 @@ export default defineConfig(async () => {
             onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
             provide: {
               migrations,
+              controlMigrations,
+              catalogMigrations,
               catalogLines: testCatalogLines(now),
               catalogNow: now.toISOString(),
               zipStatements: testZipStatements(),
