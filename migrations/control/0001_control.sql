@@ -1,8 +1,9 @@
 -- The control database (docs/scale.md): what is national or keyed by id. Cities and ZIP codes,
 -- the entity directory (which shard holds each provider and job), activities, every city's stats
 -- copied from its shard, the state and national rollups, sitemap blocks, purges and their log,
--- the cron's and the sync's bookkeeping, guest messages. Each table as the single-database
--- schema in migrations/ defines it (a test holds the two to each other), the directory added.
+-- the cron's and the sync's bookkeeping (the versions of what control alone holds: cities and
+-- activities), guest messages. Each table as the single-database schema in migrations/ defines
+-- it (a test holds the two to each other), the directory added.
 
 CREATE TABLE cities (
   id INTEGER PRIMARY KEY,              -- GeoNames id of the place
@@ -153,6 +154,12 @@ CREATE TABLE cron_steps (
 CREATE INDEX guest_messages_sender ON guest_messages (sender, created_at);
 
 CREATE INDEX guest_messages_created ON guest_messages (created_at);
+
+CREATE TABLE sync_versions (
+  key TEXT PRIMARY KEY,
+  version INTEGER NOT NULL,
+  removed INTEGER NOT NULL             -- 0 | 1
+) WITHOUT ROWID;
 
 CREATE TABLE sync_touched (
   kind TEXT NOT NULL,

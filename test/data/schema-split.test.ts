@@ -74,7 +74,7 @@ describe('the schema in two folders', () => {
 
   it('keeps the people, their listings and reviews, and the jobs on the shards alone', async () => {
     const control = await schemaOf(env.CONTROL)
-    for (const table of ['providers', 'provider_services', 'reviews', 'jobs', 'sync_versions'])
+    for (const table of ['providers', 'provider_services', 'reviews', 'jobs'])
       expect(control.has(`table ${table}`), table).toBe(false)
   })
 
