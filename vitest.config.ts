@@ -37,6 +37,9 @@ export default defineConfig(async () => {
                   TURNSTILE_SECRET_KEY: TURNSTILE_TEST.secretPasses,
                   TURNSTILE_VERIFY_URL: inject('turnstileVerifyUrl'),
                   ACCESS_JWKS: access.jwks,
+                  // Another layout of the catalog across databases (docs/scale.md): CI runs the
+                  // data, sync, routes and cache tests again with SHARD_LAYOUT=one.
+                  ...(process.env.SHARD_LAYOUT ? { SHARD_LAYOUT: process.env.SHARD_LAYOUT } : {}),
                 },
               },
             })),

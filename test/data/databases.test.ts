@@ -46,8 +46,7 @@ describe('the two-shard layout the tests and npm start run on', () => {
 
 describe('databasesOf', () => {
   it('gives the environment’s bindings: control, and each shard of its layout by number', () => {
-    const databases = databasesOf(env)
-    expect(env.SHARD_LAYOUT).toBe('two')
+    const databases = databasesOf({ ...env, SHARD_LAYOUT: 'two' })
     expect(databases.control).toBe(env.CONTROL)
     expect(databases.shards).toEqual([env.SHARD_00, env.SHARD_01])
     expect(databases.ofCity('atlanta-ga')).toEqual({ shard: 0, db: env.SHARD_00 })
@@ -62,11 +61,17 @@ describe('databasesOf', () => {
     expect(databases.ofCity('seattle-wa')).toEqual({ shard: 0, db: env.SHARD_00 })
   })
 
+  it('runs the tests on the layout SHARD_LAYOUT names, two shards unless told otherwise', () => {
+    expect(databasesOf(env).shards).toEqual(
+      env.SHARD_LAYOUT === 'one' ? [env.SHARD_00] : [env.SHARD_00, env.SHARD_01],
+    )
+  })
+
   it('refuses a layout no one compiled, and a shard with no binding, saying which', () => {
     expect(() => databasesOf({ ...env, SHARD_LAYOUT: 'three' })).toThrow(
       new LayoutError('SHARD_LAYOUT names no layout: "three"'),
     )
-    const withoutSecond = { ...env, SHARD_01: undefined }
+    const withoutSecond = { ...env, SHARD_LAYOUT: 'two', SHARD_01: undefined }
     expect(() => databasesOf(withoutSecond)).toThrow(
       new LayoutError(`layout two has shard 1, but no ${shardBindingName(1)} binding`),
     )
@@ -74,7 +79,8 @@ describe('databasesOf', () => {
 
   it('finds each city of the test catalog a shard, and the catalog fills both', async () => {
     const { results } = await env.DB.prepare('SELECT slug FROM cities').all<{ slug: string }>()
-    const shards = results.map(({ slug }) => databasesOf(env).ofCity(slug)?.shard)
+    const two = databasesOf({ ...env, SHARD_LAYOUT: 'two' })
+    const shards = results.map(({ slug }) => two.ofCity(slug)?.shard)
     expect(shards).not.toContain(undefined)
     expect(new Set(shards)).toEqual(new Set([0, 1]))
   })

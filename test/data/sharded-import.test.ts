@@ -5,9 +5,12 @@
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { importLines } from '../../scripts/import/import-lines'
+import { applyImported, importLines } from '../../scripts/import/import-lines'
 import { buildDirectory, lowestCheckpoint, shardedTarget } from '../../scripts/import/sharded'
 import { databasesOf } from '../../src/data/databases'
+import { moveProvider } from '../../src/sync/move'
+import { routeMessages } from '../../src/sync/route'
+import { aMessage } from '../sync/examples'
 
 const databases = databasesOf(env)
 const lines = inject('catalogLines').map((text, i) => ({ line: i + 1, text }))
@@ -153,5 +156,87 @@ describe('lowestCheckpoint', () => {
     expect(lowestCheckpoint([at(40), at(20), at(30)])).toEqual(at(20))
     expect(lowestCheckpoint([at(40), null])).toBeNull()
     expect(lowestCheckpoint([at(40), at(20, 'another file')])).toBeNull()
+  })
+})
+
+// Last in the file: it changes the imported catalog.
+describe.skipIf(databases.shards.length < 2)('a provider moving to a city on another shard', () => {
+  const ATLANTA = 4180439
+  const [first, second] = databases.shards as [D1Database, D1Database]
+
+  const count = async (db: D1Database, sql: string, ...params: (number | string)[]) =>
+    (
+      await db
+        .prepare(sql)
+        .bind(...params)
+        .first<{ n: number }>()
+    )?.n ?? 0
+  const held = (db: D1Database, id: number) =>
+    Promise.all([
+      count(db, 'SELECT COUNT(*) AS n FROM providers WHERE id = ?', id),
+      count(db, 'SELECT COUNT(*) AS n FROM provider_services WHERE provider_id = ?', id),
+      count(db, 'SELECT COUNT(*) AS n FROM reviews WHERE provider_id = ?', id),
+    ])
+
+  it('is copied with its listings and reviews, switched in the directory, then removed from the old shard; again, nothing changes', async () => {
+    const mover = await second
+      .prepare(
+        `SELECT p.id, v.version FROM providers p JOIN sync_versions v ON v.key = 'provider:' || p.id
+          WHERE EXISTS (SELECT 1 FROM reviews WHERE provider_id = p.id)
+            AND EXISTS (SELECT 1 FROM provider_services WHERE provider_id = p.id) LIMIT 1`,
+      )
+      .first<{ id: number; version: number }>()
+    if (!mover) throw new Error('the test catalog has a provider with reviews on the second shard')
+    const [, listings, reviews] = await held(second, mover.id)
+    const reviewId = (
+      await second
+        .prepare('SELECT id FROM reviews WHERE provider_id = ?')
+        .bind(mover.id)
+        .first<{ id: number }>()
+    )?.id
+    const moved = aMessage('provider.upserted', (m) => {
+      m.id = mover.id
+      m.version = mover.version + 1
+      m.entity.cityId = ATLANTA
+    })
+    const routed = routeMessages(databases.layout, [moved], {
+      citySlug: (id) => (id === ATLANTA ? 'atlanta-ga' : null),
+      providerShard: (id) => (id === mover.id ? 1 : null),
+    })
+    expect(routed.moves).toEqual([{ id: mover.id, from: 1, to: 0 }])
+    await applyImported(first, routed.shards[0] ?? [], null)
+    // The move, then the same move again (a retry): the same end.
+    for (let run = 1; run <= 2; run++) {
+      await moveProvider(databases, { id: mover.id, from: 1, to: 0 })
+      expect(await held(first, mover.id)).toEqual([1, listings, reviews])
+      expect(await held(second, mover.id)).toEqual([0, 0, 0])
+      const cities = await first
+        .prepare('SELECT DISTINCT city_id FROM provider_services WHERE provider_id = ?')
+        .bind(mover.id)
+        .raw<[number]>()
+      expect(cities).toEqual([[ATLANTA]])
+      expect(
+        await databases.control
+          .prepare('SELECT shard, city_id AS cityId, status FROM provider_directory WHERE id = ?')
+          .bind(mover.id)
+          .first(),
+      ).toEqual({ shard: 0, cityId: ATLANTA, status: 'live' })
+      expect(
+        await count(
+          second,
+          `SELECT COUNT(*) AS n FROM sync_versions WHERE key IN (?, ?) OR key LIKE ?`,
+          `provider:${mover.id}`,
+          `review:${reviewId}`,
+          `listing:${mover.id}:%`,
+        ),
+      ).toBe(0)
+      expect(
+        await count(
+          first,
+          'SELECT COUNT(*) AS n FROM sync_versions WHERE key LIKE ?',
+          `listing:${mover.id}:%`,
+        ),
+      ).toBe(listings)
+    }
   })
 })
