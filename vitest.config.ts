@@ -12,6 +12,9 @@ import { TURNSTILE_TEST } from './scripts/turnstile-stand-in'
 // against it.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('migrations')
+  // The catalog across databases (docs/scale.md): control's schema and every shard's.
+  const controlMigrations = await readD1Migrations('migrations/control')
+  const catalogMigrations = await readD1Migrations('migrations/catalog')
   console.log(`vitest on Node ${process.version} (${process.execPath})`)
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
   // A development key pair stands in for Cloudflare Access: the worker gets its public half.
@@ -34,6 +37,9 @@ export default defineConfig(async () => {
                   TURNSTILE_SECRET_KEY: TURNSTILE_TEST.secretPasses,
                   TURNSTILE_VERIFY_URL: inject('turnstileVerifyUrl'),
                   ACCESS_JWKS: access.jwks,
+                  // Another layout of the catalog across databases (docs/scale.md): CI runs the
+                  // data, sync, routes and cache tests again with SHARD_LAYOUT=one.
+                  ...(process.env.SHARD_LAYOUT ? { SHARD_LAYOUT: process.env.SHARD_LAYOUT } : {}),
                 },
               },
             })),
@@ -51,6 +57,8 @@ export default defineConfig(async () => {
             onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
             provide: {
               migrations,
+              controlMigrations,
+              catalogMigrations,
               catalogLines: testCatalogLines(now),
               catalogNow: now.toISOString(),
               zipStatements: testZipStatements(),

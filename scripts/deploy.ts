@@ -9,12 +9,18 @@
 // does nothing, so the edge cache and purges would silently not work.
 import { spawnSync } from 'node:child_process'
 import { fail, parseCommandLine, runScript, usageError } from './cli'
-import { deployProblem, deployTarget, environmentOption } from './wrangler-config'
+import {
+  deployProblem,
+  deployTarget,
+  environmentOption,
+  migratedDatabases,
+} from './wrangler-config'
 
 const USAGE = `
 npm run deploy -- --env staging|production [--config wrangler.toml]
 
-Applies the D1 migrations of the environment, then deploys the worker to it.
+Applies the D1 migrations of the environment (its catalog database, control and every shard),
+then deploys the worker to it.
 `
 const { values } = parseCommandLine(USAGE, {
   env: { type: 'string' },
@@ -27,7 +33,9 @@ await runScript(() => {
   const problem = deployProblem(target)
   if (problem) fail(`refusing to deploy: ${problem}`)
   const env = ['--env', target.name, '--config', values.config]
-  wrangler(['d1', 'migrations', 'apply', 'DB', '--remote', ...env])
+  // Control and every shard of the layout too (docs/scale.md): a migration runs once a database.
+  for (const binding of migratedDatabases(target))
+    wrangler(['d1', 'migrations', 'apply', binding, '--remote', ...env])
   wrangler(['deploy', ...env])
   console.log(`deployed to ${target.name}: ${target.origin}`)
 })

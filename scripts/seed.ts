@@ -126,9 +126,11 @@ function showGate({ gateItems, gateBytes }: { gateItems: number; gateBytes: numb
 /** A hash of everything that shapes the seeded data. */
 async function seedVersion(opts: typeof options): Promise<string> {
   const hash = createHash('sha256').update(JSON.stringify(opts))
+  // Every file under them, the migrations' folders (control, catalog) included.
   for (const dir of ['migrations', 'scripts/seed', 'src/catalog']) {
-    for (const file of (await readdir(dir)).sort())
-      hash.update(file).update(await readFile(join(dir, file)))
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+    const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
+    for (const file of files.sort()) hash.update(file).update(await readFile(file))
   }
   return hash.digest('hex').slice(0, 16)
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'smol-toml'
 import { usageError } from './cli'
+import { layoutNamed, shardBindingName } from '../src/catalog/placement'
 
 export const ENVIRONMENTS = ['staging', 'production'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -13,6 +14,15 @@ export interface DeployTarget {
   origin: string
   /** The hostnames of its routes and custom domains. */
   hosts: string[]
+  /** Its SHARD_LAYOUT (src/catalog/placement.ts). */
+  layout: string
+  /** Its D1 bindings, by name, with the migrations folder of each. */
+  d1: Record<string, string>
+}
+
+interface D1Section {
+  binding: string
+  migrations_dir?: string
 }
 
 interface Route {
@@ -30,7 +40,12 @@ export function deployTarget(name: Environment, configPath = 'wrangler.toml'): D
   const config = parse(readFileSync(configPath, 'utf8')) as {
     env?: Record<
       string,
-      { vars?: { PUBLIC_ORIGIN?: string }; routes?: (Route | string)[]; route?: Route | string }
+      {
+        vars?: { PUBLIC_ORIGIN?: string; SHARD_LAYOUT?: string }
+        routes?: (Route | string)[]
+        route?: Route | string
+        d1_databases?: D1Section[]
+      }
     >
   }
   const env = config.env?.[name] ?? {}
@@ -42,7 +57,36 @@ export function deployTarget(name: Environment, configPath = 'wrangler.toml'): D
       .map((r) => (typeof r === 'string' ? r : (r.pattern ?? '')))
       .map((pattern) => pattern.replace(/^\*?\.?/, '').split('/')[0] ?? '')
       .filter(Boolean),
+    layout: env.vars?.SHARD_LAYOUT ?? '',
+    d1: Object.fromEntries(
+      (env.d1_databases ?? []).map((d) => [d.binding, d.migrations_dir ?? 'migrations']),
+    ),
   }
+}
+
+/**
+ * The D1 bindings a deploy migrates, in order: the catalog's single database, control, then
+ * every shard of the environment's layout (docs/scale.md). Empty when the layout is unknown.
+ */
+export function migratedDatabases(target: DeployTarget): string[] {
+  const layout = layoutNamed(target.layout)
+  if (!layout) return []
+  const shards = Array.from({ length: layout.shards }, (_, n) => shardBindingName(n))
+  return ['DB', 'CONTROL', ...shards]
+}
+
+/** Why the environment's databases do not match its layout, or null. */
+function layoutProblem(target: DeployTarget, where: string): string | null {
+  if (!layoutNamed(target.layout))
+    return `${where} SHARD_LAYOUT "${target.layout}" names no layout of src/catalog/placement.ts`
+  const folder = (name: string) =>
+    name === 'DB' ? 'migrations' : name === 'CONTROL' ? 'migrations/control' : 'migrations/catalog'
+  for (const name of migratedDatabases(target)) {
+    if (target.d1[name] === undefined) return `${where} has no D1 binding ${name}`
+    if (target.d1[name] !== folder(name))
+      return `${where} binding ${name} migrates from ${target.d1[name]}, not ${folder(name)}`
+  }
+  return null
 }
 
 /**
@@ -59,5 +103,5 @@ export function deployProblem(target: DeployTarget): string | null {
   const origin = URL.canParse(target.origin) ? new URL(target.origin) : null
   if (!origin || !target.hosts.includes(origin.hostname))
     return `${where} PUBLIC_ORIGIN "${target.origin}" is not on its routes (${target.hosts.join(', ')})`
-  return null
+  return layoutProblem(target, where)
 }

@@ -3,6 +3,9 @@ import type { D1Migration } from '@cloudflare/vitest-plugin'
 declare module 'vitest' {
   export interface ProvidedContext {
     migrations: D1Migration[]
+    /** The schemas of control and of every shard (migrations/control, migrations/catalog). */
+    controlMigrations: D1Migration[]
+    catalogMigrations: D1Migration[]
     /** The test catalog as NDJSON change messages, a line each (scripts/seed/test-catalog.ts). */
     catalogLines: string[]
     catalogNow: string

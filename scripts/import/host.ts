@@ -16,7 +16,7 @@ import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import type { Finished } from './finish'
 import type { ApplyTarget } from './import-lines'
-import type { BatchRequest, Migration } from './import-worker'
+import type { BatchRequest, MigrateRequest, Migration } from './import-worker'
 
 const WRANGLER_ENV = {
   ...process.env,
@@ -33,8 +33,8 @@ export interface ImportHost extends ApplyTarget {
   /** The gate alone; `ifMissing`: only when KV has none (then null when it has). */
   gate(now: Date, options?: { ifMissing?: boolean }): Promise<Finished | null>
   query<T>(sql: string, ...params: unknown[]): Promise<T[]>
-  /** Applies the migrations D1 has not recorded in d1_migrations, each in one D1 batch. */
-  migrate(migrations: Migration[]): Promise<void>
+  /** Applies the migrations the D1 `binding` has not recorded in d1_migrations, each in one D1 batch. */
+  migrate(migrations: Migration[], binding?: string): Promise<void>
   /** Applies `messages` as the queue consumer does: one D1 batch, derivation and purges included. */
   changes(messages: CatalogMessage[]): Promise<void>
   dispose(): Promise<void>
@@ -42,6 +42,19 @@ export interface ImportHost extends ApplyTarget {
 
 const compatibilityDate = (): string =>
   /compatibility_date = "([^"]+)"/.exec(readFileSync('wrangler.toml', 'utf8'))?.[1] ?? '2026-04-20'
+
+/**
+ * The local D1 bindings of wrangler.toml (its top level, which `npm start` and the tests run) and
+ * the migrations folder of each: the catalog's database, control and every shard (docs/scale.md).
+ */
+function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
+  const config = parse(readFileSync(configPath, 'utf8')) as {
+    d1_databases?: { binding: string; migrations_dir?: string }[]
+  }
+  return Object.fromEntries(
+    (config.d1_databases ?? []).map((d) => [d.binding, d.migrations_dir ?? 'migrations']),
+  )
+}
 
 /** The migrations of wrangler.toml's `migrations_dir`, in the order wrangler applies them. */
 function localMigrations(dir = 'migrations'): Migration[] {
@@ -73,6 +86,7 @@ export async function openHost(target: Target): Promise<ImportHost> {
   const script = await bundleWorker()
   if (target.local) {
     const state = join(target.persistTo ?? '.wrangler/state', 'v3')
+    const databases = localDatabases()
     // The ids `wrangler dev` gives bindings without one: their names.
     // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
     const mf = new Miniflare(
@@ -81,7 +95,7 @@ export async function openHost(target: Target): Promise<ImportHost> {
         modulesRoot: dirname(script),
         modules: true,
         compatibilityDate: compatibilityDate(),
-        d1Databases: { DB: 'DB' },
+        d1Databases: Object.fromEntries(Object.keys(databases).map((name) => [name, name])),
         kvNamespaces: { GATE: 'GATE' },
         // Every binding's state under one root, as wrangler's `.wrangler/state/v3`.
         resourcePersistencePath: state,
@@ -89,7 +103,8 @@ export async function openHost(target: Target): Promise<ImportHost> {
     )
     const host = client((await mf.ready).origin, () => mf.dispose())
     try {
-      await host.migrate(localMigrations())
+      for (const [binding, dir] of Object.entries(databases))
+        await host.migrate(localMigrations(dir), binding)
     } catch (error) {
       await host.dispose()
       fail(
@@ -139,8 +154,8 @@ function client(origin: string, dispose: () => Promise<void>): ImportHost {
       const messages = items.map((i) => i.text).join(',')
       await post('/batch', `{"messages":[${messages}],"checkpoint":${JSON.stringify(checkpoint)}}`)
     },
-    migrate: async (migrations) => {
-      await post('/migrate', migrations)
+    migrate: async (migrations, binding = 'DB') => {
+      await post('/migrate', { binding, migrations } satisfies MigrateRequest)
     },
     changes: async (messages) => {
       await post('/changes', { messages, checkpoint: null } satisfies BatchRequest)

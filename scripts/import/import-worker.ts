@@ -21,6 +21,12 @@ export interface Migration {
   sql: string
 }
 
+/** Migrations for the D1 binding named (DB, CONTROL or a shard: docs/scale.md). */
+export interface MigrateRequest {
+  binding: string
+  migrations: Migration[]
+}
+
 export interface QueryRequest {
   sql: string
   params?: unknown[]
@@ -38,9 +44,11 @@ export default {
           await applyImported(env.DB, messages, checkpoint)
           return new Response(null, { status: 204 })
         }
-        case '/migrate':
-          await migrate(env.DB, await request.json<Migration[]>())
+        case '/migrate': {
+          const { binding, migrations } = await request.json<MigrateRequest>()
+          await migrate(d1Binding(env, binding), migrations)
           return new Response(null, { status: 204 })
+        }
         case '/changes': {
           // As the queue consumer applies a batch, derivation and purges included (the bench).
           const { messages } = await request.json<BatchRequest>()
@@ -78,6 +86,13 @@ export default {
     }
   },
 } satisfies ExportedHandler<ImportEnv>
+
+/** The D1 binding `name` of the worker's environment (control and shards are bound by name). */
+function d1Binding(env: ImportEnv, name: string): D1Database {
+  const value: unknown = Reflect.get(env, name)
+  if (typeof value === 'object' && value !== null && 'batch' in value) return value as D1Database
+  throw new Error(`the import worker has no D1 binding ${name}`)
+}
 
 /**
  * Applies the migrations not yet recorded, as `wrangler d1 migrations apply --local` does: each

@@ -1,0 +1,134 @@
+// A provider whose new city is on another shard (docs/scale.md, "How sync routes a batch", step
+// 6): its change has been applied to the new shard, which now holds the provider; its listings,
+// reviews and their versions are copied there, the directory is switched, and they are removed
+// from the old shard. Each step is idempotent, so a move cut short is finished by running it again,
+// and the directory names the new shard only once the copy is there.
+import { versionKey } from '../catalog/version-key'
+import type { Databases } from '../data/databases'
+
+export interface Move {
+  id: number
+  from: number
+  to: number
+}
+
+/** The provider's rows a move carries, as the old shard holds them. */
+interface Carried {
+  listings: Record<string, unknown>[]
+  reviews: Record<string, unknown>[]
+  versions: { key: string; version: number; removed: number }[]
+}
+
+// Copied from the provider's row to its listings (as the sync's upsert does), for directories to
+// filter on: the provider's new city and place.
+const COPIED = ['city_id', 'lat', 'lng', 'years_experience', 'badges', 'availability']
+
+/** SQL inserting the JSON rows of ?1 into `table`, each row's columns by name, keeping what is there. */
+const insertRows = (table: string, columns: readonly string[]) =>
+  `INSERT OR IGNORE INTO ${table} (${columns.join(', ')})
+   SELECT ${columns.map((c) => `r.value ->> '${c}'`).join(', ')} FROM json_each(?1) AS r`
+
+export async function moveProvider(databases: Databases, move: Move): Promise<void> {
+  const from = databases.shards[move.from]
+  const to = databases.shards[move.to]
+  if (!from || !to) throw new Error(`no shard ${move.from} or ${move.to} in the layout`)
+  const control = databases.control
+  await control
+    .prepare(`UPDATE provider_directory SET status = 'moving' WHERE id = ? AND shard = ?`)
+    .bind(move.id, move.from)
+    .run()
+  const carried = await carriedRows(from, move.id)
+  await to.batch(copyStatements(to, move.id, carried))
+  await control
+    .prepare(
+      `UPDATE provider_directory SET shard = ?2, status = 'live',
+              city_id = COALESCE((SELECT value FROM json_each(?3)), city_id)
+        WHERE id = ?1`,
+    )
+    .bind(move.id, move.to, JSON.stringify([await cityOf(to, move.id)]))
+    .run()
+  await from.batch([
+    ...[
+      'DELETE FROM reviews WHERE provider_id = ?',
+      'DELETE FROM provider_services WHERE provider_id = ?',
+      'DELETE FROM providers WHERE id = ?',
+    ].map((sql) => from.prepare(sql).bind(move.id)),
+    from
+      .prepare(`DELETE FROM sync_versions WHERE key IN (SELECT value ->> 'key' FROM json_each(?))`)
+      .bind(JSON.stringify(carried.versions)),
+  ])
+}
+
+async function carriedRows(shard: D1Database, id: number): Promise<Carried> {
+  const [listings, reviews, versions] = await shard.batch([
+    shard.prepare('SELECT * FROM provider_services WHERE provider_id = ?').bind(id),
+    shard.prepare('SELECT * FROM reviews WHERE provider_id = ?').bind(id),
+    shard
+      .prepare(
+        `SELECT key, version, removed FROM sync_versions
+          WHERE key = ?2 OR key >= ?3 AND key < ?4
+             OR key IN (SELECT 'review:' || id FROM reviews WHERE provider_id = ?1)`,
+      )
+      // The keys made here: a number bound in SQL text may read as a real (`12.0`).
+      .bind(
+        id,
+        versionKey('provider', id),
+        `${versionKey('listing', id)}:`,
+        `${versionKey('listing', id)};`,
+      ),
+  ])
+  return {
+    listings: (listings?.results ?? []) as Record<string, unknown>[],
+    reviews: (reviews?.results ?? []) as Record<string, unknown>[],
+    versions: (versions?.results ?? []) as Carried['versions'],
+  }
+}
+
+/**
+ * One batch on the new shard: the listings and reviews the old one holds, unless the new one has
+ * them already (a change applied there since); then the provider's fields copied to its listings;
+ * then the versions, each kept where the new shard's is newer.
+ */
+function copyStatements(to: D1Database, id: number, carried: Carried): D1PreparedStatement[] {
+  const columns = (rows: Record<string, unknown>[]) => Object.keys(rows[0] ?? {})
+  const statements: D1PreparedStatement[] = []
+  if (carried.listings.length)
+    statements.push(
+      to
+        .prepare(insertRows('provider_services', columns(carried.listings)))
+        .bind(JSON.stringify(carried.listings)),
+    )
+  if (carried.reviews.length)
+    statements.push(
+      to
+        .prepare(insertRows('reviews', columns(carried.reviews)))
+        .bind(JSON.stringify(carried.reviews)),
+    )
+  statements.push(
+    to
+      .prepare(
+        `UPDATE provider_services SET (${COPIED.join(', ')}) =
+           (SELECT ${COPIED.join(', ')} FROM providers WHERE id = ?1)
+          WHERE provider_id = ?1 AND EXISTS (SELECT 1 FROM providers WHERE id = ?1)`,
+      )
+      .bind(id),
+    to
+      .prepare(
+        `INSERT INTO sync_versions (key, version, removed)
+         SELECT r.value ->> 'key', r.value ->> 'version', r.value ->> 'removed' FROM json_each(?1) AS r
+          WHERE true
+         ON CONFLICT (key) DO UPDATE SET version = excluded.version, removed = excluded.removed
+          WHERE excluded.version > sync_versions.version`,
+      )
+      .bind(JSON.stringify(carried.versions.filter((v) => v.key !== versionKey('provider', id)))),
+  )
+  return statements
+}
+
+async function cityOf(shard: D1Database, id: number): Promise<number | null> {
+  const row = await shard
+    .prepare('SELECT city_id FROM providers WHERE id = ?')
+    .bind(id)
+    .first<{ city_id: number }>()
+  return row?.city_id ?? null
+}

@@ -1,0 +1,103 @@
+// Where each catalog change goes when the catalog spans databases (docs/scale.md, "How sync
+// routes a batch"): a city to control and to every shard's copy, a provider or job to the shard
+// of its city, a listing or a provider's removal to the provider's shard, an activity to control.
+// A routing table only: it reads nothing, it is told where cities and providers are.
+import { citySlug } from '../catalog/cities'
+import type { Layout } from '../catalog/placement'
+import { shardOfCity } from '../catalog/placement'
+import type { CatalogMessage } from './messages'
+
+/** What the router is told: where a city is (by id) and which shard holds a provider. */
+export interface Whereabouts {
+  /** The slug of the city with id `id`, null for a city not known. */
+  citySlug(id: number): string | null
+  /** The shard holding the provider `id` (the directory's row), null for one on no shard. */
+  providerShard(id: number): number | null
+}
+
+export interface Routed {
+  /** The messages control applies. */
+  control: CatalogMessage[]
+  /** The messages each shard applies, by shard number. */
+  shards: CatalogMessage[][]
+  /** Messages that name a city or provider no database has: retried, as an impossible reference is. */
+  unplaced: { message: CatalogMessage; reason: string }[]
+  /**
+   * Providers whose new city is on another shard than the one holding them: routed to the new
+   * one, and to be copied there, switched in the directory, then removed from the old one.
+   */
+  moves: { id: number; from: number; to: number }[]
+}
+
+/**
+ * `messages` split by database. Within a batch a city or provider arriving with the messages that
+ * refer to it counts as known: the router learns from the batch in its order, as the database
+ * applies it. A review's removal names only the review, so it goes to every shard (rare, and a
+ * removal of what a shard does not hold writes only its tombstone there).
+ */
+export function routeMessages(
+  layout: Layout,
+  messages: readonly CatalogMessage[],
+  whereabouts: Whereabouts,
+): Routed {
+  const routed: Routed = {
+    control: [],
+    shards: Array.from({ length: layout.shards }, () => []),
+    unplaced: [],
+    moves: [],
+  }
+  const cities = new Map<number, string>()
+  const providers = new Map<number, number>()
+  const slugOf = (id: number) => cities.get(id) ?? whereabouts.citySlug(id)
+  const cityShard = (id: number) => {
+    const slug = slugOf(id)
+    return slug === null ? null : shardOfCity(layout, slug)
+  }
+  const providerShard = (id: number) => providers.get(id) ?? whereabouts.providerShard(id)
+  const toShard = (message: CatalogMessage, shard: number | null, what: string) => {
+    if (shard === null) routed.unplaced.push({ message, reason: `${what} is on no shard` })
+    else routed.shards[shard]?.push(message)
+  }
+  for (const message of messages) {
+    switch (message.kind) {
+      case 'city.added':
+        cities.set(message.id, citySlug(message.entity.name, message.entity.stateCode))
+        routed.control.push(message)
+        for (const shard of routed.shards) shard.push(message)
+        break
+      case 'provider.upserted': {
+        const shard = cityShard(message.entity.cityId)
+        const from = providerShard(message.id)
+        if (shard !== null && from !== null && from !== shard)
+          routed.moves.push({ id: message.id, from, to: shard })
+        if (shard !== null) providers.set(message.id, shard)
+        toShard(message, shard, `city ${message.entity.cityId}`)
+        break
+      }
+      case 'provider.removed':
+      case 'provider-service.offered':
+      case 'provider-service.withdrawn':
+        toShard(message, providerShard(message.id), `provider ${message.id}`)
+        break
+      case 'review.added':
+        toShard(
+          message,
+          providerShard(message.entity.providerId),
+          `provider ${message.entity.providerId}`,
+        )
+        break
+      case 'review.removed':
+        for (const shard of routed.shards) shard.push(message)
+        break
+      case 'job.upserted':
+      case 'job.closed':
+        toShard(message, cityShard(message.entity.cityId), `city ${message.entity.cityId}`)
+        break
+      case 'activity.upserted':
+      case 'activity.removed':
+        routed.control.push(message)
+        break
+    }
+  }
+  return routed
+}

@@ -1,0 +1,242 @@
+// The import into control and the shards (docs/scale.md), resumed half-way: the shards together
+// hold exactly the rows the single database holds, each provider and job on its city's shard
+// with its listings and reviews, control and every shard the cities, control the activities, and
+// the directory on control names every provider's and job's shard.
+import { env } from 'cloudflare:workers'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { inject } from 'vitest'
+import { applyImported, importLines } from '../../scripts/import/import-lines'
+import { buildDirectory, lowestCheckpoint, shardedTarget } from '../../scripts/import/sharded'
+import { databasesOf } from '../../src/data/databases'
+import { moveProvider } from '../../src/sync/move'
+import { routeMessages } from '../../src/sync/route'
+import { aMessage } from '../sync/examples'
+
+const databases = databasesOf(env)
+const lines = inject('catalogLines').map((text, i) => ({ line: i + 1, text }))
+const FILE = 'the test catalog'
+let resumedAt = 0
+
+async function load(from: number, to: number): Promise<number> {
+  const target = shardedTarget(databases)
+  const checkpoint = await target.resume()
+  const start = Math.max(from, (checkpoint?.line ?? 0) + 1)
+  await importLines({
+    target,
+    lines: lines.slice(start - 1, to),
+    file: FILE,
+    batchMessages: 200,
+    reject: (line, reason) => {
+      throw new Error(`line ${line} rejected: ${reason}`)
+    },
+  })
+  return checkpoint?.line ?? 0
+}
+
+beforeAll(async () => {
+  await load(1, Math.floor(lines.length / 2))
+  resumedAt = await load(1, lines.length)
+  await buildDirectory(databases)
+  // The whole test catalog, imported twice over in effect: more than a hook's default time.
+}, 60_000)
+
+/** Rows of `sql` on `db`, without the columns the import's finish derives (ratings). */
+async function rows(db: D1Database, sql: string): Promise<unknown[]> {
+  const { results } = await db.prepare(sql).all<Record<string, unknown>>()
+  for (const row of results) {
+    delete row.rating
+    delete row.review_count
+  }
+  return results
+}
+
+async function onShards(sql: string): Promise<unknown[]> {
+  return (await Promise.all(databases.shards.map((db) => rows(db, sql)))).flat()
+}
+
+describe('the test catalog imported into two shards and control', () => {
+  it('resumed from the checkpoint every database had reached', () => {
+    expect(resumedAt).toBe(Math.floor(lines.length / 2))
+  })
+
+  it.each([
+    ['providers', 'id'],
+    ['provider_services', 'provider_id, service'],
+    ['reviews', 'id'],
+    ['jobs', 'id'],
+  ])('holds each row of %s on one shard, as the single database holds it', async (table, key) => {
+    const sql = `SELECT * FROM ${table} ORDER BY ${key}`
+    const sharded = await onShards(sql)
+    const single = await rows(env.DB, sql)
+    expect(single.length).toBeGreaterThan(0)
+    expect(sharded.length).toBe(single.length)
+    expect(new Set(sharded.map((r) => JSON.stringify(r)))).toEqual(
+      new Set(single.map((r) => JSON.stringify(r))),
+    )
+  })
+
+  it('puts each provider and job on its city’s shard, with its listings and reviews', async () => {
+    for (const [n, db] of databases.shards.entries()) {
+      const cities = await db
+        .prepare(
+          `SELECT DISTINCT c.slug FROM cities c
+            WHERE c.id IN (SELECT city_id FROM providers UNION SELECT city_id FROM jobs)`,
+        )
+        .raw<[string]>()
+      expect(cities.length).toBeGreaterThan(0)
+      for (const [slug] of cities) expect(databases.ofCity(slug)?.shard, slug).toBe(n)
+      const strays = await db
+        .prepare(
+          `SELECT (SELECT COUNT(*) FROM provider_services WHERE provider_id NOT IN (SELECT id FROM providers))
+                + (SELECT COUNT(*) FROM reviews WHERE provider_id NOT IN (SELECT id FROM providers)) AS n`,
+        )
+        .first<{ n: number }>()
+      expect(strays?.n).toBe(0)
+    }
+  })
+
+  it('gives control and every shard the cities, and control alone the activities', async () => {
+    const cities = await rows(env.DB, 'SELECT * FROM cities ORDER BY id')
+    for (const db of [databases.control, ...databases.shards])
+      expect(await rows(db, 'SELECT * FROM cities ORDER BY id')).toEqual(cities)
+    expect(await rows(databases.control, 'SELECT * FROM activities ORDER BY id')).toEqual(
+      await rows(env.DB, 'SELECT * FROM activities ORDER BY id'),
+    )
+  })
+
+  it('keeps every version the single database keeps, where its entity is', async () => {
+    const sql = 'SELECT * FROM sync_versions ORDER BY key'
+    const sharded = [...(await rows(databases.control, sql)), ...(await onShards(sql))]
+    expect(new Set(sharded.map((r) => JSON.stringify(r)))).toEqual(
+      new Set((await rows(env.DB, sql)).map((r) => JSON.stringify(r))),
+    )
+  })
+
+  it('names every provider’s and job’s shard in control’s directory, at its version', async () => {
+    for (const [table, source] of [
+      ['provider_directory', 'providers'],
+      ['job_directory', 'jobs'],
+    ] as const) {
+      const directory = await databases.control
+        .prepare(`SELECT shard, id FROM ${table} ORDER BY id`)
+        .raw<[number, number]>()
+      const held = (
+        await Promise.all(
+          databases.shards.map(async (db, n) =>
+            (await db.prepare(`SELECT id FROM ${source}`).raw<[number]>()).map(([id]) => [n, id]),
+          ),
+        )
+      )
+        .flat()
+        .sort((a, b) => (a[1] ?? 0) - (b[1] ?? 0))
+      expect(directory).toEqual(held)
+    }
+    const directory = await databases.control
+      .prepare(`SELECT 'provider:' || id, version FROM provider_directory ORDER BY id`)
+      .raw<[string, number]>()
+    const versions = new Map(
+      (
+        await Promise.all(
+          databases.shards.map((db) =>
+            db
+              .prepare(`SELECT key, version FROM sync_versions WHERE key LIKE 'provider:%'`)
+              .raw<[string, number]>(),
+          ),
+        )
+      ).flat(),
+    )
+    expect(directory.length).toBeGreaterThan(0)
+    for (const [key, version] of directory) expect(version, key).toBe(versions.get(key))
+  })
+})
+
+describe('lowestCheckpoint', () => {
+  it('resumes from the lowest line, and from the start when a database has none or another file', () => {
+    const at = (line: number, file = FILE) => ({ file, line })
+    expect(lowestCheckpoint([at(40), at(20), at(30)])).toEqual(at(20))
+    expect(lowestCheckpoint([at(40), null])).toBeNull()
+    expect(lowestCheckpoint([at(40), at(20, 'another file')])).toBeNull()
+  })
+})
+
+// Last in the file: it changes the imported catalog.
+describe.skipIf(databases.shards.length < 2)('a provider moving to a city on another shard', () => {
+  const ATLANTA = 4180439
+  const [first, second] = databases.shards as [D1Database, D1Database]
+
+  const count = async (db: D1Database, sql: string, ...params: (number | string)[]) =>
+    (
+      await db
+        .prepare(sql)
+        .bind(...params)
+        .first<{ n: number }>()
+    )?.n ?? 0
+  const held = (db: D1Database, id: number) =>
+    Promise.all([
+      count(db, 'SELECT COUNT(*) AS n FROM providers WHERE id = ?', id),
+      count(db, 'SELECT COUNT(*) AS n FROM provider_services WHERE provider_id = ?', id),
+      count(db, 'SELECT COUNT(*) AS n FROM reviews WHERE provider_id = ?', id),
+    ])
+
+  it('is copied with its listings and reviews, switched in the directory, then removed from the old shard; again, nothing changes', async () => {
+    const mover = await second
+      .prepare(
+        `SELECT p.id, v.version FROM providers p JOIN sync_versions v ON v.key = 'provider:' || p.id
+          WHERE EXISTS (SELECT 1 FROM reviews WHERE provider_id = p.id)
+            AND EXISTS (SELECT 1 FROM provider_services WHERE provider_id = p.id) LIMIT 1`,
+      )
+      .first<{ id: number; version: number }>()
+    if (!mover) throw new Error('the test catalog has a provider with reviews on the second shard')
+    const [, listings, reviews] = await held(second, mover.id)
+    const reviewId = (
+      await second
+        .prepare('SELECT id FROM reviews WHERE provider_id = ?')
+        .bind(mover.id)
+        .first<{ id: number }>()
+    )?.id
+    const moved = aMessage('provider.upserted', (m) => {
+      m.id = mover.id
+      m.version = mover.version + 1
+      m.entity.cityId = ATLANTA
+    })
+    const routed = routeMessages(databases.layout, [moved], {
+      citySlug: (id) => (id === ATLANTA ? 'atlanta-ga' : null),
+      providerShard: (id) => (id === mover.id ? 1 : null),
+    })
+    expect(routed.moves).toEqual([{ id: mover.id, from: 1, to: 0 }])
+    await applyImported(first, routed.shards[0] ?? [], null)
+    // The move, then the same move again (a retry): the same end.
+    for (let run = 1; run <= 2; run++) {
+      await moveProvider(databases, { id: mover.id, from: 1, to: 0 })
+      expect(await held(first, mover.id)).toEqual([1, listings, reviews])
+      expect(await held(second, mover.id)).toEqual([0, 0, 0])
+      const cities = await first
+        .prepare('SELECT DISTINCT city_id FROM provider_services WHERE provider_id = ?')
+        .bind(mover.id)
+        .raw<[number]>()
+      expect(cities).toEqual([[ATLANTA]])
+      expect(
+        await databases.control
+          .prepare('SELECT shard, city_id AS cityId, status FROM provider_directory WHERE id = ?')
+          .bind(mover.id)
+          .first(),
+      ).toEqual({ shard: 0, cityId: ATLANTA, status: 'live' })
+      expect(
+        await count(
+          second,
+          `SELECT COUNT(*) AS n FROM sync_versions WHERE key IN (?, ?) OR key LIKE ?`,
+          `provider:${mover.id}`,
+          `review:${reviewId}`,
+          `listing:${mover.id}:%`,
+        ),
+      ).toBe(0)
+      expect(
+        await count(
+          first,
+          'SELECT COUNT(*) AS n FROM sync_versions WHERE key LIKE ?',
+          `listing:${mover.id}:%`,
+        ),
+      ).toBe(listings)
+    }
+  })
+})

@@ -1,0 +1,131 @@
+// Routing catalog changes across control and the shards (docs/scale.md): the test catalog's
+// messages, routed with nothing known beforehand, land where the placement puts their cities,
+// each provider's listings and reviews with it; what names no known city or provider is set
+// aside with its reason; a provider whose city moves to another shard is a move.
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { inject } from 'vitest'
+import { LAYOUTS } from '../../src/catalog/placement'
+import type { CatalogMessage } from '../../src/sync/messages'
+import { parseMessage } from '../../src/sync/messages'
+import type { Whereabouts } from '../../src/sync/route'
+import { routeMessages } from '../../src/sync/route'
+import { aMessage } from './examples'
+
+const catalog: CatalogMessage[] = inject('catalogLines').map((line) => {
+  const parsed = parseMessage(JSON.parse(line))
+  if (!parsed.ok) throw new Error(parsed.reasons.join('; '))
+  return parsed.message
+})
+
+const nothingKnown: Whereabouts = { citySlug: () => null, providerShard: () => null }
+
+async function column<T>(sql: string): Promise<T[]> {
+  const rows = await env.DB.prepare(sql).raw<[T]>()
+  return rows.map(([value]) => value)
+}
+
+const ids = (messages: CatalogMessage[], kind: CatalogMessage['kind']) =>
+  messages.filter((m) => m.kind === kind).map((m) => m.id)
+
+describe('the test catalog routed on two shards', () => {
+  const routed = routeMessages(LAYOUTS.two, catalog, nothingKnown)
+
+  it('places every message, and moves no one', () => {
+    expect(routed.unplaced).toEqual([])
+    expect(routed.moves).toEqual([])
+  })
+
+  it('gives control and every shard each city, and control alone the activities', () => {
+    const cities = ids(catalog, 'city.added')
+    expect(ids(routed.control, 'city.added')).toEqual(cities)
+    for (const shard of routed.shards) expect(ids(shard, 'city.added')).toEqual(cities)
+    expect(ids(routed.control, 'activity.upserted')).toEqual(ids(catalog, 'activity.upserted'))
+    for (const shard of routed.shards)
+      expect(shard.some((m) => m.kind.startsWith('activity.'))).toBe(false)
+  })
+
+  it('puts each provider and job on its city’s shard, and splits them between the two', async () => {
+    const byShard = async (table: string, shard: number) =>
+      column<number>(
+        `SELECT t.id FROM ${table} t JOIN cities c ON c.id = t.city_id
+          WHERE ${shard === 0 ? '' : 'NOT'} (c.slug = 'atlanta-ga' OR (c.state_code NOT IN ('GA') AND c.state_code NOT IN (${WEST})))
+          ORDER BY t.id`,
+      )
+    for (const shard of [0, 1]) {
+      const providers = ids(routed.shards[shard] ?? [], 'provider.upserted').sort((a, b) => a - b)
+      expect(providers).toEqual(await byShard('providers', shard))
+      expect(providers.length).toBeGreaterThan(0)
+      const jobs = ids(routed.shards[shard] ?? [], 'job.upserted').sort((a, b) => a - b)
+      expect(jobs).toEqual(await byShard('jobs', shard))
+    }
+  })
+
+  it('keeps each provider’s listings and reviews with it', () => {
+    for (const shard of routed.shards) {
+      const providers = new Set(ids(shard, 'provider.upserted'))
+      for (const m of shard) {
+        if (m.kind === 'provider-service.offered') expect(providers.has(m.id)).toBe(true)
+        if (m.kind === 'review.added') expect(providers.has(m.entity.providerId)).toBe(true)
+      }
+    }
+    const listings = routed.shards.flatMap((s) => ids(s, 'provider-service.offered'))
+    expect(listings.length).toBe(ids(catalog, 'provider-service.offered').length)
+  })
+
+  it('puts everything on the one shard of the one-shard layout', () => {
+    const one = routeMessages(LAYOUTS.one, catalog, nothingKnown)
+    expect(one.shards).toHaveLength(1)
+    expect(one.shards[0]?.length).toBe(
+      catalog.filter((m) => !m.kind.startsWith('activity.')).length,
+    )
+  })
+})
+
+// The states of the two-shard layout's second shard, as SQL.
+const WEST = Object.entries(LAYOUTS.two.states)
+  .filter(([state, shard]) => shard === 1 && state !== 'ga')
+  .map(([state]) => `'${state.toUpperCase()}'`)
+  .join(', ')
+
+describe('a change routed by what the databases already hold', () => {
+  const atlanta = 4180439
+  const seattle = 5809844
+  const known: Whereabouts = {
+    citySlug: (id) => (id === atlanta ? 'atlanta-ga' : id === seattle ? 'seattle-wa' : null),
+    providerShard: (id) => (id === 77 ? 1 : null),
+  }
+
+  it('sends a listing, a review and a removal to the shard the directory names', () => {
+    const listing = aMessage('provider-service.offered', (m) => (m.id = 77))
+    const review = aMessage('review.added', (m) => (m.entity.providerId = 77))
+    const removal = aMessage('provider.removed', (m) => (m.id = 77))
+    const routed = routeMessages(LAYOUTS.two, [listing, review, removal], known)
+    expect(routed.shards).toEqual([[], [listing, review, removal]])
+  })
+
+  it('sends a review’s removal, which names no provider, to every shard', () => {
+    const removal = aMessage('review.removed')
+    expect(routeMessages(LAYOUTS.two, [removal], known).shards).toEqual([[removal], [removal]])
+  })
+
+  it('sets aside what names a city or provider no database has, saying which', () => {
+    const job = aMessage('job.upserted', (m) => (m.entity.cityId = 1))
+    const listing = aMessage('provider-service.offered', (m) => (m.id = 78))
+    const routed = routeMessages(LAYOUTS.two, [job, listing], known)
+    expect(routed.unplaced).toEqual([
+      { message: job, reason: 'city 1 is on no shard' },
+      { message: listing, reason: 'provider 78 is on no shard' },
+    ])
+  })
+
+  it('notes a provider whose new city is on another shard as a move', () => {
+    const moved = aMessage('provider.upserted', (m) => {
+      m.id = 77
+      m.entity.cityId = atlanta
+    })
+    const routed = routeMessages(LAYOUTS.two, [moved], known)
+    expect(routed.shards).toEqual([[moved], []])
+    expect(routed.moves).toEqual([{ id: 77, from: 1, to: 0 }])
+  })
+})
