@@ -2,8 +2,6 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
 import { entityId } from '../urls/paths'
-import type { PageQuery } from '../queries/page-query'
-import { pageKey } from './cache-key'
 import { TAG } from './tags'
 import { purgesKnown } from './generations'
 import type { EntryMeta, Freshness } from './entry-meta'
@@ -36,29 +34,13 @@ const META = 'x-edge-meta'
  * 200 (and briefly an entity's 301, 404 and 410) are stored, never anything with Set-Cookie:
  * visitor cookies are added after this step.
  */
-export function edgeCache(
-  policy: Policy,
-  query: PageQuery,
-  rerender: Rerender,
-): MiddlewareHandler<AppEnv> {
+export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const trail = c.get('trail')
     const reporter = c.get('reporter')
     const { hotPages, purges, refreshes } = c.get('memory')
-    const flags = c.get('flags')
-    // The fast path's key of this request, if it was for the variant the flags step decided.
-    const handed = c.get('memory').handedOn.get(c.req.raw)
-    const key =
-      handed?.variant === flags.variant
-        ? handed.key
-        : pageKey(
-            { query, params: c.req.param() },
-            c.env.PUBLIC_ORIGIN,
-            c.req.path,
-            new URL(c.req.url).searchParams,
-            flags.on,
-            flags.variant,
-          )
+    // The request's decided key: the path as routed, the query as the page reads it, the variant.
+    const { key } = c.get('decision')
     const now = Date.now()
     if (key === null) {
       // A query the page refuses: its 400 is rendered, never looked up nor stored.
