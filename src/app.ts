@@ -3,10 +3,10 @@ import type { Rerender } from './cache/edge-cache'
 import { edgeCache } from './cache/edge-cache'
 import { knownEntityPath } from './cache/entity-redirect'
 import type { AppEnv } from './env'
-import { flags } from './flags/flags-middleware'
-import { gate } from './gate/gate'
 import { methodsOf, noPage, pageContext, pageContextOf, ROUTES, routedPage } from './pages'
 import { dataRequests } from './request/data-requests'
+import { withDecision } from './request/decision'
+import { decision } from './request/decision-step'
 import { fastPath } from './fast-path'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
 import { Memory } from './memory'
@@ -18,8 +18,8 @@ import { OPS_PREFIX } from './urls/paths'
 
 /**
  * The pipeline, top to bottom: the way out (src/request/way-out.ts) → the page table's row →
- * context → normalise → methods → data requests → gate → flags → an entity's known path → edge
- * cache → route → errors.
+ * context → normalise → methods → data requests → the decision (gate, flags, cache key) → an
+ * entity's known path → edge cache → route → errors.
  * The app keeps `memory` between requests: a new app starts as a fresh isolate does. `routes`:
  * the page table's, or the benchmark's with one row's handler replaced (scripts/bench).
  */
@@ -37,14 +37,15 @@ export function createApp(memory = new Memory(), routes = ROUTES): Hono<AppEnv> 
     await next()
   })
 
-  for (const { row, path } of routes) if (row.gate) app.use(path, gate(row.gate))
-  app.use(flags)
+  app.use(decision)
 
-  // A stale page is refreshed by rendering its request again, through this same pipeline.
-  const rerender: Rerender = async (request, env, ctx) => app.fetch(request, env, ctx)
+  // A stale page is refreshed by rendering its request again, through this same pipeline,
+  // which decides it afresh.
+  const rerender: Rerender = async (request, env, ctx) =>
+    app.fetch(request, withDecision(env, undefined), ctx)
   for (const { row, path } of routes) {
     if (row.entity) app.use(path, knownEntityPath(row.entity))
-    if (row.policy) app.use(path, edgeCache(row.policy, row.query, rerender))
+    if (row.policy) app.use(path, edgeCache(row.policy, rerender))
     app.on(row.method, path, row.handler)
   }
 
@@ -53,13 +54,20 @@ export function createApp(memory = new Memory(), routes = ROUTES): Hono<AppEnv> 
   return app
 }
 
-/** The worker's fetch: the fast path (src/fast-path.ts) first, then `app`. */
+/**
+ * The worker's fetch: the fast path (src/fast-path.ts) first, then `app`, handed the decision
+ * the fast path made of the request, if any.
+ */
 export function withFastPath(
   memory: Memory,
   app: Hono<AppEnv>,
 ): (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response> {
   const early = fastPath(memory, { route: routedPage, notFound: renderedNotFound })
-  return (request, env, ctx) => early(request, env, ctx) ?? app.fetch(request, env, ctx)
+  return (request, env, ctx) => {
+    const answered = early(request, env, ctx)
+    if (answered instanceof Response) return answered
+    return app.fetch(request, withDecision(env, answered ?? undefined), ctx)
+  }
 }
 
 /** The worker's app and what its isolate keeps, which the cron's refresh also reaches. */

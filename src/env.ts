@@ -6,11 +6,15 @@ import type { Reporter } from './observability/reporter'
 import type { Timing } from './observability/timing'
 import type { Trail } from './observability/trail'
 import type { Memory } from './memory'
+import type { Asker, Bindings, Decision, RoutedPage } from './request/decision'
 import type { ReadSession } from './request/read-session'
 
-/** Hono's environment: bindings from `wrangler types`, per-request variables set by app.ts. */
+/**
+ * Hono's environment: bindings from `wrangler types` (with the fast path's decision of the
+ * request, if any), per-request variables set by app.ts.
+ */
 export interface AppEnv {
-  Bindings: Env
+  Bindings: Bindings
   Variables: {
     /** What the isolate keeps between requests: the app's (src/memory.ts). */
     memory: Memory
@@ -35,8 +39,17 @@ export interface AppEnv {
     bot: boolean
     /** care_did: the visitor's device id, from the cookie or new (set on the way out). */
     deviceId: string
+    /** The visitor and whether a crawler, as the decision takes them. */
+    asker: Asker
     /** The page the URL routes to, from the page table (src/pages.ts). */
     page: PageContext
+    /** The page table's row the URL routes to, with its parameters; null for none. */
+    routed: RoutedPage | null
+    /**
+     * The request's route, gate verdict, flags and variant, and cache key, decided once
+     * (src/request/decision.ts); set by the decision step.
+     */
+    decision: Decision
     flags: Flags
     /** This response's Content-Security-Policy nonce (src/request/security-headers.ts). */
     nonce: string

@@ -5,32 +5,12 @@ import { RefusalTally } from './cache/purge-audit'
 import { Refreshes } from './cache/refreshes'
 import { DerivedReads } from './data/derived-reads'
 import { keptCities } from './data/kept-cities'
-import type { Evaluations } from './flags/evaluate'
-import type { FlagSet } from './flags/flag-set'
 import { keptFlags } from './flags/read-flags'
-import type { GateAnswer } from './gate/gate-filter'
 import { keptGate } from './gate/gate-store'
 import { keptNewCities } from './gate/new-cities'
 import { AccessKeys } from './request/access-keys'
 import { Fragments } from './views/fragments'
 import { RenderedErrors } from './views/rendered-errors'
-
-/**
- * What the fast path decided of a request it then left to the pipeline (a page it does not hold
- * fresh, a miss): the pipeline's steps take these instead of deciding them again
- * (docs/request-flow.md, "The fast path").
- */
-export interface HandedOn {
-  /** The flag set `evaluations` are of: a step that reads another one decides again. */
-  set: FlagSet
-  evaluations: Evaluations
-  /** The fingerprint of the flags that shape the page (`x-variant`). */
-  variant: string
-  /** The page's cache key for `variant`. */
-  key: string
-  /** The gate's answer on the URL's slugs: always known, or the fast path would have answered. */
-  gate: GateAnswer
-}
 
 /**
  * What an isolate keeps in memory from one request to the next, but three module-level maps
@@ -77,6 +57,4 @@ export class Memory {
   readonly renderedErrors = new RenderedErrors()
   /** The Access team's signing keys, for the ops console (kept an hour). */
   readonly accessKeys = new AccessKeys()
-  /** What the fast path decided of each request it left to the pipeline, while it is answered. */
-  readonly handedOn = new WeakMap<Request, HandedOn>()
 }

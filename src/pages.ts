@@ -11,7 +11,7 @@ import { CALL_TO_ACTION_FLAGS, DOCUMENT_FLAGS, EVERY_PAGE_FLAGS } from './flags/
 import type { PageContext } from './flags/page-context'
 import { NO_PAGE } from './flags/page-context'
 import { pageTarget } from './flags/page-target'
-import type { RoutedPage } from './fast-path'
+import type { RoutedPage } from './request/decision'
 import type { EntityKind, GateKind } from './gate/gate-filter'
 import type { PageQuery } from './queries/page-query'
 import { activitiesQuery, directoryQuery, jobListingQuery, noQuery } from './queries/page-query'
@@ -430,7 +430,11 @@ export function isReturnPage(path: string): boolean {
 export function routedPage(path: string): RoutedPage | null {
   const match = matchPage('GET', path)
   if (!match) return null
-  const { row, params } = match
+  return routedOf(match.row, match.params)
+}
+
+/** What the steps after the page table need of a request routed to `row`. */
+function routedOf(row: PageRow, params: Readonly<Record<string, string>>): RoutedPage {
   return {
     pattern: row.pattern,
     page: contextOf(row, params),
@@ -461,12 +465,15 @@ function contextOf(
 }
 
 /**
- * Tells a request routed to `row` its page, first thing, for every step after; mounted on the
- * row's paths, so the URL is routed once (a request no row matches keeps NO_PAGE).
+ * Tells a request routed to `row` its row and page, first thing, for every step after (the ones
+ * the fast path decided for, when it handed the request on); mounted on the row's paths, so the
+ * URL is routed once (a request no row matches keeps NO_PAGE).
  */
 export function pageContext(row: PageRow): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.set('page', contextOf(row, c.req.param()))
+    const routed = c.env.decided?.routed ?? routedOf(row, c.req.param())
+    c.set('routed', routed)
+    c.set('page', routed.page)
     await next()
   }
 }
@@ -474,5 +481,6 @@ export function pageContext(row: PageRow): MiddlewareHandler<AppEnv> {
 /** Every request starts with no page; a row's own step, after this, names its page. */
 export const noPage: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('page', NO_PAGE)
+  c.set('routed', null)
   await next()
 }

@@ -2,10 +2,11 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { pageKey } from '../src/cache/cache-key'
-import { routedPage } from '../src/pages'
+import { ROUTES, routedPage } from '../src/pages'
 import type { FlagName } from '../src/flags/definitions'
 import { FLAGS } from '../src/flags/definitions'
 import { keptKeys, keptRoutes } from '../src/fast-path'
+import type { Bindings, Decision } from '../src/request/decision'
 import { bucket } from '../src/flags/evaluate'
 import type { Isolate } from './support/fetch-page'
 import { anIsolate, GOOGLEBOT, ORIGIN, PHONE, sameDocument } from './support/fetch-page'
@@ -28,11 +29,17 @@ async function throughPipeline(isolate: Isolate, path: string, init: RequestInit
  * A request through the isolate as the worker serves it, whether the pipeline ran, and the D1
  * statements it ran (counted at the binding, background work included).
  */
-async function served(isolate: Isolate, path: string, init: RequestInit = {}) {
+async function served(
+  isolate: Pick<Isolate, 'app' | 'statements'>,
+  path: string,
+  init: RequestInit = {},
+) {
   const pipeline = vi.spyOn(isolate.app, 'fetch')
   try {
     const { res, body, cache, statements } = await isolate.statements(path, init)
-    return { res, body, cache, statements, fast: pipeline.mock.calls.length === 0 }
+    // The decision the fast path handed the pipeline with the request, if it did.
+    const decided = (pipeline.mock.calls[0]?.[1] as Bindings | undefined)?.decided
+    return { res, body, cache, statements, fast: pipeline.mock.calls.length === 0, decided }
   } finally {
     pipeline.mockRestore()
   }
@@ -66,6 +73,7 @@ const DEVICE = '22222222-2222-4222-8222-222222222222'
 
 afterEach(async () => {
   vi.useRealTimers()
+  vi.restoreAllMocks()
   await env.FLAGS.delete('flags')
 })
 
@@ -243,13 +251,11 @@ describe('a miss the fast path leaves to the pipeline', () => {
       // Each isolate then holds the flag set, the gate and the purges: the fast path decides.
       await warm(handing, `/housekeeping/${city}`)
       await warm(alone, `/errands/${city}`)
-      const handedOn = vi.spyOn(handing.memory.handedOn, 'set')
       const init = { headers: { 'user-agent': agent } }
       const handed = await served(handing, path, init)
       expect([handed.cache, handed.fast]).toEqual(['MISS', false])
-      expect(handedOn).toHaveBeenCalledOnce()
-      const decided = handedOn.mock.calls[0]?.[1]
-      expect(decided?.variant).toBe(handed.res.headers.get('x-variant'))
+      const decided = handed.decided
+      expect(decided?.flags?.variant).toBe(handed.res.headers.get('x-variant'))
       expect(decided?.gate).toEqual({ known: true, crumbs: ['city may exist'] })
 
       // The isolates share the Cache API: the other renders the page only once it is gone.
@@ -268,6 +274,82 @@ describe('a miss the fast path leaves to the pipeline', () => {
     }
   })
 })
+
+describe('one decision', () => {
+  it('is the same made by the fast path and handed on as made by the pipeline alone: route, gate, flags and variant, cache key', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    // A partial rollout of a flag that shapes directories: the variant depends on the device.
+    await env.FLAGS.put(
+      'flags',
+      JSON.stringify({
+        flags: {
+          rankedDirectorySorting: { state: 'ENABLED', rules: [{ value: false, percentage: 50 }] },
+        },
+      }),
+    )
+    // Each row's handler records the decision the pipeline gives it, then renders as ever.
+    const probed = (seen: Decision[]) =>
+      ROUTES.map(({ name, path, row }) => {
+        const handler: typeof row.handler = async (c, next) => {
+          seen.push(c.get('decision'))
+          return (await row.handler(c, next)) as Response
+        }
+        return { name, path, row: { ...row, handler } }
+      })
+    const handedSeen: Decision[] = []
+    const aloneSeen: Decision[] = []
+    const handing = anIsolate(probed(handedSeen))
+    const alone = anIsolate(probed(aloneSeen))
+    // The isolate then holds the flag set, the gate and the purges: the fast path decides. It
+    // holds no page from then on, so it hands every request on.
+    const known = { headers: { cookie: `care_did=${DEVICE}` } }
+    await served(handing, '/housekeeping/seattle-wa', known)
+    expect((await served(handing, '/housekeeping/seattle-wa', known)).fast).toBe(true)
+    // Nor does either find one stored: each renders, and its row's handler sees its decision.
+    for (const isolate of [handing, alone])
+      vi.spyOn(isolate.memory.hotPages, 'recall').mockReturnValue(undefined)
+    vi.spyOn(caches.default, 'match').mockResolvedValue(undefined)
+    const devices = Array.from({ length: 8 }, (_, i) => `44444444-4444-4444-8444-00000000000${i}`)
+    const cases: [string, string, string][] = [
+      ['/babysitters/austin-tx', PHONE, devices[0] ?? ''],
+      ['/babysitters/austin-tx', PHONE, devices[1] ?? ''],
+      ['/babysitters/austin-tx', PHONE, devices[2] ?? ''],
+      ['/babysitters/austin-tx?distance=5&sort=newest', PHONE, devices[3] ?? ''],
+      ['/babysitters/austin-tx?page=0', PHONE, devices[4] ?? ''],
+      ['/babysitters/austin-tx', GOOGLEBOT, devices[5] ?? ''],
+      ['/cost/babysitters/austin-tx', PHONE, devices[6] ?? ''],
+      ['/babysitters/tx', PHONE, devices[7] ?? ''],
+      ['/nannies', GOOGLEBOT, devices[0] ?? ''],
+    ]
+    const variants = new Set<string>()
+    for (const [path, agent, device] of cases) {
+      const init = { headers: { 'user-agent': agent, cookie: `care_did=${device}` } }
+      const handed = await served(handing, path, init)
+      expect([path, handed.fast]).toEqual([path, false])
+      // The pipeline took the fast path's decision itself, and decided nothing again.
+      expect(handedSeen.at(-1)).toBe(handed.decided)
+      await throughPipeline(alone, path, init)
+      expect([path, summary(aloneSeen.at(-1))]).toEqual([path, summary(handed.decided)])
+      variants.add(handed.decided?.flags?.variant ?? '')
+    }
+    // The rollout split the devices: the cases compared more than one variant.
+    expect(variants.size).toBeGreaterThan(1)
+  })
+})
+
+/** A decision's parts, as compared between two isolates (the flag sets are equal, not one). */
+function summary(decision: Decision | undefined) {
+  if (!decision) return undefined
+  const { routed, page, gate, asker, flags, key } = decision
+  return {
+    route: routed && { pattern: routed.pattern, params: routed.params, gate: routed.gate },
+    page,
+    gate,
+    asker,
+    flags: flags && { evaluations: flags.evaluations, variant: flags.variant },
+    key,
+  }
+}
 
 describe("the fast path's kept routes and keys", () => {
   it('give what the page table and pageKey give, the first time and from memory, whatever flags a query reads', () => {

@@ -139,7 +139,14 @@ export function startRouter(): void {
       void navigate(new URL(location.href), { push: false, fromForm: false })
   })
 
-  // Hovered or focused links are fetched ahead, with the prefetch purpose.
+  prefetchAhead()
+}
+
+/**
+ * Hovered or focused listing links, and the page links in view, are fetched ahead, with the
+ * prefetch purpose.
+ */
+function prefetchAhead(): void {
   const ahead = (event: Event) => {
     const url = listingLink(event.target)
     if (url) prefetch(url)

@@ -31,17 +31,13 @@ export interface Activity {
 /** The directory an activity card points families to for care around its hours. */
 export const CARE_AROUND_ACTIVITIES = 'child-care'
 
-/**
- * The activities of a keyword page that have not ended by `today` (YYYY-MM-DD), filtered, in
- * date order (ongoing classes, with no dates, first). A keyword reads its own index.
- */
-export async function findActivities(
-  db: Db,
+/** The WHERE clause of a keyword page's activities, and its parameters. */
+function activityWhere(
+  column: 'subcategory' | 'category',
   keyword: ActivityKeyword,
   q: ActivityQuery,
   today: string,
-): Promise<{ total: number; items: Activity[] }> {
-  const column = keyword.subcategory ? 'subcategory' : 'category'
+): { clause: string; params: Param[] } {
   const where = [`a.${column} = ?`, '(a.end_date IS NULL OR a.end_date >= ?)']
   const params: Param[] = [keyword.slug, today]
   const anyOf = (col: string, values: readonly string[]) => {
@@ -69,7 +65,21 @@ export async function findActivities(
     params.push(q.participation)
   }
   if (q.onlyCamps) where.push('a.is_camp = 1')
-  const clause = where.join(' AND ')
+  return { clause: where.join(' AND '), params }
+}
+
+/**
+ * The activities of a keyword page that have not ended by `today` (YYYY-MM-DD), filtered, in
+ * date order (ongoing classes, with no dates, first). A keyword reads its own index.
+ */
+export async function findActivities(
+  db: Db,
+  keyword: ActivityKeyword,
+  q: ActivityQuery,
+  today: string,
+): Promise<{ total: number; items: Activity[] }> {
+  const column = keyword.subcategory ? 'subcategory' : 'category'
+  const { clause, params } = activityWhere(column, keyword, q, today)
   // The plain page sums the keyword's days from today on (activity_ends): a few hundred rows at
   // any scale, where counting walks every activity of the keyword.
   const counted = isActivityQueryFiltered(q)

@@ -113,7 +113,7 @@ export function openDb(
    */
   async function send(queued: Queued[]): Promise<void> {
     try {
-      const results = await attempt(queued)
+      const results = await attempt(d1, timing, trail, queued)
       if (results === ONE_FAILED) await Promise.all(queued.map((q) => send([q])))
       else queued.forEach((q, i) => q.resolve(shownRows(results[i] ?? [])))
     } catch (error) {
@@ -121,46 +121,52 @@ export function openDb(
     }
   }
 
-  /** The rows of each statement, retried as documented; ONE_FAILED for a batch's mistake. */
-  async function attempt(queued: Queued[]): Promise<unknown[][] | typeof ONE_FAILED> {
-    const what = queued.map((q) => oneLine(q.sql).slice(0, 80)).join('; ')
-    for (let attempt = 0; ; attempt++) {
-      const start = performance.now()
-      try {
-        const statements = queued.map((q) => d1.prepare(q.sql).bind(...q.params))
-        const results = await withDeadline(
-          statements.length === 1 && statements[0]
-            ? statements[0].all().then((r) => [r])
-            : d1.batch(statements),
-          READ_DEADLINE_MS,
-          `D1 read: ${what}`,
-        )
-        const ms = performance.now() - start
-        timing.add('d1', ms)
-        const rows = results.map((r) => r.results)
-        queued.forEach((q, i) =>
-          trail?.add('d1', oneLine(q.sql).slice(0, 80), {
-            rows: rows[i]?.length ?? 0,
-            ms: Math.round(ms),
-          }),
-        )
-        return rows
-      } catch (error) {
-        timing.add('d1', performance.now() - start)
-        trail?.add('d1', `failed: ${String(error).slice(0, 80)}`, { attempt })
-        if (error instanceof StorageError) throw error
-        if (queued.length > 1 && !isTransient(error)) return ONE_FAILED
-        if (attempt >= READ_RETRIES || !isTransient(error)) {
-          throw new StorageError(`D1 read failed: ${what}`, { cause: error })
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt))
-      }
-    }
-  }
   return {
     all: (sql, ...params) => memoised(sql, params),
     first: async <T>(sql: string, ...params: Param[]) =>
       (await memoised<T>(sql, params))[0] ?? null,
+  }
+}
+
+/** The rows of each statement, retried as documented; ONE_FAILED for a batch's mistake. */
+async function attempt(
+  d1: D1Reads,
+  timing: Timing,
+  trail: Trail | undefined,
+  queued: Queued[],
+): Promise<unknown[][] | typeof ONE_FAILED> {
+  const what = queued.map((q) => oneLine(q.sql).slice(0, 80)).join('; ')
+  for (let attempt = 0; ; attempt++) {
+    const start = performance.now()
+    try {
+      const statements = queued.map((q) => d1.prepare(q.sql).bind(...q.params))
+      const results = await withDeadline(
+        statements.length === 1 && statements[0]
+          ? statements[0].all().then((r) => [r])
+          : d1.batch(statements),
+        READ_DEADLINE_MS,
+        `D1 read: ${what}`,
+      )
+      const ms = performance.now() - start
+      timing.add('d1', ms)
+      const rows = results.map((r) => r.results)
+      queued.forEach((q, i) =>
+        trail?.add('d1', oneLine(q.sql).slice(0, 80), {
+          rows: rows[i]?.length ?? 0,
+          ms: Math.round(ms),
+        }),
+      )
+      return rows
+    } catch (error) {
+      timing.add('d1', performance.now() - start)
+      trail?.add('d1', `failed: ${String(error).slice(0, 80)}`, { attempt })
+      if (error instanceof StorageError) throw error
+      if (queued.length > 1 && !isTransient(error)) return ONE_FAILED
+      if (attempt >= READ_RETRIES || !isTransient(error)) {
+        throw new StorageError(`D1 read failed: ${what}`, { cause: error })
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt))
+    }
   }
 }
 

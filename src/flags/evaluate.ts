@@ -2,6 +2,7 @@ import type { PageType } from '../catalog/enums'
 import type { VerticalCode } from '../catalog/verticals'
 import type { Config, FlagName, Shaping } from './definitions'
 import { CONFIG_SHOWN, FLAG_NAMES, FLAGS } from './definitions'
+import type { FlagSet } from './flag-set'
 import type { FlagDocument, Rule } from './schema'
 
 /** What a page is about, as far as its URL tells: what rules can target. */
@@ -130,4 +131,23 @@ function fnv1a(text: string): number {
     h = Math.imul(h, 0x01000193)
   }
   return h >>> 0
+}
+
+/** The flags of a request: the set read, each flag's value for the visitor, and the variant. */
+export interface FlagsDecided {
+  /** The flag set `evaluations` are of. */
+  set: FlagSet
+  evaluations: Evaluations
+  /** The fingerprint of the flags that shape the page (`x-variant`). */
+  variant: string
+}
+
+/** Every flag evaluated once for this visitor and what the URL is about, and their variant. */
+export function decideFlags(
+  set: FlagSet,
+  visitor: Visitor,
+  page: { target: Target; shapedBy: readonly Shaping[] },
+): FlagsDecided {
+  const evaluations = evaluateAll(set.flags, visitor, page.target)
+  return { set, evaluations, variant: fingerprint(evaluations, set.config, page.shapedBy) }
 }

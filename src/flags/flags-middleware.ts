@@ -1,33 +1,24 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, Next } from 'hono'
 import type { AppEnv } from '../env'
 import type { Trail } from '../observability/trail'
 import type { Config, Shaping } from './definitions'
-import type { Evaluations } from './evaluate'
-import { evaluateAll, fingerprint, strayReads } from './evaluate'
-import { readFlags } from './read-flags'
+import type { Evaluations, FlagsDecided } from './evaluate'
+import { strayReads } from './evaluate'
+import type { PageContext } from './page-context'
 
 /**
- * Evaluates every flag once per request, for this visitor and what the URL is about, before
- * the route runs: the response then knows exactly which values shaped it.
+ * Gives the route and the views the request's flags (`c.get('flags')`), before the route runs:
+ * the response then knows exactly which values shaped it, and names their variant.
  */
-export const flags: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
-  const set = await readFlags(
-    c.get('memory').flags,
-    c.env.FLAGS,
-    waitUntil,
-    c.get('reporter').problem,
-  )
-  const page = c.get('page')
-  // What the fast path evaluated for this request, if it read the same set.
-  const handed = c.get('memory').handedOn.get(c.req.raw)
-  const same = handed?.set === set ? handed : undefined
-  const evaluations =
-    same?.evaluations ??
-    evaluateAll(set.flags, { deviceId: c.get('deviceId'), bot: c.get('bot') }, page.target)
+export async function useFlags(
+  c: Context<AppEnv>,
+  decided: FlagsDecided,
+  page: PageContext,
+  next: Next,
+): Promise<void> {
+  const { set, evaluations, variant } = decided
   recordFlags(c.get('trail'), evaluations)
   c.get('reporter').tracesSampleRate = set.config.traceSampleRates.server
-  const variant = same?.variant ?? fingerprint(evaluations, set.config, page.shapedBy)
   // What the route and the views read, to check it against what the variant keys on.
   const read = new Set<Shaping>()
   const config = new Proxy(set.config, {

@@ -1,94 +1,44 @@
-import type { MiddlewareHandler } from 'hono'
-import { HTTPException } from 'hono/http-exception'
+import type { Context } from 'hono'
 import type { AppEnv } from '../env'
-import { entityId } from '../urls/paths'
-import type { GateAnswer, GateFilter, GateKind } from './gate-filter'
+import { checkSlugs } from './check-slugs'
+import type { GateAnswer, GateKind } from './gate-filter'
 import { GATE_DEADLINE_MS, loadGate } from './gate-store'
-import type { Additions } from './new-cities'
 import { citiesAddedAfter, currentNewCities } from './new-cities'
 
 /**
- * Rejects a URL whose catalog slugs are certainly unknown, before any storage read: a 404
- * with zero D1 reads. `params` names the route parameters to check and what they hold.
+ * The gate's verdict on a routed URL's slugs, before any storage read: `values` of the route
+ * parameters `params` names, checked against the filter (loaded when due) and the additions
+ * after its build. `decided`: the verdict the fast path already gave. Null only when the gate
+ * could not tell by its deadline: then D1 decides.
  */
-export function gate(params: Record<string, GateKind>): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
-    const report = c.get('reporter').problem
-    const memory = c.get('memory')
-    const filter = await loadGate(memory.gate, c.env.GATE, waitUntil, report)
-    // The purges tell when the additions are behind (src/gate/new-cities.ts): an isolate that
-    // answers nothing but refused slugs learns of them too.
-    memory.purges.refreshIfDue(c.env.DB, waitUntil, report)
-    const valueOf = (name: string) => c.req.param(name) ?? ''
-    let answer =
-      memory.handedOn.get(c.req.raw)?.gate ??
-      checkSlugs(filter, params, valueOf, (built) =>
-        citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
-      )
-    // A slug the isolate would refuse on additions read before the newest purge it knows of
-    // (or none yet): they are read again first, for at most GATE_DEADLINE_MS; past it, D1 decides.
-    if (!answer && filter) {
-      const additions = await currentNewCities(
-        memory.newCities,
-        filter.meta,
-        c.env.DB,
-        { ms: GATE_DEADLINE_MS, waitUntil },
-        report,
-      )
-      answer = additions && checkSlugs(filter, params, valueOf, () => additions)
-    }
-    for (const crumb of answer?.crumbs ?? []) c.get('trail').add('gate', crumb)
-    if (answer?.known === false) throw new HTTPException(404)
-    await next()
-  }
-}
-
-/**
- * The gate's one check of a routed URL, for the pipeline's step and the fast path alike: each of
- * `params` (the route parameters to check, and what they hold) in turn, up to the first certainly
- * unknown. A city, or an entity whose id the build could not foresee, added after the build is
- * known from `addedAfter` (what was logged after `filter`'s build, src/gate/new-cities.ts). Null
- * when a slug would be refused on additions that are not current: then it cannot tell yet.
- */
-export function checkSlugs(
-  filter: GateFilter | null,
+export async function gateAnswer(
+  c: Context<AppEnv>,
   params: Readonly<Record<string, GateKind>>,
-  valueOf: (name: string) => string,
-  addedAfter: (filter: GateFilter) => Additions,
-): GateAnswer | null {
-  const crumbs: string[] = []
-  for (const [name, kind] of Object.entries(params)) {
-    const added = filter ? addedAfter(filter) : OPEN
-    const known = slugKnown(filter, kind, valueOf(name), added.slugs)
-    if (!known && !added.current) return null
-    crumbs.push(gateCrumb(kind, known))
-    if (!known) return { known, crumbs }
-  }
-  return { known: true, crumbs }
-}
-
-const OPEN: Additions = { slugs: new Set(), current: true }
-
-/**
- * Whether a route parameter may name something in the catalog: the filter may hold it, or it is
- * a city slug or an entity (`provider:123`) added after the filter's build (`added`, the log of
- * migrations/0006_city_additions.sql, which catalog sync adds entities to). No filter: the gate
- * is open.
- */
-export function slugKnown(
-  filter: GateFilter | null,
-  kind: GateKind,
-  value: string,
-  added: ReadonlySet<string>,
-): boolean {
-  if (!filter) return true
-  // Entity URLs end in the id: /p/{name-slug}-{id}, /job/{title-slug}-{id}.
-  const key = kind === 'city' ? value : (entityId(value) ?? 0)
-  return filter.has(kind, key) || added.has(kind === 'city' ? value : `${kind}:${key}`)
-}
-
-/** The gate's breadcrumb of one check. */
-export function gateCrumb(kind: GateKind, known: boolean): string {
-  return `${kind} ${known ? 'may exist' : 'rejected'}`
+  values: Readonly<Record<string, string>>,
+  decided: GateAnswer | undefined,
+): Promise<GateAnswer | null> {
+  const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
+  const report = c.get('reporter').problem
+  const memory = c.get('memory')
+  const filter = await loadGate(memory.gate, c.env.GATE, waitUntil, report)
+  // The purges tell when the additions are behind (src/gate/new-cities.ts): an isolate that
+  // answers nothing but refused slugs learns of them too.
+  memory.purges.refreshIfDue(c.env.DB, waitUntil, report)
+  const valueOf = (name: string) => values[name] ?? ''
+  const answer =
+    decided ??
+    checkSlugs(filter, params, valueOf, (built) =>
+      citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
+    )
+  if (answer || !filter) return answer
+  // A slug the isolate would refuse on additions read before the newest purge it knows of
+  // (or none yet): they are read again first, for at most GATE_DEADLINE_MS; past it, D1 decides.
+  const additions = await currentNewCities(
+    memory.newCities,
+    filter.meta,
+    c.env.DB,
+    { ms: GATE_DEADLINE_MS, waitUntil },
+    report,
+  )
+  return additions && checkSlugs(filter, params, valueOf, () => additions)
 }

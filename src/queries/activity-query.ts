@@ -142,19 +142,19 @@ export function activityFilterFields(
       mask: subs.reduce((m, s, i) => (q.subcategories.includes(s.slug) ? m | (2 ** i) : m), 0),
     })
   }
-  fields.push({
-    kind: 'checks',
-    name: 'childCareAgeGroups',
-    legend: 'Ages',
-    items: ACTIVITY_AGE_GROUPS,
-    mask: q.ages,
-  })
-  fields.push({
-    kind: 'checks',
-    name: 'activityDaysOfWeek',
-    legend: 'Days',
-    items: WEEKDAYS,
-    mask: q.days,
-  })
-  return fields
+  return [...fields, ...whenFields(q)]
+}
+
+/** The ages and days fields every keyword page's filter form ends with. */
+function whenFields(q: ActivityQuery): FilterField[] {
+  return [
+    {
+      kind: 'checks',
+      name: 'childCareAgeGroups',
+      legend: 'Ages',
+      items: ACTIVITY_AGE_GROUPS,
+      mask: q.ages,
+    },
+    { kind: 'checks', name: 'activityDaysOfWeek', legend: 'Days', items: WEEKDAYS, mask: q.days },
+  ]
 }

@@ -25,11 +25,9 @@ export interface QueryReader {
 
 class QueryError extends Error {}
 
-export function readQuery<T>(
-  params: URLSearchParams,
-  read: (reader: QueryReader) => T,
-): ParseResult<T> {
-  const values = (name: string): string[] => [
+/** A parameter's values: each one given, split at commas, trimmed, lowercase, once each. */
+function valuesOf(params: URLSearchParams, name: string): string[] {
+  return [
     ...new Set(
       params
         .getAll(name)
@@ -38,8 +36,16 @@ export function readQuery<T>(
         .filter((v) => v !== ''),
     ),
   ]
-  const invalid = (name: string, value: string) =>
-    new QueryError(`"${value.slice(0, 40)}" is not a valid value for "${name}"`)
+}
+
+const invalid = (name: string, value: string) =>
+  new QueryError(`"${value.slice(0, 40)}" is not a valid value for "${name}"`)
+
+export function readQuery<T>(
+  params: URLSearchParams,
+  read: (reader: QueryReader) => T,
+): ParseResult<T> {
+  const values = (name: string) => valuesOf(params, name)
   const one = (name: string): string | null => {
     const vs = values(name)
     if (vs.length > 1) throw new QueryError(`"${name}" takes one value`)

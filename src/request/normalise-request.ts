@@ -57,7 +57,7 @@ function bad(reason: string): Verdict {
 
 export const normaliseRequest: MiddlewareHandler<AppEnv> = async (c, next) => {
   // The fast path hands on only URLs it found in normal form, by this same check.
-  if (c.get('memory').handedOn.has(c.req.raw)) return next()
+  if (c.env.decided) return next()
   const verdict = checkUrl(new URL(c.req.url))
   if (verdict.kind === 'bad-request') throw new HTTPException(400, { message: verdict.reason })
   if (verdict.kind === 'redirect') {

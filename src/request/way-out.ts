@@ -104,13 +104,19 @@ export const wayOut: MiddlewareHandler<AppEnv> = async (c, next) => {
   const nonce = newNonce()
   const trail = new Trail()
   const reporter = reporterOf(c.req.raw, c.env, (p) => c.executionCtx.waitUntil(p), trail)
-  const visitor = visitorOf(c.req.raw.headers.get('cookie'))
+  // The fast path's decision brings the visitor and crawler it decided for: the same device id.
+  const asker = c.env.decided?.asker ?? {
+    visitor: visitorOf(c.req.raw.headers.get('cookie')),
+    bot: isCrawler(c.req.header('user-agent')),
+  }
+  const { visitor } = asker
   c.set('nonce', nonce)
   c.set('timing', new Timing())
   c.set('trail', trail)
   c.set('reporter', reporter)
   c.set('deviceId', visitor.deviceId)
-  c.set('bot', isCrawler(c.req.header('user-agent')))
+  c.set('bot', asker.bot)
+  c.set('asker', asker)
   // Until the flags step reads the flag set: what an early error page is rendered with.
   c.set('flags', DEFAULT_FLAGS)
   await next()

@@ -8,7 +8,6 @@ import { edgeCache } from '../../src/cache/edge-cache'
 import type { EntryMeta } from '../../src/cache/entry-meta'
 import { POLICIES } from '../../src/cache/policies'
 import { FLAGS } from '../../src/flags/definitions'
-import { noQuery } from '../../src/queries/page-query'
 import { routedPage } from '../../src/pages'
 import {
   anIsolate,
@@ -256,7 +255,12 @@ describe('the edge cache', () => {
     const isolate = anIsolate()
     const rerender: Rerender = async (request, bindings, ctx) =>
       isolate.app.fetch(request, bindings, ctx)
-    isolate.app.use('/a-page-with-a-cookie', edgeCache(POLICIES.segment, noQuery, rerender))
+    // No row routes it, so the test decides its key, as the decision step does a row's.
+    isolate.app.use('/a-page-with-a-cookie', async (c, next) => {
+      c.set('decision', { ...c.get('decision'), key: `${ORIGIN}/a-page-with-a-cookie` })
+      await next()
+    })
+    isolate.app.use('/a-page-with-a-cookie', edgeCache(POLICIES.segment, rerender))
     isolate.app.get('/a-page-with-a-cookie', (c) => {
       setCookie(c, 'choice', 'this visitor’s')
       return c.html('<p>For one visitor</p>')

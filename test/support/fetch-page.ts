@@ -3,6 +3,7 @@ import { env, exports } from 'cloudflare:workers'
 import { vi } from 'vitest'
 import { createApp, withFastPath } from '../../src/app'
 import { Memory } from '../../src/memory'
+import { ROUTES } from '../../src/pages'
 import worker from '../../src/worker'
 import { withStatementFaults } from './with-faults'
 
@@ -52,11 +53,12 @@ async function settledThrough(app: App, path: string, init: RequestInit, binding
  * A fresh isolate: requests through an app of its own (`createApp()`), which has kept nothing in
  * memory yet (the flag set, the gate, purges, derived reads, stored pages), over the same storage
  * and Cache API. For a test that changes what the worker's own isolate has already read and
- * keeps: the flag store, the gate, the catalog's place data.
+ * keeps: the flag store, the gate, the catalog's place data. `routes`: the page table's, or a
+ * test's with its handlers wrapped.
  */
-export function anIsolate() {
+export function anIsolate(routes = ROUTES) {
   const memory = new Memory()
-  const app = createApp(memory)
+  const app = createApp(memory, routes)
   // As the worker serves: the fast path first, then the app (src/app.ts).
   const worker = { fetch: withFastPath(memory, app) }
   const fetchPage = (path: string, init: RequestInit = {}): Promise<Response> =>
