@@ -29,6 +29,18 @@ export interface Routed {
   moves: { id: number; from: number; to: number }[]
 }
 
+/** Where cities and providers are: what the batch said so far, else what the router is told. */
+function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
+  const cities = new Map<number, string>()
+  const providers = new Map<number, number>()
+  const cityShard = (id: number) => {
+    const slug = cities.get(id) ?? whereabouts.citySlug(id)
+    return slug === null ? null : shardOfCity(layout, slug)
+  }
+  const providerShard = (id: number) => providers.get(id) ?? whereabouts.providerShard(id)
+  return { cities, providers, cityShard, providerShard }
+}
+
 /**
  * `messages` split by database. Within a batch a city or provider arriving with the messages that
  * refer to it counts as known: the router learns from the batch in its order, as the database
@@ -46,14 +58,7 @@ export function routeMessages(
     unplaced: [],
     moves: [],
   }
-  const cities = new Map<number, string>()
-  const providers = new Map<number, number>()
-  const slugOf = (id: number) => cities.get(id) ?? whereabouts.citySlug(id)
-  const cityShard = (id: number) => {
-    const slug = slugOf(id)
-    return slug === null ? null : shardOfCity(layout, slug)
-  }
-  const providerShard = (id: number) => providers.get(id) ?? whereabouts.providerShard(id)
+  const { cities, providers, cityShard, providerShard } = batchPlaces(layout, whereabouts)
   const toShard = (message: CatalogMessage, shard: number | null, what: string) => {
     if (shard === null) routed.unplaced.push({ message, reason: `${what} is on no shard` })
     else routed.shards[shard]?.push(message)
