@@ -13,6 +13,7 @@ import reviewRemoved from '../../docs/sync-examples/review.removed.json'
 import type { CatalogMessage, MessageKind } from '../../src/sync/messages'
 import { parseMessage } from '../../src/sync/messages'
 import { refreshStats } from '../../src/data/refresh-stats'
+import { applyChanges } from '../../src/sync/apply'
 
 export const EXAMPLES: Record<MessageKind, unknown> = {
   'city.added': cityAdded,
@@ -67,4 +68,32 @@ export async function removeRowsFrom(db: D1Database, firstId: number, now: Date)
     .bind(`%:${String(firstId).slice(0, 7)}%`)
   await db.batch([...byId, versions])
   await refreshStats(db, now)
+}
+
+/**
+ * What the property tests of derived data apply: every one of `providers` first (at version 1,
+ * each in the next of `cities`), so each listing has someone to belong to; then `changes`, each
+ * made at its version; all in batches of `size`, as the queue delivers them.
+ */
+export async function applyAfterProviders(
+  db: D1Database,
+  run: {
+    providers: readonly number[]
+    cities: readonly number[]
+    changes: readonly ((version: number) => CatalogMessage)[]
+    size: number
+    now: Date
+  },
+): Promise<void> {
+  const messages: CatalogMessage[] = [
+    ...run.providers.map((id, i) =>
+      aMessage('provider.upserted', (m) => {
+        Object.assign(m, { id, version: 1 })
+        m.entity.cityId = run.cities[i % run.cities.length]
+      }),
+    ),
+    ...run.changes.map((make, i) => make(i + 2)),
+  ]
+  for (let i = 0; i < messages.length; i += run.size)
+    await applyChanges(db, messages.slice(i, i + run.size), { now: run.now })
 }

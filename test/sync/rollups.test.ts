@@ -2,10 +2,8 @@ import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { rollupSql } from '../../src/data/rollups'
-import { applyChanges } from '../../src/sync/apply'
-import type { CatalogMessage } from '../../src/sync/messages'
 import { cityId } from '../support/builders'
-import { aMessage, removeRowsFrom } from './examples'
+import { aMessage, applyAfterProviders, removeRowsFrom } from './examples'
 
 // The rollups a sync batch derives for what it touched (src/data/rollups.ts) are the ones a
 // recompute of every row gives, whatever the changes: providers moving between cities and
@@ -100,18 +98,13 @@ describe('the rollups of a sync batch', () => {
         fc.integer({ min: 1, max: 4 }),
         async (changes, size) => {
           await reset()
-          // Every provider exists first, so each listing has someone to belong to.
-          const messages: CatalogMessage[] = [
-            ...PROVIDERS.map((id, i) =>
-              aMessage('provider.upserted', (m) => {
-                Object.assign(m, { id, version: 1 })
-                m.entity.cityId = CITIES[i % CITIES.length]
-              }),
-            ),
-            ...changes.map((make, i) => make(i + 2)),
-          ]
-          for (let i = 0; i < messages.length; i += size)
-            await applyChanges(db, messages.slice(i, i + size), { now: NOW })
+          await applyAfterProviders(db, {
+            providers: PROVIDERS,
+            cities: CITIES,
+            changes,
+            size,
+            now: NOW,
+          })
           const derived = await rollups()
           await db.batch(rollupSql({ touched: false }).map((sql) => db.prepare(sql)))
           expect(derived).toEqual(await rollups())

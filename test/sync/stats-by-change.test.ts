@@ -3,9 +3,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { refreshStats } from '../../src/data/refresh-stats'
 import { applyChanges } from '../../src/sync/apply'
-import type { CatalogMessage } from '../../src/sync/messages'
 import { cityId } from '../support/builders'
-import { aMessage, removeRowsFrom } from './examples'
+import { aMessage, applyAfterProviders, removeRowsFrom } from './examples'
 
 // The listings' stats a sync batch moves by its change (src/sync/stats-by-change.ts) are, to
 // the last bit, those a recompute of every row gives, whatever the sequence of changes: providers
@@ -130,17 +129,13 @@ describe('the listings’ stats a sync batch moves by its change', () => {
         fc.integer({ min: 1, max: 4 }),
         async (changes, size) => {
           await removeRowsFrom(db, 950_000_000, NOW)
-          const messages: CatalogMessage[] = [
-            ...PROVIDERS.map((id, i) =>
-              aMessage('provider.upserted', (m) => {
-                Object.assign(m, { id, version: 1 })
-                m.entity.cityId = CITIES[i % CITIES.length]
-              }),
-            ),
-            ...changes.map((make, i) => make(i + 2)),
-          ]
-          for (let i = 0; i < messages.length; i += size)
-            await applyChanges(db, messages.slice(i, i + size), { now: NOW })
+          await applyAfterProviders(db, {
+            providers: PROVIDERS,
+            cities: CITIES,
+            changes,
+            size,
+            now: NOW,
+          })
           const moved = await stats()
           await refreshStats(db, NOW)
           expect(moved).toEqual(await stats())
