@@ -108,21 +108,6 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 60 }] },
   },
   {
-    // The exceptions, each a React component whose body is one JSX tree (the search form, the
-    // cost guide, the listing's filter form, the bar chart, the health page's dead letters): its
-    // markup must stay byte-identical, and a split into child components changes the ids React's
-    // useId gives by tree position, so each waits for the views' own rework. Nothing else is
-    // excepted.
-    files: [
-      'src/views/search/search-form.tsx',
-      'src/views/cost/cost-guide-page.tsx',
-      'src/views/listing/filter-panel.tsx',
-      'src/views/cost/bar-chart.tsx',
-      'src/views/ops/health-views.tsx',
-    ],
-    rules: { 'max-lines-per-function': 'off' },
-  },
-  {
     // Plain JavaScript outside the TypeScript projects (scripts/preflight.js runs on any Node).
     files: ['eslint.config.js', 'scripts/preflight.js'],
     ...tseslint.configs.disableTypeChecked,

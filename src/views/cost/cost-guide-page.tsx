@@ -49,12 +49,73 @@ export interface CostGuidePageProps {
   answers: readonly Answer[]
 }
 
-/**
- * A cost guide (costGuide): what a service costs in a city, or across the country. The inside of
- * the document's <main>, rendered apart (src/views/main-markup.ts).
- */
-export function CostGuidePage(props: CostGuidePageProps) {
-  const { service, place, figures: f } = props
+/** The guide's figures: the average, the range and, beside the national one, the comparison. */
+function FigureList({ figures: f, rate }: { figures: CostFigures; rate: (v: number) => string }) {
+  return (
+    <ul className="figures">
+      <li>
+        {'Average rate'}
+        <strong>{rate(f.average)}</strong>
+      </li>
+      <li>
+        {'Range'}
+        <strong>{rateRange(f.min, f.max, f.payUnit)}</strong>
+      </li>
+      {f.national !== null ? (
+        <li>
+          {'National average'}
+          <strong>{rate(f.national)}</strong>
+        </li>
+      ) : null}
+      {f.national !== null ? (
+        <li>
+          {'Compared with national'}
+          <strong>
+            {f.direction === null
+              ? 'About the same'
+              : `${f.direction === 'HIGHER' ? 'Higher' : 'Lower'} by ${f.percent}%`}
+          </strong>
+        </li>
+      ) : null}
+    </ul>
+  )
+}
+
+/** A city's rates by experience beside the national ones, as a table. */
+function ExperienceTable({
+  place,
+  experience,
+  rate,
+}: {
+  place: string
+  experience: readonly ExperienceRow[]
+  rate: (v: number) => string
+}) {
+  return (
+    <table className="rates-table">
+      <caption>{`Rates by experience: ${place} and the national average`}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Experience</th>
+          <th scope="col">{place}</th>
+          <th scope="col">National</th>
+        </tr>
+      </thead>
+      <tbody>
+        {experience.map((row) => (
+          <tr key={row.label}>
+            <th scope="row">{row.label}</th>
+            <td>{row.local === null ? '–' : rate(row.local)}</td>
+            <td>{row.national === null ? '–' : rate(row.national)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** The guide's opening: the heading, the average against the national one, the range. */
+function Opening({ service, place, figures: f, thin }: CostGuidePageProps) {
   const where = place ?? 'the US'
   const rate = (v: number) => rateAverage(v, f.payUnit)
   const versus =
@@ -63,6 +124,31 @@ export function CostGuidePage(props: CostGuidePageProps) {
       : f.direction === null
         ? `about the same as the national average of ${rate(f.national)}`
         : `${f.percent}% ${f.direction === 'HIGHER' ? 'higher' : 'lower'} than the national average of ${rate(f.national)}`
+  return (
+    <>
+      <h1>{`How much do ${service.nouns} cost${place ? ` in ${place}` : ''}?`}</h1>
+      <p className="lede">
+        {`The average ${service.noun} in ${where} charges ${rate(f.average)}${versus ? `, ${versus}` : ''}. ` +
+          `Rates run from ${rateRange(f.min, f.max, f.payUnit)}.`}
+      </p>
+      {thin ? (
+        <p className="notice">
+          {`Only ${count(f.sample, `${service.noun} lists`, `${service.nouns} list`)} a rate in ${where} so far, so these figures are a rough guide and will change as more join.`}
+        </p>
+      ) : null}
+      <FigureList figures={f} rate={rate} />
+      <p>
+        {`Based on the rates of ${count(f.sample, `${service.noun}`, `${service.nouns}`)} with profiles in ${where}, ${monthYear(f.updatedAt)}.`}
+      </p>
+    </>
+  )
+}
+
+/** The guide's two charts: the place against others, and its rates by years of experience. */
+function Charts(props: CostGuidePageProps) {
+  const { service, place, figures: f } = props
+  const where = place ?? 'the US'
+  const rate = (v: number) => rateAverage(v, f.payUnit)
   const trend = experienceTrend(
     props.experience.map((row) => ({ label: row.label, value: row.local })),
     service.nouns,
@@ -71,51 +157,6 @@ export function CostGuidePage(props: CostGuidePageProps) {
   )
   return (
     <>
-      <Breadcrumbs crumbs={props.crumbs} />
-      <h1>{`How much do ${service.nouns} cost${place ? ` in ${place}` : ''}?`}</h1>
-      <p className="lede">
-        {`The average ${service.noun} in ${where} charges ${rate(f.average)}${versus ? `, ${versus}` : ''}. ` +
-          `Rates run from ${rateRange(f.min, f.max, f.payUnit)}.`}
-      </p>
-      {props.thin ? (
-        <p className="notice">
-          {`Only ${count(f.sample, `${service.noun} lists`, `${service.nouns} list`)} a rate in ${where} so far, so these figures are a rough guide and will change as more join.`}
-        </p>
-      ) : null}
-      <ul className="figures">
-        <li>
-          {'Average rate'}
-          <strong>{rate(f.average)}</strong>
-        </li>
-        <li>
-          {'Range'}
-          <strong>{rateRange(f.min, f.max, f.payUnit)}</strong>
-        </li>
-        {f.national !== null ? (
-          <li>
-            {'National average'}
-            <strong>{rate(f.national)}</strong>
-          </li>
-        ) : null}
-        {f.national !== null ? (
-          <li>
-            {'Compared with national'}
-            <strong>
-              {f.direction === null
-                ? 'About the same'
-                : `${f.direction === 'HIGHER' ? 'Higher' : 'Lower'} by ${f.percent}%`}
-            </strong>
-          </li>
-        ) : null}
-      </ul>
-      <p>
-        {`Based on the rates of ${count(f.sample, `${service.noun}`, `${service.nouns}`)} with profiles in ${where}, ${monthYear(f.updatedAt)}.`}
-      </p>
-      <CallToAction
-        segment={service.slug}
-        text={`Compare ${service.nouns}${place ? ` in ${place}` : ' near you'} and find one in your budget.`}
-        label={`Find ${service.title.toLowerCase()}`}
-      />
       <h2>{place ? `${place} against other cities` : 'Rates across the country'}</h2>
       <BarChart
         id="rates"
@@ -137,27 +178,28 @@ export function CostGuidePage(props: CostGuidePageProps) {
         format={rate}
         columns={['Experience', 'Average rate']}
       />
-      {place ? (
-        <table className="rates-table">
-          <caption>{`Rates by experience: ${place} and the national average`}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Experience</th>
-              <th scope="col">{place}</th>
-              <th scope="col">National</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.experience.map((row) => (
-              <tr key={row.label}>
-                <th scope="row">{row.label}</th>
-                <td>{row.local === null ? '–' : rate(row.local)}</td>
-                <td>{row.national === null ? '–' : rate(row.national)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {place ? <ExperienceTable place={place} experience={props.experience} rate={rate} /> : null}
+    </>
+  )
+}
+
+/**
+ * A cost guide (costGuide): what a service costs in a city, or across the country. The inside of
+ * the document's <main>, rendered apart (src/views/main-markup.ts).
+ */
+export function CostGuidePage(props: CostGuidePageProps) {
+  const { service, place } = props
+  const where = place ?? 'the US'
+  return (
+    <>
+      <Breadcrumbs crumbs={props.crumbs} />
+      <Opening {...props} />
+      <CallToAction
+        segment={service.slug}
+        text={`Compare ${service.nouns}${place ? ` in ${place}` : ' near you'} and find one in your budget.`}
+        label={`Find ${service.title.toLowerCase()}`}
+      />
+      <Charts {...props} />
       <Answers title={`${service.title} in ${where}: questions`} answers={props.answers} />
       {props.directory ? (
         <p>

@@ -58,6 +58,69 @@ export function activeFilters(path: string, fields: readonly FilterField[]): Act
   return choices.flatMap((c) => (c.label === null ? [] : [{ label: c.label, href: without(c) }]))
 }
 
+/** The filters in force as chips, each a link that removes it, and one that clears them all. */
+function Chips({ active, path }: { active: readonly ActiveFilter[]; path: string }) {
+  return (
+    <div className="chips">
+      <ul aria-label="Filters in use">
+        {active.map((filter) => (
+          <li key={filter.href}>
+            <a className="chip" href={filter.href} aria-label={`Remove filter: ${filter.label}`}>
+              {filter.label}
+              <span aria-hidden="true">×</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+      <a className="chips-clear" href={path}>
+        Clear all
+      </a>
+    </div>
+  )
+}
+
+/** One field of the form: a date, a choice of one, or a set of boxes to tick. */
+function Field({ field: f }: { field: FilterField }) {
+  if (f.kind === 'date')
+    return (
+      <label className="field">
+        {f.label}
+        <input type="date" name={f.name} defaultValue={f.value} />
+      </label>
+    )
+  if (f.kind === 'select')
+    return (
+      <label className="field">
+        {f.label}
+        <select name={f.name} defaultValue={f.value}>
+          {f.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    )
+  return (
+    <fieldset className="wide">
+      <legend>{f.legend}</legend>
+      <div className="checks">
+        {f.items.map((item, i) => (
+          <label key={item.slug}>
+            <input
+              type="checkbox"
+              name={f.name}
+              value={item.slug}
+              defaultChecked={(f.mask & (2 ** i)) !== 0}
+            />
+            {` ${item.label}`}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  )
+}
+
 /**
  * The panel from what shapes it: rendered once per service and query on the server. The
  * filters in force stay in view as chips, each a link that removes it; the form is a
@@ -75,66 +138,13 @@ export function FilterForm({
   const active = activeFilters(path, fields)
   return (
     <div className="filter-panel">
-      {active.length ? (
-        <div className="chips">
-          <ul aria-label="Filters in use">
-            {active.map((filter) => (
-              <li key={filter.href}>
-                <a
-                  className="chip"
-                  href={filter.href}
-                  aria-label={`Remove filter: ${filter.label}`}
-                >
-                  {filter.label}
-                  <span aria-hidden="true">×</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-          <a className="chips-clear" href={path}>
-            Clear all
-          </a>
-        </div>
-      ) : null}
+      {active.length ? <Chips active={active} path={path} /> : null}
       <details className="filters">
         <summary>{`Filters${active.length ? ` (${active.length})` : ''}`}</summary>
         <form key={formKey} method="get" action={path}>
-          {fields.map((f) =>
-            f.kind === 'date' ? (
-              <label key={f.name} className="field">
-                {f.label}
-                <input type="date" name={f.name} defaultValue={f.value} />
-              </label>
-            ) : f.kind === 'select' ? (
-              <label key={f.name} className="field">
-                {f.label}
-                <select name={f.name} defaultValue={f.value}>
-                  {f.options.map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {o.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ) : (
-              <fieldset key={f.name} className="wide">
-                <legend>{f.legend}</legend>
-                <div className="checks">
-                  {f.items.map((item, i) => (
-                    <label key={item.slug}>
-                      <input
-                        type="checkbox"
-                        name={f.name}
-                        value={item.slug}
-                        defaultChecked={(f.mask & (2 ** i)) !== 0}
-                      />
-                      {` ${item.label}`}
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
-            ),
-          )}
+          {fields.map((f) => (
+            <Field key={f.name} field={f} />
+          ))}
           <div className="filter-actions">
             <button type="submit">Show results</button>
             <a href={path}>Clear filters</a>

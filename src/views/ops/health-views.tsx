@@ -106,6 +106,46 @@ function ReplayButton({ action, csrf, id }: { action: string; csrf: string; id: 
   )
 }
 
+/** The dead letters shown, one a row, each with its replay button for an editor. */
+function DeadLetterTable({
+  letters,
+  replay,
+}: {
+  letters: readonly DeadLine[]
+  replay: { action: string; csrf: string } | null
+}) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">When</th>
+          <th scope="col">Message</th>
+          <th scope="col">Reason</th>
+          {replay ? <th scope="col">Replay</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {letters.map((d) => (
+          <tr key={d.id}>
+            <th scope="row">{d.id}</th>
+            <td>{d.at}</td>
+            <td>{`${d.kind} ${d.entity} v${d.version}`}</td>
+            <td>
+              <code>{d.reason}</code>
+            </td>
+            {replay ? (
+              <td>
+                <ReplayButton action={replay.action} csrf={replay.csrf} id={d.id} />
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
 /** The open dead letters with their reasons; an editor replays one or all. */
 export function DeadLetters({
   dead,
@@ -118,34 +158,7 @@ export function DeadLetters({
     <section aria-labelledby="dead-heading">
       <h2 id="dead-heading">{`Dead letters: ${dead.open} open`}</h2>
       {dead.letters.length ? (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">When</th>
-              <th scope="col">Message</th>
-              <th scope="col">Reason</th>
-              {replay ? <th scope="col">Replay</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {dead.letters.map((d) => (
-              <tr key={d.id}>
-                <th scope="row">{d.id}</th>
-                <td>{d.at}</td>
-                <td>{`${d.kind} ${d.entity} v${d.version}`}</td>
-                <td>
-                  <code>{d.reason}</code>
-                </td>
-                {replay ? (
-                  <td>
-                    <ReplayButton action={replay.action} csrf={replay.csrf} id={d.id} />
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DeadLetterTable letters={dead.letters} replay={replay} />
       ) : (
         <p>No dead letter is open.</p>
       )}

@@ -1,4 +1,4 @@
-import type { KeyboardEvent } from 'react'
+import type { KeyboardEvent, RefObject } from 'react'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { Service } from '../../catalog/services'
 import { scriptJson } from '../../seo/json-ld'
@@ -67,17 +67,15 @@ export function SearchIsland(props: SearchFormProps) {
   )
 }
 
-export function SearchForm({ services, service, place, typedBefore, suggest }: SearchFormProps) {
-  const id = useId()
-  // Server and hydration render the plain form; the combobox appears once the script runs.
-  const [enhanced, setEnhanced] = useState(false)
-  const [text, setText] = useState(typedBefore ?? place)
+/** The combobox's suggestions for what the visitor typed, asked for once typing pauses. */
+function useSuggestions(
+  text: string,
+  typed: RefObject<boolean>,
+  suggest: SearchFormProps['suggest'],
+) {
   const [options, setOptions] = useState<readonly Suggestion[]>([])
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
-  const typed = useRef(typedBefore !== undefined)
-  useEffect(() => setEnhanced(true), [])
-
   useEffect(() => {
     if (!typed.current || !suggest) return
     const query = text.trim()
@@ -100,16 +98,19 @@ export function SearchForm({ services, service, place, typedBefore, suggest }: S
       clearTimeout(timer)
       abort.abort()
     }
-  }, [text, suggest])
+  }, [text, typed, suggest])
+  return { options, open, setOpen, active, setActive }
+}
 
-  const choose = (s: Suggestion) => {
-    typed.current = false
-    setText(placeLabel(s))
-    setOpen(false)
-    setActive(-1)
-  }
-  const shown = enhanced && open && options.length > 0
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+type Suggestions = ReturnType<typeof useSuggestions>
+
+/** The keys of the ARIA combobox: arrows move through the list, Escape closes it, Enter picks. */
+function comboboxKeys(
+  { options, setOpen, active, setActive }: Suggestions,
+  shown: boolean,
+  choose: (s: Suggestion) => void,
+) {
+  return (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'ArrowDown' && options.length) {
       e.preventDefault()
       setOpen(true)
@@ -128,20 +129,91 @@ export function SearchForm({ services, service, place, typedBefore, suggest }: S
       choose(options[active])
     }
   }
-  const listId = `${id}-places`
-  const optionId = (i: number) => `${id}-place-${i}`
+}
+
+function ServiceField({
+  id,
+  services,
+  service,
+}: { id: string } & Pick<SearchFormProps, 'services' | 'service'>) {
+  return (
+    <div>
+      <label htmlFor={`${id}-service`}>Care</label>
+      <select id={`${id}-service`} name="service" defaultValue={service ?? services[0]?.slug}>
+        {services.map((s) => (
+          <option key={s.slug} value={s.slug}>
+            {s.title}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+/** The popup list of suggested places and its spoken count (only once the script runs). */
+function PlaceOptions({
+  id,
+  shown,
+  suggestions: { options, active },
+  choose,
+}: {
+  id: string
+  shown: boolean
+  suggestions: Suggestions
+  choose: (s: Suggestion) => void
+}) {
+  return (
+    <>
+      <ul
+        id={`${id}-places`}
+        role="listbox"
+        aria-label="Places"
+        className="search-options"
+        hidden={!shown}
+      >
+        {options.map((s, i) => (
+          <li
+            key={s.slug}
+            id={`${id}-place-${i}`}
+            role="option"
+            aria-selected={i === active}
+            // Before the input's blur closes the list.
+            onMouseDown={(e) => {
+              e.preventDefault()
+              choose(s)
+            }}
+          >
+            {placeLabel(s)}
+          </li>
+        ))}
+      </ul>
+      <p className="sr-only" aria-live="polite">
+        {shown ? `${options.length} ${options.length === 1 ? 'place' : 'places'} found` : ''}
+      </p>
+    </>
+  )
+}
+
+export function SearchForm({ services, service, place, typedBefore, suggest }: SearchFormProps) {
+  // The one id of the form's fields, taken here so that the parts below do not move it.
+  const id = useId()
+  // Server and hydration render the plain form; the combobox appears once the script runs.
+  const [enhanced, setEnhanced] = useState(false)
+  const [text, setText] = useState(typedBefore ?? place)
+  const typed = useRef(typedBefore !== undefined)
+  useEffect(() => setEnhanced(true), [])
+  const suggestions = useSuggestions(text, typed, suggest)
+  const { open, setOpen, active, setActive, options } = suggestions
+  const choose = (s: Suggestion) => {
+    typed.current = false
+    setText(placeLabel(s))
+    setOpen(false)
+    setActive(-1)
+  }
+  const shown = enhanced && open && options.length > 0
   return (
     <form action={SEARCH} method="get" role="search" className="search-form">
-      <div>
-        <label htmlFor={`${id}-service`}>Care</label>
-        <select id={`${id}-service`} name="service" defaultValue={service ?? services[0]?.slug}>
-          {services.map((s) => (
-            <option key={s.slug} value={s.slug}>
-              {s.title}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ServiceField id={id} services={services} service={service} />
       <div className="search-place">
         <label htmlFor={`${id}-place`}>City or ZIP code</label>
         <input
@@ -157,47 +229,20 @@ export function SearchForm({ services, service, place, typedBefore, suggest }: S
             typed.current = true
             setText((e.target as unknown as { value: string }).value)
           }}
-          onKeyDown={onKeyDown}
+          onKeyDown={comboboxKeys(suggestions, shown, choose)}
           onBlur={() => setOpen(false)}
           {...(enhanced
             ? {
                 role: 'combobox',
                 'aria-autocomplete': 'list' as const,
                 'aria-expanded': shown,
-                'aria-controls': listId,
-                'aria-activedescendant': shown && active >= 0 ? optionId(active) : undefined,
+                'aria-controls': `${id}-places`,
+                'aria-activedescendant': shown && active >= 0 ? `${id}-place-${active}` : undefined,
               }
             : {})}
         />
         {enhanced ? (
-          <ul
-            id={listId}
-            role="listbox"
-            aria-label="Places"
-            className="search-options"
-            hidden={!shown}
-          >
-            {options.map((s, i) => (
-              <li
-                key={s.slug}
-                id={optionId(i)}
-                role="option"
-                aria-selected={i === active}
-                // Before the input's blur closes the list.
-                onMouseDown={(e) => {
-                  e.preventDefault()
-                  choose(s)
-                }}
-              >
-                {placeLabel(s)}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        {enhanced ? (
-          <p className="sr-only" aria-live="polite">
-            {shown ? `${options.length} ${options.length === 1 ? 'place' : 'places'} found` : ''}
-          </p>
+          <PlaceOptions id={id} shown={shown} suggestions={suggestions} choose={choose} />
         ) : null}
       </div>
       <button type="submit">Search</button>
