@@ -1,7 +1,8 @@
 // The import's side in workerd: a small worker that applies each batch of validated messages
 // with the statements of src/sync/apply.ts in one D1 batch, with its checkpoint, next to the
 // database. Node sends it one request per batch (host.ts); a D1 binding driven from Node
-// instead costs a round trip per statement prepared, about a hundred times slower.
+// instead costs a round trip per statement prepared, about a hundred times slower. Given a
+// layout (the seed's host), each batch also goes, routed, to control and the shards.
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import { readCheckpoint } from './checkpoint'

@@ -1,7 +1,8 @@
 // The import into control and the shards (docs/scale.md), resumed half-way: the shards together
 // hold exactly the rows the single database holds, each provider and job on its city's shard
 // with its listings and reviews, control and every shard the cities, control the activities, and
-// the directory on control names every provider's and job's shard.
+// the directory on control names every provider's and job's shard. Then the end per database:
+// every derived row on the shards and on control is the row the single database derives.
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
