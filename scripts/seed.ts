@@ -44,7 +44,7 @@ const options = {
 }
 
 const persistTo = args['persist-to'] ?? '.wrangler/state'
-const host = await openHost({ local: true, persistTo })
+const host = await openHost({ local: true, persistTo, sharded: true })
 try {
   const version = await seedVersion(options)
   const meta = await host.query<{ key: string; value: string }>(
@@ -86,9 +86,12 @@ async function seed(host: ImportHost, opts: typeof options, version: string): Pr
   ]) {
     await host.query(`DELETE FROM ${table}`)
   }
+  await host.wipeSharded()
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
   // Every US ZIP code, for the search form: not catalog data, so not a change message.
-  for (const sql of insertStatements('zip_codes', zipRows())) await host.query(sql)
+  // Control's table as much as DB's (docs/scale.md).
+  for (const sql of insertStatements('zip_codes', zipRows()))
+    for (const binding of ['DB', 'CONTROL']) await host.queryOn(binding, sql)
   const file = join(persistTo, 'catalog.ndjson')
   await mkdir(persistTo, { recursive: true })
   // The import takes each line as it is generated and written: D1 applies one batch while the
@@ -126,8 +129,8 @@ function showGate({ gateItems, gateBytes }: { gateItems: number; gateBytes: numb
 /** A hash of everything that shapes the seeded data. */
 async function seedVersion(opts: typeof options): Promise<string> {
   const hash = createHash('sha256').update(JSON.stringify(opts))
-  // Every file under them, the migrations' folders (control, catalog) included.
-  for (const dir of ['migrations', 'scripts/seed', 'src/catalog']) {
+  // Every file under them, the migrations' folders (control, catalog) and the import included.
+  for (const dir of ['migrations', 'scripts/seed', 'scripts/import', 'src/catalog']) {
     const entries = await readdir(dir, { recursive: true, withFileTypes: true })
     const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
     for (const file of files.sort()) hash.update(file).update(await readFile(file))

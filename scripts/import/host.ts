@@ -24,7 +24,13 @@ const WRANGLER_ENV = {
   WRANGLER_SEND_METRICS: 'false',
 }
 
-export type Target = { local: true; persistTo?: string } | { local: false; env: Environment }
+/**
+ * Where the import runs. `sharded` (local only): every batch goes to control and the shards of
+ * wrangler.toml's layout as well as to DB, and the finish derives each database's own rows
+ * (docs/scale.md): the seed's way, so `npm start` has the catalog in every database.
+ */
+export type Target =
+  { local: true; persistTo?: string; sharded?: boolean } | { local: false; env: Environment }
 
 export interface ImportHost extends ApplyTarget {
   checkpoint(): Promise<Checkpoint | null>
@@ -33,10 +39,14 @@ export interface ImportHost extends ApplyTarget {
   /** The gate alone; `ifMissing`: only when KV has none (then null when it has). */
   gate(now: Date, options?: { ifMissing?: boolean }): Promise<Finished | null>
   query<T>(sql: string, ...params: unknown[]): Promise<T[]>
+  /** As `query`, on the D1 binding named (DB, CONTROL, SHARD_00…). */
+  queryOn<T>(binding: string, sql: string, ...params: unknown[]): Promise<T[]>
   /** Applies the migrations the D1 `binding` has not recorded in d1_migrations, each in one D1 batch. */
   migrate(migrations: Migration[], binding?: string): Promise<void>
   /** Applies `messages` as the queue consumer does: one D1 batch, derivation and purges included. */
   changes(messages: CatalogMessage[]): Promise<void>
+  /** Empties control's catalog tables and the shards (a sharded host; elsewhere, nothing). */
+  wipeSharded(): Promise<void>
   dispose(): Promise<void>
 }
 
@@ -54,6 +64,14 @@ function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
   return Object.fromEntries(
     (config.d1_databases ?? []).map((d) => [d.binding, d.migrations_dir ?? 'migrations']),
   )
+}
+
+/** The layout wrangler.toml's top level names (SHARD_LAYOUT in its vars). */
+function localLayout(configPath = 'wrangler.toml'): string {
+  const config = parse(readFileSync(configPath, 'utf8')) as { vars?: { SHARD_LAYOUT?: string } }
+  const layout = config.vars?.SHARD_LAYOUT
+  if (!layout) fail(`${configPath} names no SHARD_LAYOUT in its [vars]`)
+  return layout
 }
 
 /** The migrations of wrangler.toml's `migrations_dir`, in the order wrangler applies them. */
@@ -97,6 +115,7 @@ export async function openHost(target: Target): Promise<ImportHost> {
         compatibilityDate: compatibilityDate(),
         d1Databases: Object.fromEntries(Object.keys(databases).map((name) => [name, name])),
         kvNamespaces: { GATE: 'GATE' },
+        bindings: target.sharded ? { SHARD_LAYOUT: localLayout() } : {},
         // Every binding's state under one root, as wrangler's `.wrangler/state/v3`.
         resourcePersistencePath: state,
       }),
@@ -160,6 +179,9 @@ function client(origin: string, dispose: () => Promise<void>): ImportHost {
     changes: async (messages) => {
       await post('/changes', { messages, checkpoint: null } satisfies BatchRequest)
     },
+    wipeSharded: async () => {
+      await post('/wipe', {})
+    },
     answers: async () => {
       try {
         return (await (await post('/answers', {})).json()) === true
@@ -172,6 +194,8 @@ function client(origin: string, dispose: () => Promise<void>): ImportHost {
     gate: async (at, { ifMissing = false } = {}) =>
       (await post('/gate', { ...now(at), ifMissing })).json(),
     query: async (sql, ...params) => (await post('/query', { sql, params })).json(),
+    queryOn: async (binding, sql, ...params) =>
+      (await post('/query', { binding, sql, params })).json(),
     dispose,
   }
 }

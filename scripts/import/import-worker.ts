@@ -1,14 +1,17 @@
 // The import's side in workerd: a small worker that applies each batch of validated messages
 // with the statements of src/sync/apply.ts in one D1 batch, with its checkpoint, next to the
 // database. Node sends it one request per batch (host.ts); a D1 binding driven from Node
-// instead costs a round trip per statement prepared, about a hundred times slower.
+// instead costs a round trip per statement prepared, about a hundred times slower. Given a
+// layout (the seed's host), each batch also goes, routed, to control and the shards.
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import { readCheckpoint } from './checkpoint'
+import { databasesOf } from '../../src/data/databases'
 import { readGate } from '../../src/gate/gate-store'
 import { applyChanges } from '../../src/sync/apply'
-import { finishImport, rebuildGate } from './finish'
+import { finishImport, finishSharded, rebuildGate } from './finish'
 import { applyImported, d1Target } from './import-lines'
+import { lowestCheckpoint, shardedTarget } from './sharded'
 
 export interface BatchRequest {
   messages: CatalogMessage[]
@@ -30,9 +33,31 @@ export interface MigrateRequest {
 export interface QueryRequest {
   sql: string
   params?: unknown[]
+  /** The D1 binding to query: DB unless named. */
+  binding?: string
 }
 
-type ImportEnv = Pick<Env, 'DB' | 'GATE'>
+/**
+ * The worker's bindings. With SHARD_LAYOUT (and CONTROL and the layout's shards: a local seed,
+ * host.ts) every batch also goes to control and the shards, and the finish is each database's
+ * own (docs/scale.md); without it, DB alone (an environment's import, the bench).
+ */
+type ImportEnv = Pick<Env, 'DB' | 'GATE'> & Partial<Pick<Env, 'CONTROL' | 'SHARD_LAYOUT'>>
+
+type Sharded = { target: ReturnType<typeof shardedTarget>; checkpoint: Checkpoint | null }
+
+/** The import across databases, its placements read back once (kept between requests). */
+let sharded: Promise<Sharded> | null = null
+
+function shardedOf(env: ImportEnv): Promise<Sharded> | null {
+  const { CONTROL, SHARD_LAYOUT } = env
+  if (!CONTROL || !SHARD_LAYOUT) return null
+  sharded ??= (async () => {
+    const target = shardedTarget(databasesOf({ ...env, CONTROL, SHARD_LAYOUT }))
+    return { target, checkpoint: await target.resume() }
+  })()
+  return sharded
+}
 
 export default {
   async fetch(request, env) {
@@ -41,7 +66,12 @@ export default {
       switch (pathname) {
         case '/batch': {
           const { messages, checkpoint } = await request.json<BatchRequest>()
-          await applyImported(env.DB, messages, checkpoint)
+          const across = await shardedOf(env)
+          const items = messages.map((message) => ({ message, text: '' }))
+          await Promise.all([
+            applyImported(env.DB, messages, checkpoint),
+            across?.target.apply(items, checkpoint),
+          ])
           return new Response(null, { status: 204 })
         }
         case '/migrate': {
@@ -55,24 +85,41 @@ export default {
           await applyChanges(env.DB, messages)
           return new Response(null, { status: 204 })
         }
-        case '/answers':
-          return Response.json(await d1Target(env.DB).answers())
-        case '/checkpoint':
-          return Response.json(await readCheckpoint(env.DB))
+        case '/answers': {
+          const across = await shardedOf(env)
+          const answers = [d1Target(env.DB).answers()]
+          if (across) answers.push(across.target.answers())
+          return Response.json((await Promise.all(answers)).every(Boolean))
+        }
+        case '/checkpoint': {
+          const own = await readCheckpoint(env.DB)
+          const across = await shardedOf(env)
+          return Response.json(across ? lowestCheckpoint([own, across.checkpoint]) : own)
+        }
         case '/finish': {
           const { now } = await request.json<{ now: string }>()
-          return Response.json(await finishImport(env, new Date(now)))
+          const finished = await finishImport(env, new Date(now))
+          const { CONTROL, SHARD_LAYOUT } = env
+          if (CONTROL && SHARD_LAYOUT)
+            await finishSharded(databasesOf({ ...env, CONTROL, SHARD_LAYOUT }), new Date(now))
+          return Response.json(finished)
         }
+        case '/wipe':
+          // The seed replaces the catalog: control's and the shards' part of it too.
+          await wipeSharded(env)
+          sharded = null
+          return new Response(null, { status: 204 })
         case '/gate': {
           const { now, ifMissing } = await request.json<{ now: string; ifMissing: boolean }>()
           if (ifMissing && (await readGate(env.GATE))) return Response.json(null)
           return Response.json(await rebuildGate(env, new Date(now)))
         }
         case '/query': {
-          const { sql, params = [] } = await request.json<QueryRequest>()
+          const { sql, params = [], binding = 'DB' } = await request.json<QueryRequest>()
           return Response.json(
             (
-              await env.DB.prepare(sql)
+              await d1Binding(env, binding)
+                .prepare(sql)
                 .bind(...params)
                 .all()
             ).results,
@@ -119,5 +166,56 @@ async function migrate(db: D1Database, migrations: Migration[]): Promise<void> {
       db.prepare(sql),
       db.prepare('INSERT INTO d1_migrations (name) VALUES (?)').bind(name),
     ])
+  }
+}
+
+/** Control's catalog tables: what the import writes there and derives (docs/scale.md). */
+const CONTROL_CATALOG = [
+  'catalog_meta',
+  'city_additions',
+  'zip_codes',
+  'activities',
+  'provider_directory',
+  'job_directory',
+  'directory_tombstones',
+  'outbox_applied',
+  'service_city_stats',
+  'job_city_stats',
+  'rate_experience_stats',
+  'city_service_mixes',
+  'service_state_stats',
+  'rate_experience_state_stats',
+  'activity_stats',
+  'activity_ends',
+  'sync_versions',
+  'sync_touched',
+  'cities',
+]
+
+/**
+ * Empties control's catalog tables and every table of each shard (all of a shard is catalog),
+ * their schema kept; each database in one batch, its references checked at the batch's end.
+ */
+async function wipeSharded(env: ImportEnv): Promise<void> {
+  const { CONTROL, SHARD_LAYOUT } = env
+  if (!CONTROL || !SHARD_LAYOUT) return
+  const { control, shards } = databasesOf({ ...env, CONTROL, SHARD_LAYOUT })
+  const wipe = (db: D1Database, tables: readonly string[]) =>
+    db.batch([
+      db.prepare('PRAGMA defer_foreign_keys = on'),
+      ...tables.map((table) => db.prepare(`DELETE FROM ${table}`)),
+    ])
+  await wipe(control, CONTROL_CATALOG)
+  for (const shard of shards) {
+    const tables = await shard
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table'
+            AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'`,
+      )
+      .raw<[string]>()
+    await wipe(
+      shard,
+      tables.map(([name]) => name),
+    )
   }
 }

@@ -1,7 +1,7 @@
 import { EXPERIENCE_BANDS } from '../catalog/cost-guides'
 import { BADGES } from '../catalog/enums'
-import { rollupSql } from './rollups'
-import { packBlocksSql } from './sitemap-rows'
+import { cityMixSql, controlRollupSql, rollupSql } from './rollups'
+import { CONTROL_BLOCK_TABLES, packBlocksSql } from './sitemap-rows'
 
 /** The background check's bit in a provider's badges. */
 export const BACKGROUND_CHECK = 2 ** BADGES.findIndex((b) => b.code === 'BACKGROUND_CHECK')
@@ -67,14 +67,41 @@ export function statsStatements(
   const s = sources(scope)
   return [
     ...(listings ? listingStatements(s) : []),
-    ...jobAndActivityStatements(s, now),
+    ...jobStatements(s, now),
+    ...activityStatements(s, now),
     ...rollupSql({ touched: scope === 'touched', listings }),
     // A sync batch's rows keep the sitemap blocks by the tables' triggers; all of them packs them.
     ...(scope === 'all' ? packBlocksSql() : []),
-  ].map((sql) => (typeof sql === 'string' ? d1.prepare(sql) : sql(d1)))
+  ].map(prepared(d1))
+}
+
+/**
+ * When the catalog spans databases (docs/scale.md), a shard's part of `statsStatements(…, 'all')`:
+ * the stats of its own cities, from its own providers, listings and jobs.
+ */
+export function shardStatsStatements(d1: D1Database, now: Date): D1PreparedStatement[] {
+  const s = sources('all')
+  return [...listingStatements(s), ...jobStatements(s, now), ...cityMixSql(false)].map(prepared(d1))
+}
+
+/**
+ * Control's part: the activities' stats, the rollups of many cities (per state, national) from
+ * the cities' rows copied from the shards, and the sitemap blocks cut from its cities and its
+ * directory. Together with every shard's part, the rows `statsStatements(…, 'all')` derives in
+ * one database.
+ */
+export function controlStatsStatements(d1: D1Database, now: Date): D1PreparedStatement[] {
+  return [
+    ...activityStatements(sources('all'), now),
+    ...controlRollupSql(),
+    ...packBlocksSql(CONTROL_BLOCK_TABLES),
+  ].map(prepared(d1))
 }
 
 type Statement = string | ((d1: D1Database) => D1PreparedStatement)
+
+const prepared = (d1: D1Database) => (sql: Statement) =>
+  typeof sql === 'string' ? d1.prepare(sql) : sql(d1)
 
 function listingStatements(s: ReturnType<typeof sources>): Statement[] {
   return [
@@ -98,8 +125,7 @@ function listingStatements(s: ReturnType<typeof sources>): Statement[] {
   ]
 }
 
-function jobAndActivityStatements(s: ReturnType<typeof sources>, now: Date): Statement[] {
-  const at = now.toISOString()
+function jobStatements(s: ReturnType<typeof sources>, now: Date): Statement[] {
   return [
     `DELETE FROM job_city_stats ${s.where('jobs')}`,
     (d1) =>
@@ -113,7 +139,13 @@ function jobAndActivityStatements(s: ReturnType<typeof sources>, now: Date): Sta
             WHERE j.valid_through > ?
             GROUP BY j.service, j.city_id`,
         )
-        .bind(at.replace(/\.\d{3}Z$/, 'Z')),
+        .bind(now.toISOString().replace(/\.\d{3}Z$/, 'Z')),
+  ]
+}
+
+function activityStatements(s: ReturnType<typeof sources>, now: Date): Statement[] {
+  const at = now.toISOString()
+  return [
     `DELETE FROM activity_stats ${s.where('keyword', 'keyword')}`,
     ...(['category', 'subcategory'] as const).map(
       (column) => (d1: D1Database) =>

@@ -33,6 +33,13 @@ const TOUCHED_LISTINGS = `(SELECT DISTINCT city_id AS touched FROM sync_touched 
 const RATE_SUM = (avg: string, count: string) => `SUM(ROUND(${avg} * ${count} * 2) / 2.0)`
 const RATING_SUM = 'SUM(ROUND(rating_avg * reviewed * 100)) / 100.0'
 
+type Only = (key: string, rows: string) => string
+
+const onlyOf =
+  (touched: boolean): Only =>
+  (key, rows) =>
+    touched ? `WHERE ${key} IN (${rows})` : ''
+
 /**
  * The statements that recompute every rollup, or with `touched` those of what a catalog sync
  * batch touched (sync_touched); to run after service_city_stats and the cities' rows of
@@ -45,12 +52,38 @@ export function rollupSql({
   touched: boolean
   listings?: boolean
 }): string[] {
-  const only = (key: string, rows: string) => (touched ? `WHERE ${key} IN (${rows})` : '')
-  return [...(listings ? listingRollupSql(touched, only) : []), ...activityRollupSql(touched, only)]
+  return [
+    ...(listings ? [...cityMixSql(touched), ...areaRollupSql(touched)] : []),
+    ...activityRollupSql(touched, onlyOf(touched)),
+  ]
 }
 
-function listingRollupSql(touched: boolean, only: (key: string, rows: string) => string): string[] {
-  const states = only('(service, state_code)', TOUCHED_STATES)
+/**
+ * The providers of each set of services per city, from the city's own listings: a shard
+ * computes its cities' rows (docs/scale.md), control holds copies.
+ */
+export function cityMixSql(touched: boolean): string[] {
+  return [
+    `DELETE FROM city_service_mixes ${onlyOf(touched)('city_id', TOUCHED_CITIES)}`,
+    `INSERT INTO city_service_mixes
+     SELECT city_id, services, COUNT(*) FROM (
+       SELECT city_id, group_concat(service, ',' ORDER BY service) AS services
+         FROM ${touched ? TOUCHED_LISTINGS : 'provider_services'} GROUP BY city_id, provider_id)
+      GROUP BY city_id, services`,
+  ]
+}
+
+/**
+ * The rollups of many cities (per state, and the national rates by experience) and of the
+ * activities: everything but the cities' own rows, so control's part of the stats when the
+ * catalog spans databases, recomputed from the city rows copied from the shards.
+ */
+export function controlRollupSql(): string[] {
+  return [...areaRollupSql(false), ...activityRollupSql(false, onlyOf(false))]
+}
+
+function areaRollupSql(touched: boolean): string[] {
+  const states = onlyOf(touched)('(service, state_code)', TOUCHED_STATES)
   const services = touched ? `AND service IN (${TOUCHED_SERVICES})` : ''
   return [
     `DELETE FROM service_state_stats ${states}`,
@@ -60,12 +93,6 @@ function listingRollupSql(touched: boolean, only: (key: string, rows: string) =>
             MAX(updated_at), SUM(checked), SUM(reviewed), SUM(reviews), ${RATING_SUM}
        FROM service_city_stats INDEXED BY service_city_stats_state ${states}
       GROUP BY service, state_code`,
-    `DELETE FROM city_service_mixes ${only('city_id', TOUCHED_CITIES)}`,
-    `INSERT INTO city_service_mixes
-     SELECT city_id, services, COUNT(*) FROM (
-       SELECT city_id, group_concat(service, ',' ORDER BY service) AS services
-         FROM ${touched ? TOUCHED_LISTINGS : 'provider_services'} GROUP BY city_id, provider_id)
-      GROUP BY city_id, services`,
     `DELETE FROM rate_experience_state_stats ${states}`,
     `INSERT INTO rate_experience_state_stats
      SELECT r.service, s.state_code, r.band, SUM(r.providers), ${RATE_SUM('r.rate_avg', 'r.providers')}
@@ -78,10 +105,7 @@ function listingRollupSql(touched: boolean, only: (key: string, rows: string) =>
   ]
 }
 
-function activityRollupSql(
-  touched: boolean,
-  only: (key: string, rows: string) => string,
-): string[] {
+function activityRollupSql(touched: boolean, only: Only): string[] {
   return [
     `DELETE FROM activity_ends ${only('keyword', TOUCHED_KEYWORDS)}`,
     ...['category', 'subcategory'].map(

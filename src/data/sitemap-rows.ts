@@ -8,6 +8,15 @@ import type { Db } from './db'
 export const BLOCK_TABLES = ['cities', 'providers', 'jobs'] as const
 export type BlockTable = (typeof BLOCK_TABLES)[number]
 
+const CATALOG_TABLES = { cities: 'cities', providers: 'providers', jobs: 'jobs' } as const
+
+/** Where control's sitemap rows are: its cities, and its directory of providers and jobs. */
+export const CONTROL_BLOCK_TABLES = {
+  cities: 'cities',
+  providers: 'provider_directory',
+  jobs: 'job_directory',
+} as const
+
 // The first block of a table starts at the lowest id SQLite has, so every id falls in a block.
 const LOWEST_ID = '-9223372036854775808'
 
@@ -18,8 +27,10 @@ const LOWEST_ID = '-9223372036854775808'
  * these with the other derived stats (src/data/refresh-stats.ts) to pack the halves again.
  * Ids are the source's own (GeoNames ids for cities, a marketplace's ids for providers and
  * jobs), as far apart as it likes, so blocks are cut by rows, never by id ranges of a set width.
+ * `from` names the table each source's rows are counted in: control cuts providers and jobs
+ * from its directory (docs/scale.md).
  */
-export function packBlocksSql(): string[] {
+export function packBlocksSql(from: Record<BlockTable, string> = CATALOG_TABLES): string[] {
   return [
     'DELETE FROM sitemap_blocks',
     ...BLOCK_TABLES.map(
@@ -28,7 +39,7 @@ export function packBlocksSql(): string[] {
          SELECT '${table}', IIF(n = 0, ${LOWEST_ID}, MIN(id)), COUNT(*) FROM (
            SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1)
                       / (SELECT size FROM sitemap_caps WHERE source = '${table}') AS n
-             FROM ${table})
+             FROM ${from[table]})
           GROUP BY n`,
     ),
     `INSERT OR IGNORE INTO sitemap_blocks SELECT source, ${LOWEST_ID}, 0 FROM sitemap_caps`,

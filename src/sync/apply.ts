@@ -719,7 +719,7 @@ function messageStatements(s: Statements, m: CatalogMessage): void {
 }
 
 /** SQL: providers' ratings and review counts, from their reviews. */
-const RATINGS = `UPDATE providers SET
+export const RATINGS = `UPDATE providers SET
   rating = (SELECT ROUND(AVG(rating), 2) FROM reviews WHERE provider_id = providers.id),
   review_count = (SELECT COUNT(*) FROM reviews WHERE provider_id = providers.id)`
 

@@ -1,12 +1,14 @@
 // The import into control and the shards (docs/scale.md), resumed half-way: the shards together
 // hold exactly the rows the single database holds, each provider and job on its city's shard
 // with its listings and reviews, control and every shard the cities, control the activities, and
-// the directory on control names every provider's and job's shard.
+// the directory on control names every provider's and job's shard. Then the end per database:
+// every derived row on the shards and on control is the row the single database derives.
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { applyImported, importLines } from '../../scripts/import/import-lines'
-import { buildDirectory, lowestCheckpoint, shardedTarget } from '../../scripts/import/sharded'
+import { CITY_ROWS, finishSharded } from '../../scripts/import/finish'
+import { lowestCheckpoint, shardedTarget } from '../../scripts/import/sharded'
 import { databasesOf } from '../../src/data/databases'
 import { moveProvider } from '../../src/sync/move'
 import { routeMessages } from '../../src/sync/route'
@@ -36,18 +38,12 @@ async function load(from: number, to: number): Promise<number> {
 beforeAll(async () => {
   await load(1, Math.floor(lines.length / 2))
   resumedAt = await load(1, lines.length)
-  await buildDirectory(databases)
+  await finishSharded(databases, new Date(inject('catalogNow')))
   // The whole test catalog, imported twice over in effect: more than a hook's default time.
 }, 60_000)
 
-/** Rows of `sql` on `db`, without the columns the import's finish derives (ratings). */
 async function rows(db: D1Database, sql: string): Promise<unknown[]> {
-  const { results } = await db.prepare(sql).all<Record<string, unknown>>()
-  for (const row of results) {
-    delete row.rating
-    delete row.review_count
-  }
-  return results
+  return (await db.prepare(sql).all()).results
 }
 
 async function onShards(sql: string): Promise<unknown[]> {
@@ -147,6 +143,75 @@ describe('the test catalog imported into two shards and control', () => {
     )
     expect(directory.length).toBeGreaterThan(0)
     for (const [key, version] of directory) expect(version, key).toBe(versions.get(key))
+  })
+})
+
+describe('the end of the import, per database', () => {
+  const json = (list: unknown[]) => list.map((r) => JSON.stringify(r)).sort()
+
+  it.each(Object.entries(CITY_ROWS))(
+    'derives each city’s %s on its shard alone, as the single database derives them',
+    async (table, key) => {
+      const sql = `SELECT * FROM ${table} WHERE ${table === 'rate_experience_stats' ? 'city_id != 0' : 'true'} ORDER BY ${key.join(', ')}`
+      const single = await rows(env.DB, sql)
+      expect(single.length).toBeGreaterThan(0)
+      for (const [n, db] of databases.shards.entries()) {
+        const cities = await db
+          .prepare(`SELECT DISTINCT c.slug FROM ${table} t JOIN cities c ON c.id = t.city_id`)
+          .raw<[string]>()
+        for (const [slug] of cities) expect(databases.ofCity(slug)?.shard, slug).toBe(n)
+      }
+      expect(json(await onShards(sql))).toEqual(json(single))
+    },
+  )
+
+  it.each([
+    ...Object.keys(CITY_ROWS),
+    'service_state_stats',
+    'rate_experience_state_stats',
+    'activity_stats',
+    'activity_ends',
+    'sitemap_blocks',
+  ])('gives control the %s the single database derives', async (table) => {
+    const sql = `SELECT * FROM ${table}`
+    const single = await rows(env.DB, sql)
+    expect(single.length).toBeGreaterThan(0)
+    expect(json(await rows(databases.control, sql))).toEqual(json(single))
+  })
+
+  it('rates every provider on its shard, and heads its directory row with the rating', async () => {
+    const single = await env.DB.prepare(
+      'SELECT id, rating, review_count AS reviewCount FROM providers ORDER BY id',
+    ).all<{ id: number; rating: number | null; reviewCount: number }>()
+    expect(single.results.some((p) => p.reviewCount > 0)).toBe(true)
+    expect(
+      await rows(
+        databases.control,
+        `SELECT id, head ->> 'rating' AS rating, head ->> 'reviewCount' AS reviewCount
+           FROM provider_directory ORDER BY id`,
+      ),
+    ).toEqual(single.results)
+  })
+
+  it('purges every page on control, and leaves no touched rows anywhere', async () => {
+    const tags = await databases.control
+      .prepare('SELECT DISTINCT tag FROM purges ORDER BY tag')
+      .raw()
+    expect(tags).toEqual(await env.DB.prepare('SELECT DISTINCT tag FROM purges ORDER BY tag').raw())
+    for (const db of [databases.control, ...databases.shards])
+      expect(await rows(db, 'SELECT * FROM sync_touched')).toEqual([])
+  })
+
+  it('ends the same when run again', async () => {
+    const derived = async () =>
+      Promise.all(
+        ['service_state_stats', 'sitemap_blocks', 'service_city_stats', 'provider_directory'].map(
+          async (table) => json(await rows(databases.control, `SELECT * FROM ${table}`)),
+        ),
+      )
+    const before = await derived()
+    await finishSharded(databases, new Date(inject('catalogNow')))
+    expect(await derived()).toEqual(before)
   })
 })
 

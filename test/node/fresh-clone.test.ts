@@ -67,6 +67,47 @@ it('serves a directory page and the stylesheet it links, built by wrangler dev i
   expect((await css.text()).length).toBeGreaterThan(1000)
 })
 
+it('seeds control and both shards as well as DB, each with its part of the catalog', async () => {
+  const [catalog] = await rows('DB', 'SELECT COUNT(*) AS providers FROM providers')
+  const [control] = await rows(
+    'CONTROL',
+    `SELECT (SELECT COUNT(*) FROM provider_directory) AS providers,
+            (SELECT COUNT(*) FROM service_state_stats) AS states,
+            (SELECT COUNT(*) FROM zip_codes) AS zips`,
+  )
+  const shards = await Promise.all(
+    ['SHARD_00', 'SHARD_01'].map(
+      async (shard) =>
+        (
+          await rows(
+            shard,
+            `SELECT (SELECT COUNT(*) FROM providers) AS providers,
+                    (SELECT COUNT(*) FROM service_city_stats) AS stats`,
+          )
+        )[0],
+    ),
+  )
+  expect(catalog?.providers).toBeGreaterThan(0)
+  expect(control?.providers).toBe(catalog?.providers)
+  expect(control?.states).toBeGreaterThan(0)
+  expect(control?.zips).toBeGreaterThan(0)
+  for (const shard of shards) {
+    expect(shard?.providers).toBeGreaterThan(0)
+    expect(shard?.stats).toBeGreaterThan(0)
+  }
+  expect((shards[0]?.providers ?? 0) + (shards[1]?.providers ?? 0)).toBe(catalog?.providers)
+}, 60_000)
+
+/** The rows of `sql` on the clone's local D1 `binding`, as `wrangler d1 execute --local` reads them. */
+async function rows(binding: string, sql: string): Promise<Record<string, number>[]> {
+  const { stdout } = await promisify(execFile)(
+    'node_modules/.bin/wrangler',
+    ['d1', 'execute', binding, '--local', '--json', '--command', sql],
+    { cwd: dir, env: ENV },
+  )
+  return (JSON.parse(stdout) as { results: Record<string, number>[] }[])[0]?.results ?? []
+}
+
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer()
