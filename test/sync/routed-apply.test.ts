@@ -9,7 +9,8 @@ import type { Databases } from '../../src/data/databases'
 import { databasesOf } from '../../src/data/databases'
 import { applyChanges } from '../../src/sync/apply'
 import type { CatalogMessage } from '../../src/sync/messages'
-import { applyRouted, flushOutboxes } from '../../src/sync/routed-apply'
+import type { OutboxRow } from '../../src/sync/outbox'
+import { applyRouted, controlStatements, flushOutboxes } from '../../src/sync/routed-apply'
 import { withFaults } from '../support/with-faults'
 import { aMessage } from './examples'
 import type { Draft } from './examples'
@@ -350,6 +351,37 @@ describe('a crash between the shards and control', () => {
     }
     // Purges derived on control are recorded when control applies them, not before.
     await expectSameAsSingle({ purgeTimes: false })
+  })
+})
+
+describe('control applying an outbox row', () => {
+  it('applies it once: rows sent again after newer ones (a late, concurrent consumer) change nothing', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 2)
+    const down = replaced('control', (real) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          statements.length === 3 ? batch(statements) : Promise.reject(new Error('control down')),
+      }),
+    )
+    const [outcome] = await applyBoth(list, 2, 3, down)
+    // What that consumer would have sent control, had it not stopped.
+    const late: OutboxRow[] = []
+    for (const [shard, db] of databases.shards.entries()) {
+      const { results } = await db
+        .prepare('SELECT seq, kind, body FROM outbox ORDER BY seq')
+        .all<Omit<OutboxRow, 'shard'>>()
+      late.push(...results.map((row) => ({ shard, ...row })))
+    }
+    expect(late.length).toBeGreaterThan(0)
+    expect(
+      (await applyRouted(databases, outcome?.retry ?? [], { now: moment(2) })).failures,
+    ).toEqual([])
+    await applyBoth(list, 3, list.length)
+    await databases.control.batch(
+      controlStatements(databases.control, [], late, moment(list.length - 1)),
+    )
+    await expectSameAsSingle()
   })
 })
 
