@@ -49,8 +49,12 @@ export async function moveProvider(
   const to = databases.shards[move.to]
   if (!from || !to) throw new Error(`no shard ${move.from} or ${move.to} in the layout`)
   const control = databases.control
+  // The row says where the provider is leaving until the old shard's rows are gone, so a move
+  // cut short after the switch is finished by the next batch naming it, or by the cron.
   await control
-    .prepare(`UPDATE provider_directory SET status = 'moving' WHERE id = ? AND shard = ?`)
+    .prepare(
+      `UPDATE provider_directory SET status = 'moving', moving_from = ?2 WHERE id = ?1 AND shard = ?2`,
+    )
     .bind(move.id, move.from)
     .run()
   const carried = await carriedRows(from, move.id)
@@ -59,7 +63,7 @@ export async function moveProvider(
   )
   await control
     .prepare(
-      `UPDATE provider_directory SET shard = ?2, status = 'live',
+      `UPDATE provider_directory SET shard = ?2,
               city_id = COALESCE((SELECT value FROM json_each(?3)), city_id)
         WHERE id = ?1`,
     )
@@ -79,6 +83,12 @@ export async function moveProvider(
         .bind(JSON.stringify(carried.versions)),
     ]),
   )
+  await control
+    .prepare(
+      `UPDATE provider_directory SET status = 'live', moving_from = NULL WHERE id = ? AND moving_from = ?`,
+    )
+    .bind(move.id, move.from)
+    .run()
   return [...pendingOf(copied, move.to), ...pendingOf(removed, move.from)]
 }
 

@@ -35,10 +35,18 @@ export interface RoutedOutcome {
   rows: RowsTouched
 }
 
-/** What the routing read learnt: the router's whereabouts and each shard's outbox applied. */
+/**
+ * What the routing read learnt: the router's whereabouts, each shard's outbox applied, and the
+ * moves of the batch's providers cut short after the directory's switch, to finish.
+ */
 interface Known extends Whereabouts {
   applied: Applied
+  unfinished: Move[]
 }
+
+/** SQL: the directory's providers whose move left rows on the shard they left. */
+const UNFINISHED = `SELECT id, moving_from AS "from", shard AS "to" FROM provider_directory
+  WHERE moving_from IS NOT NULL AND moving_from != shard`
 
 /** The cities and providers the batch names, and the outbox applied: one control batch. */
 async function readKnown(control: D1Database, messages: readonly CatalogMessage[]): Promise<Known> {
@@ -56,7 +64,7 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
       .bind(JSON.stringify([...cities])),
     control
       .prepare(
-        'SELECT id, shard FROM provider_directory WHERE id IN (SELECT value FROM json_each(?))',
+        'SELECT id, shard, moving_from FROM provider_directory WHERE id IN (SELECT value FROM json_each(?))',
       )
       .bind(JSON.stringify([...providers])),
     control.prepare('SELECT shard, seq FROM outbox_applied'),
@@ -64,8 +72,10 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
   const slugOf = new Map(
     (slugs?.results as { id: number; slug: string }[]).map((r) => [r.id, r.slug]),
   )
-  const shardOf = new Map(
-    (shards?.results as { id: number; shard: number }[]).map((r) => [r.id, r.shard]),
+  const directory = shards?.results as { id: number; shard: number; moving_from: number | null }[]
+  const shardOf = new Map(directory.map((r) => [r.id, r.shard]))
+  const unfinished = directory.flatMap(({ id, shard, moving_from: from }) =>
+    from !== null && from !== shard ? [{ id, from, to: shard }] : [],
   )
   const seqs: number[] = []
   for (const { shard, seq } of applied?.results as { shard: number; seq: number }[])
@@ -74,6 +84,7 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
     citySlug: (id) => slugOf.get(id) ?? null,
     providerShard: (id) => shardOf.get(id) ?? null,
     applied: seqs,
+    unfinished,
   }
 }
 
@@ -236,6 +247,8 @@ export async function applyRouted(
     }
   }
   const routed = routeMessages(databases.layout, messages, known)
+  for (const move of known.unfinished)
+    if (!routed.moves.some((m) => m.id === move.id)) routed.moves.push(move)
   outcome.retry.push(...routed.unplaced.map((u) => u.message))
   const outcomes = await applyShards(databases, routed, known, now, outcome.rows)
   const pending: OutboxRow[] = []
@@ -274,10 +287,13 @@ async function applyOnControl(
 
 /**
  * Applies on control every outbox row the shards hold that it has not (the cron's step, so an
- * outbox a failed control batch left is applied even if no retry comes): one read per shard,
- * one control batch.
+ * outbox a failed control batch left is applied even if no retry comes): the moves cut short
+ * finished, then one read per shard, one control batch.
  */
 export async function flushOutboxes(databases: Databases, now = new Date()): Promise<number> {
+  // A move cut short after the directory's switch is finished first: its outbox rows follow.
+  const { results: moves } = await databases.control.prepare(UNFINISHED).all<Move>()
+  for (const move of moves) await moveProvider(databases, move)
   const { results } = await databases.control
     .prepare('SELECT shard, seq FROM outbox_applied')
     .all<{ shard: number; seq: number }>()

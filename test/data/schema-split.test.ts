@@ -55,6 +55,7 @@ const ADDED = {
     'table directory_tombstones',
     'table outbox_applied',
     'table outbox_staged',
+    'index provider_directory_moving',
   ],
   catalog: ['table outbox'],
 }

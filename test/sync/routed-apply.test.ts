@@ -287,6 +287,51 @@ describe(`the routed apply on ${databases.shards.length} shard(s) and control`, 
   )
 })
 
+describe.skipIf(!two)('a move cut short after the directory’s switch', () => {
+  it('is finished by the next batch naming the provider: the old shard’s rows go', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 3)
+    // The first shard answers its part and the move's read, then fails the move's delete.
+    let calls = 0
+    const cut = replaced(0, (real) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          ++calls === 3 ? Promise.reject(new Error('the consumer stopped')) : batch(statements),
+      }),
+    )
+    const [outcome] = await applyBoth(list, 3, 4, cut)
+    const directory = () =>
+      databases.control
+        .prepare(
+          'SELECT shard, status, moving_from AS movingFrom FROM provider_directory WHERE id = 900000001',
+        )
+        .first()
+    expect(await directory()).toEqual({ shard: 1, status: 'moving', movingFrom: 0 })
+    expect(outcome?.retry.map((m) => [m.kind, m.id])).toEqual([['provider.upserted', 900000001]])
+    const retried = await applyRouted(databases, outcome?.retry ?? [], { now: moment(3) })
+    expect(retried.failures).toEqual([])
+    expect(await directory()).toEqual({ shard: 1, status: 'live', movingFrom: null })
+    await applyBoth(list, 4, list.length)
+    // The move's purges are recorded when it is finished, not before.
+    await expectSameAsSingle({ purgeTimes: false })
+  })
+
+  it('is finished by the cron when no batch names the provider', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 3)
+    let calls = 0
+    const cut = replaced(0, (real) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          ++calls === 3 ? Promise.reject(new Error('the consumer stopped')) : batch(statements),
+      }),
+    )
+    await applyBoth(list, 3, 4, cut)
+    await flushOutboxes(databases, moment(3))
+    await expectSameAsSingle({ purgeTimes: false })
+  })
+})
+
 describe('a crash between the shards and control', () => {
   it('loses nothing: the retry applies the shards’ outboxes once, and again changes nothing', async () => {
     const list = batches()
