@@ -45,6 +45,13 @@ export interface ApplyOptions {
 }
 
 /**
+ * Where a batch's statements run: the one database (`single`), or, when the catalog spans
+ * databases (docs/scale.md), control (its cities and activities) or a shard (its part), whose
+ * writes to control's tables become rows of its outbox (src/sync/outbox.ts).
+ */
+export type Place = 'single' | 'control' | 'shard'
+
+/**
  * The order messages of one batch are applied in: what others refer to first. A provider's
  * removal comes before its listings and reviews, which it makes moot, as if it had come first
  * in an earlier batch. For one entity the order is irrelevant: only its newest message is applied.
@@ -130,6 +137,7 @@ class Statements {
     readonly derive: boolean,
     /** The purges' time. */
     readonly at: number,
+    readonly place: Place = 'single',
   ) {}
 
   /** The next message's statements start. */
@@ -172,12 +180,22 @@ class Statements {
         `INSERT OR IGNORE INTO sync_touched (kind, value, city_id) ${terms.join(' UNION ALL ')}`,
         row,
       )
+    // A city's pages are purged by control, which holds the cities; a shard holds a copy.
+    if (this.place === 'shard' && message.kind === 'city.added') return
     const { atOnce, whenNew, coalesced } = literalPurges(tags)
+    const sql = this.place === 'shard' ? OUTBOX_PURGES : PURGES
     const at = this.at
-    if (atOnce.length) this.derived(message, PURGE_LITERAL, { at, tags: JSON.stringify(atOnce) })
-    if (whenNew.length) this.derived(message, PURGE_IF_NEW, { at, tags: JSON.stringify(whenNew) })
+    if (atOnce.length) this.derived(message, sql.atOnce, { at, tags: JSON.stringify(atOnce) })
+    if (whenNew.length)
+      this.derived(message, sql.whenNew, { at, tags: JSON.stringify(whenNew), id: message.id })
     if (coalesced.length)
-      this.derived(message, COALESCE_LITERAL, { at, tags: JSON.stringify(coalesced) })
+      this.derived(message, sql.coalesced, { at, tags: JSON.stringify(coalesced) })
+  }
+
+  /** Logs the entity's slug for the gate when it is new to `table` (providers or jobs). */
+  newId(message: CatalogMessage, table: string): void {
+    const sql = this.place === 'shard' ? outboxAddition(table) : newId(table)
+    this.derived(message, sql, { id: message.id, slug: entityKey(message) })
   }
 
   /**
@@ -285,6 +303,28 @@ const COALESCE_LITERAL = `INSERT INTO pending_purges (tag, since)
   SELECT t.value, ${value('at')} FROM ${ROWS}, json_each(${value('tags')}) AS t WHERE ${NEWER}
   ON CONFLICT (tag) DO NOTHING`
 
+const PURGES = { atOnce: PURGE_LITERAL, whenNew: PURGE_IF_NEW, coalesced: COALESCE_LITERAL }
+
+/** SQL: an outbox row of `kind` with the row's purge time and tags (and `more`), when newer. */
+const outboxTags = (kind: string, more = '', where = '') => `INSERT INTO outbox (kind, body)
+  SELECT '${kind}', json_object('at', ${value('at')}, 'tags', json(${value('tags')})${more})
+    FROM ${ROWS} WHERE ${NEWER} ${where}`
+
+/**
+ * On a shard the purges go to its outbox (src/sync/outbox.ts). "New" is first what the shard
+ * knows (no version, or a removal's), then control's directory (a provider moving in is new to
+ * its new shard only).
+ */
+const OUTBOX_PURGES = {
+  atOnce: outboxTags('purge'),
+  whenNew: outboxTags(
+    'new',
+    `, 'key', ${KEY}, 'id', ${value('id')}`,
+    `AND COALESCE((SELECT removed FROM sync_versions WHERE key = ${KEY}), 1) = 1`,
+  ),
+  coalesced: outboxTags('pending'),
+}
+
 /** SQL deleting the rows of `table` whose `column` is the row's `id`, when the message is newer. */
 const removeWhere = (table: string, column: string) =>
   `DELETE FROM ${table} WHERE ${column} IN (SELECT ${value('id')} FROM ${ROWS} WHERE ${NEWER})`
@@ -293,6 +333,11 @@ const removeWhere = (table: string, column: string) =>
 const newId = (table: string) =>
   `INSERT INTO city_additions (slug) SELECT ${value('slug')} FROM ${ROWS}
       WHERE NOT EXISTS (SELECT 1 FROM ${table} WHERE id = ${value('id')}) AND ${NEWER}`
+
+/** The same on a shard, into its outbox: control's directory has the last word. */
+const outboxAddition = (table: string) => `INSERT INTO outbox (kind, body)
+  SELECT 'addition', json_object('slug', ${value('slug')}, 'key', ${KEY}, 'id', ${value('id')})
+    FROM ${ROWS} WHERE NOT EXISTS (SELECT 1 FROM ${table} WHERE id = ${value('id')}) AND ${NEWER}`
 
 const CITIES = upsert({
   table: 'cities',
@@ -374,7 +419,7 @@ function providerUpserted(s: Statements, m: MessageOf<'provider.upserted'>): voi
     { id: m.id, city_id: p.cityId },
   )
   // An id the gate was built without: logged, so its profile is no false 404 (src/gate/gate.ts).
-  s.derived(m, newId('providers'), { id: m.id, slug: entityKey(m) })
+  s.newId(m, 'providers')
   const copied = {
     city_id: p.cityId,
     lat: p.lat,
@@ -586,7 +631,7 @@ function jobChanged(s: Statements, m: MessageOf<'job.upserted' | 'job.closed'>):
     ],
     { id: m.id, service: j.service, city_id: j.cityId },
   )
-  s.derived(m, newId('jobs'), { id: m.id, slug: entityKey(m) })
+  s.newId(m, 'jobs')
   s.add(m, JOBS, {
     id: m.id,
     title_slug: titleSlug,
@@ -762,7 +807,25 @@ export function changeStatements(
   messages: readonly CatalogMessage[],
   { derive = true, now = new Date() }: ApplyOptions = {},
 ): D1PreparedStatement[] {
-  const s = new Statements(db, derive, now.getTime())
+  const list = messagesStatements(db, messages, { derive, now })
+  if (!derive) return list
+  return [
+    ...statsBefore(db, messages),
+    ...list,
+    ...derivationStatements(db, now, { changed: messages }),
+  ]
+}
+
+/**
+ * The statements of `messages` alone, on `place` (src/sync/routed-apply.ts adds the derivation
+ * of each database): the newest message of each entity, guarded by its version.
+ */
+export function messagesStatements(
+  db: D1Database,
+  messages: readonly CatalogMessage[],
+  { derive = true, now = new Date(), place = 'single' }: ApplyOptions & { place?: Place } = {},
+): D1PreparedStatement[] {
+  const s = new Statements(db, derive, now.getTime(), place)
   let versioned = false
   for (const message of newestPerEntity(messages)) {
     // A listing or review of a provider removed in this batch must see the removal's version.
@@ -773,12 +836,7 @@ export function changeStatements(
     messageStatements(s, message)
   }
   s.versions()
-  if (!derive) return s.list
-  return [
-    ...statsBefore(db, messages),
-    ...s.list,
-    ...derivationStatements(db, now, { changed: messages }),
-  ]
+  return s.list
 }
 
 /** D1's own count of the rows a batch read and wrote (its results' `meta`): what D1 bills. */

@@ -5,12 +5,19 @@
 // and the directory names the new shard only once the copy is there.
 import { versionKey } from '../catalog/version-key'
 import type { Databases } from '../data/databases'
+import { RATINGS } from './apply'
+import type { OutboxRow } from './outbox'
+import { PENDING_OUTBOX, shardOutboxStatements } from './outbox'
+import { statsBeforeOf, statsByChangeOf } from './stats-by-change'
 
 export interface Move {
   id: number
   from: number
   to: number
 }
+
+/** Each shard's outbox rows control has applied, by shard number (0 for none). */
+export type Applied = readonly number[]
 
 /** The provider's rows a move carries, as the old shard holds them. */
 interface Carried {
@@ -28,35 +35,101 @@ const insertRows = (table: string, columns: readonly string[]) =>
   `INSERT OR IGNORE INTO ${table} (${columns.join(', ')})
    SELECT ${columns.map((c) => `r.value ->> '${c}'`).join(', ')} FROM json_each(?1) AS r`
 
-export async function moveProvider(databases: Databases, move: Move): Promise<void> {
+/**
+ * Moves the provider; each shard's batch also moves the stats of the cities the provider left and
+ * joined by the change, and writes its outbox (src/sync/outbox.ts). Resolves to each of the two
+ * shards' pending outbox rows (past `applied`), for control to apply.
+ */
+export async function moveProvider(
+  databases: Databases,
+  move: Move,
+  applied: Applied = [],
+): Promise<OutboxRow[]> {
   const from = databases.shards[move.from]
   const to = databases.shards[move.to]
   if (!from || !to) throw new Error(`no shard ${move.from} or ${move.to} in the layout`)
   const control = databases.control
+  // The row says where the provider is leaving until the old shard's rows are gone, so a move
+  // cut short after the switch is finished by the next batch naming it, or by the cron.
   await control
-    .prepare(`UPDATE provider_directory SET status = 'moving' WHERE id = ? AND shard = ?`)
+    .prepare(
+      `UPDATE provider_directory SET status = 'moving', moving_from = ?2 WHERE id = ?1 AND shard = ?2`,
+    )
     .bind(move.id, move.from)
     .run()
   const carried = await carriedRows(from, move.id)
-  await to.batch(copyStatements(to, move.id, carried))
+  const copied = await to.batch(
+    withStats(to, move.id, applied[move.to] ?? 0, copyStatements(to, move.id, carried)),
+  )
   await control
     .prepare(
-      `UPDATE provider_directory SET shard = ?2, status = 'live',
+      `UPDATE provider_directory SET shard = ?2,
               city_id = COALESCE((SELECT value FROM json_each(?3)), city_id)
         WHERE id = ?1`,
     )
     .bind(move.id, move.to, JSON.stringify([await cityOf(to, move.id)]))
     .run()
-  await from.batch([
-    ...[
-      'DELETE FROM reviews WHERE provider_id = ?',
-      'DELETE FROM provider_services WHERE provider_id = ?',
-      'DELETE FROM providers WHERE id = ?',
-    ].map((sql) => from.prepare(sql).bind(move.id)),
-    from
-      .prepare(`DELETE FROM sync_versions WHERE key IN (SELECT value ->> 'key' FROM json_each(?))`)
-      .bind(JSON.stringify(carried.versions)),
-  ])
+  const removed = await from.batch(
+    withStats(from, move.id, applied[move.from] ?? 0, [
+      ...[
+        'DELETE FROM reviews WHERE provider_id = ?',
+        'DELETE FROM provider_services WHERE provider_id = ?',
+        'DELETE FROM providers WHERE id = ?',
+      ].map((sql) => from.prepare(sql).bind(move.id)),
+      from
+        .prepare(
+          `DELETE FROM sync_versions WHERE key IN (SELECT value ->> 'key' FROM json_each(?))`,
+        )
+        .bind(JSON.stringify(carried.versions)),
+    ]),
+  )
+  await control
+    .prepare(
+      `UPDATE provider_directory SET status = 'live', moving_from = NULL WHERE id = ? AND moving_from = ?`,
+    )
+    .bind(move.id, move.from)
+    .run()
+  return [...pendingOf(copied, move.to), ...pendingOf(removed, move.from)]
+}
+
+/** The outbox rows a shard's batch ended by reading. */
+function pendingOf(results: D1Result[], shard: number): OutboxRow[] {
+  const rows = (results[results.length - 1]?.results ?? []) as Omit<OutboxRow, 'shard'>[]
+  return rows.map((row) => ({ shard, ...row }))
+}
+
+/**
+ * `change` on a shard with the stats it moves: what the provider's listings counted before and
+ * after it (its cells listed as touched, its rating computed again), the outbox of the control
+ * writes, the pending outbox read back.
+ */
+function withStats(
+  db: D1Database,
+  id: number,
+  applied: number,
+  change: D1PreparedStatement[],
+): D1PreparedStatement[] {
+  const ids = JSON.stringify([id])
+  const cells = `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+    SELECT 'listing', service, city_id FROM provider_services WHERE provider_id = ?`
+  const rated = `SELECT CAST(value AS INTEGER) FROM sync_touched WHERE kind = 'rating'`
+  return [
+    ...statsBeforeOf(db, ids),
+    db.prepare(cells).bind(id),
+    ...change,
+    db.prepare(cells).bind(id),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+        SELECT 'rating', id, 0 FROM providers WHERE id = ?`,
+      )
+      .bind(id),
+    db.prepare(`${RATINGS} WHERE id IN (${rated})`),
+    ...statsByChangeOf(db, ids, { rollups: false }),
+    ...shardOutboxStatements(db, { providers: [], jobs: [] }),
+    db.prepare('DELETE FROM sync_touched'),
+    db.prepare(PENDING_OUTBOX).bind(applied),
+  ]
 }
 
 async function carriedRows(shard: D1Database, id: number): Promise<Carried> {

@@ -192,8 +192,11 @@ function stateStats(): string[] {
   })
 }
 
-/** rate_experience_stats by city (and the nation's, city 0) and rate_experience_state_stats. */
-function rateStats(): string[] {
+/**
+ * rate_experience_stats by city, and (with `rollups`) the nation's (city 0) and
+ * rate_experience_state_stats.
+ */
+function rateStats(rollups: boolean): string[] {
   const bands = (columns: string, key: string) => `${CHANGE}, d AS (SELECT ${columns},
       SUM(n * providers) AS providers, SUM(n * mid_sum) AS mid_sum FROM change GROUP BY ${key})`
   const rates = (ctes: string) =>
@@ -205,8 +208,10 @@ function rateStats(): string[] {
       rate_avg: `(${midSum('s.rate_avg', 's.providers')} + d.mid_sum) / ${plus('providers')}`,
     })
   const byState = 'service, state_code, band'
+  const cities = rates(bands('service, city_id, band', 'service, city_id, band'))
+  if (!rollups) return cities
   return [
-    ...rates(bands('service, city_id, band', 'service, city_id, band')),
+    ...cities,
     ...rates(bands('service, 0 AS city_id, band', 'service, band')),
     ...upkeep(
       'rate_experience_state_stats',
@@ -253,7 +258,19 @@ export function statsBefore(
   db: D1Database,
   messages: readonly CatalogMessage[],
 ): D1PreparedStatement[] {
-  const [providers, reviews] = named(messages)
+  return statsBeforeOf(db, ...named(messages))
+}
+
+/**
+ * The same for the providers of `providers` (JSON of their ids) and those of the reviews of
+ * `reviews` (JSON of their ids, keys and versions): a provider's move between shards names its
+ * id alone (src/sync/move.ts).
+ */
+export function statsBeforeOf(
+  db: D1Database,
+  providers: string,
+  reviews = '[]',
+): D1PreparedStatement[] {
   return [
     `INSERT INTO listing_stats_before ${contributions(BEFORE)}`,
     `INSERT INTO service_mixes_before ${mixes(BEFORE)}`,
@@ -263,17 +280,31 @@ export function statsBefore(
 /**
  * The statements a batch of `messages` runs once it changed its rows and providers' ratings,
  * before sync_touched is emptied: every listing stat moved by the change, the sums before
- * emptied.
+ * emptied. With `rollups` false (a shard's part: docs/scale.md) only its cities' rows: control
+ * sums the states' and the nation's from its copies of every city's.
  */
 export function statsByChange(
   db: D1Database,
   messages: readonly CatalogMessage[],
+  { rollups = true }: { rollups?: boolean } = {},
 ): D1PreparedStatement[] {
-  const [providers] = named(messages)
+  return statsByChangeOf(db, named(messages)[0], { rollups })
+}
+
+/** The same for the providers of `providers` (JSON of their ids) and those rated anew. */
+export function statsByChangeOf(
+  db: D1Database,
+  providers: string,
+  { rollups = true }: { rollups?: boolean } = {},
+): D1PreparedStatement[] {
+  const statements = [
+    ...cityStats(),
+    ...(rollups ? stateStats() : []),
+    ...rateStats(rollups),
+    ...mixStats(),
+  ]
   return [
-    ...[...cityStats(), ...stateStats(), ...rateStats(), ...mixStats()].map((sql) =>
-      db.prepare(sql).bind(providers),
-    ),
+    ...statements.map((sql) => db.prepare(sql).bind(providers)),
     db.prepare('DELETE FROM listing_stats_before'),
     db.prepare('DELETE FROM service_mixes_before'),
   ]

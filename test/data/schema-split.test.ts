@@ -5,6 +5,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { databasesOf } from '../../src/data/databases'
+import { CONTROL_TABLES, SHARD_TABLES } from '../../src/sync/placed-statements'
 
 interface Entry {
   type: string
@@ -41,12 +42,20 @@ function onDirectory(entry: Entry): Entry {
   }
 }
 
+/**
+ * What the split adds, with no single-database counterpart: the directory, and the outbox a
+ * shard's changes write their control writes to (`outbox`), which control stages while it
+ * applies them (`outbox_staged`) and records as applied (`outbox_applied`): one database has no
+ * second database to write to (src/sync/outbox.ts).
+ */
 const ADDED = {
   control: [
     'table provider_directory',
     'table job_directory',
     'table directory_tombstones',
     'table outbox_applied',
+    'table outbox_staged',
+    'index provider_directory_moving',
   ],
   catalog: ['table outbox'],
 }
@@ -77,6 +86,16 @@ describe('the schema in two folders', () => {
     const control = await schemaOf(env.CONTROL)
     for (const table of ['providers', 'provider_services', 'reviews', 'jobs'])
       expect(control.has(`table ${table}`), table).toBe(false)
+  })
+
+  it('is what the routed sync knows each database to hold', async () => {
+    const tables = async (db: D1Database) =>
+      [...(await schemaOf(db)).keys()]
+        .filter((key) => key.startsWith('table '))
+        .map((key) => key.slice('table '.length))
+        .sort()
+    expect(await tables(env.CONTROL)).toEqual([...CONTROL_TABLES].sort())
+    expect(await tables(env.SHARD_00)).toEqual([...SHARD_TABLES].sort())
   })
 
   it('gives every shard of the layout the same schema', async () => {

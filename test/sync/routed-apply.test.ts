@@ -1,0 +1,465 @@
+// The sync routed across databases (docs/sync.md, "Across databases"): the same batches applied
+// to the single database and, routed, to control and the shards leave the same rows, each where
+// it lives; and when a shard or control fails (injected through its binding), nothing is lost,
+// a retry applies each part once, and control's outbox rows wait on the shards.
+import { env } from 'cloudflare:workers'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { buildDirectory } from '../../scripts/import/sharded'
+import type { Databases } from '../../src/data/databases'
+import { databasesOf } from '../../src/data/databases'
+import { applyChanges } from '../../src/sync/apply'
+import type { CatalogMessage } from '../../src/sync/messages'
+import type { OutboxRow } from '../../src/sync/outbox'
+import { applyRouted, controlStatements, flushOutboxes } from '../../src/sync/routed-apply'
+import { withFaults } from '../support/with-faults'
+import { aMessage } from './examples'
+import type { Draft } from './examples'
+
+const databases = databasesOf(env)
+const two = databases.shards.length >= 2
+
+const CITIES = {
+  atlanta: { id: 4180439, name: 'Atlanta', stateCode: 'GA', lat: 33.749, lng: -84.388 },
+  pineMountain: { id: 4212992, name: 'Pine Mountain', stateCode: 'GA', lat: 32.865, lng: -84.854 },
+  boston: { id: 4930956, name: 'Boston', stateCode: 'MA', lat: 42.358, lng: -71.06 },
+  denver: { id: 5419384, name: 'Denver', stateCode: 'CO', lat: 39.739, lng: -104.985 },
+}
+type City = keyof typeof CITIES
+
+const city = (name: City) =>
+  aMessage('city.added', (m) => {
+    const { id, ...entity } = CITIES[name]
+    Object.assign(m, { id, version: 1 })
+    Object.assign(m.entity, { ...entity, population: 1000 + (id % 1000) })
+  })
+
+let version = 10
+const next = (m: Draft, id: number) => Object.assign(m, { id, version: version++ })
+
+const provider = (id: number, at: City, years = 6) =>
+  aMessage('provider.upserted', (m) => {
+    next(m, id)
+    Object.assign(m.entity, { cityId: CITIES[at].id, yearsExperience: years, firstName: `P${id}` })
+  })
+const listing = (id: number, service: string, rateMin: number) =>
+  aMessage('provider-service.offered', (m) => {
+    next(m, id)
+    Object.assign(m, { service })
+    Object.assign(m.entity, { rateMin, rateMax: rateMin + 7 })
+  })
+const review = (id: number, providerId: number, rating: number) =>
+  aMessage('review.added', (m) => {
+    next(m, id)
+    Object.assign(m.entity, { providerId, rating })
+  })
+const job = (id: number, at: City, kind: 'job.upserted' | 'job.closed' = 'job.upserted') =>
+  aMessage(kind, (m) => {
+    next(m, id)
+    Object.assign(m.entity, { cityId: CITIES[at].id })
+  })
+const removal = (kind: 'provider.removed' | 'review.removed' | 'activity.removed', id: number) =>
+  aMessage(kind, (m) => next(m, id))
+const withdrawal = (id: number, service: string) =>
+  aMessage('provider-service.withdrawn', (m) => Object.assign(next(m, id), { service }))
+const activity = (id: number) => aMessage('activity.upserted', (m) => next(m, id))
+
+/** The batches both ways apply: cities and people, then reviews and edits, then a move and removals. */
+function batches(): CatalogMessage[][] {
+  version = 10
+  return [
+    [...(Object.keys(CITIES) as City[]).map(city), activity(900000001)],
+    [
+      provider(900000001, 'atlanta'),
+      provider(900000002, 'pineMountain', 12),
+      provider(900000003, 'denver', 2),
+      provider(900000004, 'boston'),
+      listing(900000001, 'babysitters', 18),
+      listing(900000001, 'nannies', 22),
+      listing(900000002, 'babysitters', 20),
+      listing(900000003, 'babysitters', 15),
+      listing(900000004, 'babysitters', 25),
+      job(900000001, 'atlanta'),
+      job(900000002, 'denver'),
+    ],
+    [
+      review(900000001, 900000001, 5),
+      review(900000002, 900000002, 3),
+      review(900000003, 900000003, 4),
+      listing(900000002, 'babysitters', 30),
+      provider(900000004, 'boston', 15),
+      job(900000001, 'atlanta', 'job.closed'),
+    ],
+    [
+      // Atlanta is on the first shard, Pine Mountain on the second: a move between shards.
+      provider(900000001, 'pineMountain'),
+      removal('provider.removed', 900000003),
+      removal('review.removed', 900000002),
+      withdrawal(900000004, 'babysitters'),
+      removal('activity.removed', 900000001),
+    ],
+    [listing(900000001, 'nannies', 26), review(900000004, 900000001, 2)],
+  ]
+}
+
+/** Each batch's moment: 40 s apart, so the coalesced purges come due on the way. */
+const moment = (i: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, 40 * i))
+
+/** Every row gone, the sitemap blocks as the migrations start them. */
+async function wipe(db: D1Database): Promise<void> {
+  const tables = await db
+    .prepare(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+        AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'sitemap_caps')`,
+    )
+    .raw<[string]>()
+  // What refers to providers and cities first.
+  const last = ['providers', 'jobs', 'cities']
+  const order = (name: string) => last.indexOf(name)
+  tables.sort(([a], [b]) => order(a) - order(b))
+  await db.batch(tables.map(([name]) => db.prepare(`DELETE FROM ${name}`)))
+  if (tables.some(([name]) => name === 'sitemap_blocks'))
+    await db.batch([
+      db.prepare('DELETE FROM sitemap_blocks'),
+      db.prepare(
+        'INSERT INTO sitemap_blocks SELECT source, -9223372036854775808, 0 FROM sitemap_caps',
+      ),
+    ])
+}
+
+/** The rows of `table` on `dbs`, each as JSON (without `drop`), sorted. */
+async function rowsOf(dbs: readonly D1Database[], table: string, drop: string[] = []) {
+  const all = await Promise.all(dbs.map((db) => db.prepare(`SELECT * FROM ${table}`).all()))
+  return all
+    .flatMap(({ results }) => results)
+    .map((row) => {
+      for (const column of drop) delete row[column]
+      return JSON.stringify(row)
+    })
+    .sort()
+}
+
+const single = (table: string, drop: string[] = []) => rowsOf([env.DB], table, drop)
+const shards = (table: string) => rowsOf(databases.shards, table)
+const control = (table: string, drop: string[] = []) => rowsOf([databases.control], table, drop)
+
+/**
+ * The rows the single database holds, each where the routed apply keeps it (with `purgeTimes`
+ * false, the purges' tags but not their times).
+ */
+async function expectSameAsSingle({ purgeTimes = true } = {}): Promise<void> {
+  for (const table of ['providers', 'provider_services', 'reviews', 'jobs'])
+    expect(await shards(table), table).toEqual(await single(table))
+  for (const db of [databases.control, ...databases.shards])
+    expect(await rowsOf([db], 'cities')).toEqual(await single('cities'))
+  for (const table of ['service_city_stats', 'job_city_stats', 'city_service_mixes']) {
+    expect(await control(table), table).toEqual(await single(table))
+    expect(await shards(table), table).toEqual(await single(table))
+  }
+  const rates = await single('rate_experience_stats')
+  expect(await control('rate_experience_stats')).toEqual(rates)
+  expect(await shards('rate_experience_stats')).toEqual(
+    rates.filter((row) => (JSON.parse(row) as { city_id: number }).city_id !== 0),
+  )
+  for (const table of [
+    'activities',
+    'activity_stats',
+    'activity_ends',
+    'service_state_stats',
+    'rate_experience_state_stats',
+    'sitemap_blocks',
+  ])
+    expect(await control(table), table).toEqual(await single(table))
+  if (purgeTimes)
+    for (const table of ['purges', 'pending_purges'])
+      expect(await control(table, ['seq']), table).toEqual(await single(table, ['seq']))
+  else {
+    // Every page the single database purged is purged, or waits to be, on control.
+    const tags = async (db: D1Database) =>
+      (await db.prepare('SELECT tag FROM purges UNION SELECT tag FROM pending_purges').raw()).flat()
+    expect(await tags(databases.control)).toEqual(expect.arrayContaining(await tags(env.DB)))
+  }
+  expect(await control('city_additions', ['seq'])).toEqual(await single('city_additions', ['seq']))
+  const versions = new Set([
+    ...(await control('sync_versions')),
+    ...(await shards('sync_versions')),
+  ])
+  expect([...versions].sort()).toEqual(await single('sync_versions'))
+  await expectDirectoryOfShards()
+}
+
+/** Control's directory names every provider and job where it is, as the import builds it. */
+async function expectDirectoryOfShards(): Promise<void> {
+  const ids = async (db: D1Database, sql: string) => (await db.prepare(sql).raw<[number]>()).flat()
+  expect(await ids(databases.control, 'SELECT id FROM provider_directory ORDER BY id')).toEqual(
+    await ids(env.DB, 'SELECT id FROM providers ORDER BY id'),
+  )
+  expect(await ids(databases.control, 'SELECT id FROM job_directory ORDER BY id')).toEqual(
+    await ids(env.DB, 'SELECT id FROM jobs ORDER BY id'),
+  )
+  const directory = [await control('provider_directory'), await control('job_directory')]
+  await buildDirectory(databases)
+  expect([await control('provider_directory'), await control('job_directory')]).toEqual(directory)
+  expect(await ids(databases.control, `SELECT key FROM directory_tombstones ORDER BY key`)).toEqual(
+    await ids(
+      env.DB,
+      `SELECT key FROM sync_versions WHERE key LIKE 'provider:%' AND removed = 1 ORDER BY key`,
+    ),
+  )
+}
+
+/**
+ * Both ways, the batches `from` to `to` of `list`, each at its moment (the routed one through
+ * `routedOn`); what the routed apply had to retry.
+ */
+async function applyBoth(
+  list: readonly CatalogMessage[][],
+  from: number,
+  to: number,
+  routedOn: Databases = databases,
+) {
+  const outcomes = []
+  for (let i = from; i < to; i++) {
+    const batch = list[i] ?? []
+    await applyChanges(env.DB, batch, { now: moment(i) })
+    outcomes.push(await applyRouted(routedOn, batch, { now: moment(i) }))
+  }
+  return outcomes
+}
+
+/** `databases` with control's or a shard's binding replaced by `db`. */
+function replaced(which: number | 'control', db: (real: D1Database) => D1Database): Databases {
+  if (which === 'control') return { ...databases, control: db(databases.control) }
+  const list = databases.shards.map((s, n) => (n === which ? db(s) : s))
+  return { ...databases, shards: list }
+}
+
+const failing = (real: D1Database) =>
+  withFaults(real, { batch: () => Promise.reject(new Error('D1_ERROR: shard unavailable')) })
+
+/** How many outbox rows `shard` holds past what control applied. */
+async function pendingOutbox(shard: number): Promise<number> {
+  const applied = await databases.control
+    .prepare('SELECT seq FROM outbox_applied WHERE shard = ?')
+    .bind(shard)
+    .first<{ seq: number }>()
+  const db = databases.shards[shard] as D1Database
+  const row = await db
+    .prepare('SELECT COUNT(*) AS n FROM outbox WHERE seq > ?')
+    .bind(applied?.seq ?? 0)
+    .first<{ n: number }>()
+  return row?.n ?? 0
+}
+
+beforeEach(async () => {
+  for (const db of [env.DB, databases.control, ...databases.shards]) await wipe(db)
+})
+
+describe(`the routed apply on ${databases.shards.length} shard(s) and control`, () => {
+  it('leaves control and the shards with the rows the single database has, after every batch', async () => {
+    const list = batches()
+    for (let i = 0; i < list.length; i++) {
+      const [outcome] = await applyBoth(list, i, i + 1)
+      expect(outcome?.failures).toEqual([])
+      expect(outcome?.retry).toEqual([])
+      await expectSameAsSingle()
+    }
+    expect(await shards('providers')).toHaveLength(3)
+  })
+
+  it.skipIf(!two)(
+    'moves a provider to the shard of its new city, with its listings and reviews',
+    async () => {
+      await applyBoth(batches(), 0, 4)
+      const held = (db: D1Database) =>
+        db
+          .prepare('SELECT COUNT(*) AS n FROM reviews WHERE provider_id = 900000001')
+          .first<number>('n')
+      expect([
+        await held(databases.shards[0] as D1Database),
+        await held(databases.shards[1] as D1Database),
+      ]).toEqual([0, 1])
+      expect(
+        await databases.control
+          .prepare('SELECT shard, status FROM provider_directory WHERE id = 900000001')
+          .first(),
+      ).toEqual({ shard: 1, status: 'live' })
+    },
+  )
+})
+
+describe.skipIf(!two)('a move cut short after the directory’s switch', () => {
+  it('is finished by the next batch naming the provider: the old shard’s rows go', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 3)
+    // The first shard answers its part and the move's read, then fails the move's delete.
+    let calls = 0
+    const cut = replaced(0, (real) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          ++calls === 3 ? Promise.reject(new Error('the consumer stopped')) : batch(statements),
+      }),
+    )
+    const [outcome] = await applyBoth(list, 3, 4, cut)
+    const directory = () =>
+      databases.control
+        .prepare(
+          'SELECT shard, status, moving_from AS movingFrom FROM provider_directory WHERE id = 900000001',
+        )
+        .first()
+    expect(await directory()).toEqual({ shard: 1, status: 'moving', movingFrom: 0 })
+    expect(outcome?.retry.map((m) => [m.kind, m.id])).toEqual([['provider.upserted', 900000001]])
+    const retried = await applyRouted(databases, outcome?.retry ?? [], { now: moment(3) })
+    expect(retried.failures).toEqual([])
+    expect(await directory()).toEqual({ shard: 1, status: 'live', movingFrom: null })
+    await applyBoth(list, 4, list.length)
+    // The move's purges are recorded when it is finished, not before.
+    await expectSameAsSingle({ purgeTimes: false })
+  })
+
+  it('is finished by the cron when no batch names the provider', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 3)
+    let calls = 0
+    const cut = replaced(0, (real) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          ++calls === 3 ? Promise.reject(new Error('the consumer stopped')) : batch(statements),
+      }),
+    )
+    await applyBoth(list, 3, 4, cut)
+    await flushOutboxes(databases, moment(3))
+    await expectSameAsSingle({ purgeTimes: false })
+  })
+})
+
+describe('a crash between the shards and control', () => {
+  it('loses nothing: the retry applies the shards’ outboxes once, and again changes nothing', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 2)
+    // Control's batch never runs: the routing read (its first batch) passes, the apply fails.
+    let calls = 0
+    const crash = (real: D1Database) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          calls++ === 0 ? batch(statements) : Promise.reject(new Error('the consumer stopped')),
+      })
+    const [outcome] = await applyBoth(list, 2, 3, replaced('control', crash))
+    expect(outcome?.failures.map((f) => f.database)).toEqual(['control'])
+    expect(outcome?.retry).toEqual(list[2])
+    const waiting = await Promise.all(databases.shards.map((_, n) => pendingOutbox(n)))
+    expect(
+      waiting.some((n) => n > 0),
+      JSON.stringify([waiting, outcome?.failures]),
+    ).toBe(true)
+    const retried = await applyRouted(databases, outcome?.retry ?? [], { now: moment(2) })
+    expect(retried.failures).toEqual([])
+    await expectSameAsSingle()
+    // The same batch delivered once more: every part a no-op, control applies nothing twice.
+    const before = await Promise.all(
+      ['purges', 'provider_directory', 'service_city_stats', 'city_additions'].map((t) =>
+        control(t),
+      ),
+    )
+    await applyRouted(databases, list[2] ?? [], { now: moment(2) })
+    expect(
+      await Promise.all(
+        ['purges', 'provider_directory', 'service_city_stats', 'city_additions'].map((t) =>
+          control(t),
+        ),
+      ),
+    ).toEqual(before)
+    await expectSameAsSingle()
+  })
+
+  it('keeps the shards’ outboxes while control fails, for the cron to apply', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 1)
+    const down = replaced('control', (real) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          statements.length === 3 ? batch(statements) : Promise.reject(new Error('control down')),
+      }),
+    )
+    const outcomes = await applyBoth(list, 1, 3, down)
+    for (const outcome of outcomes)
+      expect(outcome.failures.map((f) => f.database)).toEqual(['control'])
+    expect(await control('provider_directory')).toEqual([])
+    // The cron applies what the shards hold: the providers they took are in the directory.
+    expect(await flushOutboxes(databases, moment(2))).toBeGreaterThan(0)
+    expect(await flushOutboxes(databases, moment(2))).toBe(0)
+    expect(await control('provider_directory')).toHaveLength(4)
+    // The queue's retries: what waited for the directory (a listing of a provider control did
+    // not yet know) is applied; the rest is a no-op on every database.
+    for (const outcome of outcomes) {
+      const retried = await applyRouted(databases, outcome.retry, { now: moment(2) })
+      expect(retried.failures).toEqual([])
+    }
+    // Purges derived on control are recorded when control applies them, not before.
+    await expectSameAsSingle({ purgeTimes: false })
+  })
+})
+
+describe('control applying an outbox row', () => {
+  it('applies it once: rows sent again after newer ones (a late, concurrent consumer) change nothing', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 2)
+    const down = replaced('control', (real) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          statements.length === 3 ? batch(statements) : Promise.reject(new Error('control down')),
+      }),
+    )
+    const [outcome] = await applyBoth(list, 2, 3, down)
+    // What that consumer would have sent control, had it not stopped.
+    const late: OutboxRow[] = []
+    for (const [shard, db] of databases.shards.entries()) {
+      const { results } = await db
+        .prepare('SELECT seq, kind, body FROM outbox ORDER BY seq')
+        .all<Omit<OutboxRow, 'shard'>>()
+      late.push(...results.map((row) => ({ shard, ...row })))
+    }
+    expect(late.length).toBeGreaterThan(0)
+    expect(
+      (await applyRouted(databases, outcome?.retry ?? [], { now: moment(2) })).failures,
+    ).toEqual([])
+    await applyBoth(list, 3, list.length)
+    await databases.control.batch(
+      controlStatements(databases.control, [], late, moment(list.length - 1)),
+    )
+    await expectSameAsSingle()
+  })
+})
+
+describe.skipIf(!two)('one shard failing', () => {
+  it('leaves the other shards’ parts applied once; the retry applies only the failed part', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 1)
+    const [outcome] = await applyBoth(list, 1, 2, replaced(1, failing))
+    expect(outcome?.failures.map((f) => f.database)).toEqual([1])
+    const onSecond = (id: number) => id === 900000002 || id === 900000003 || id === 900000002
+    expect(outcome?.retry.map((m) => m.id).every(onSecond)).toBe(true)
+    // The first shard's providers are in, and in control's directory; none of the second's.
+    expect(
+      await databases.control
+        .prepare('SELECT id, shard FROM provider_directory ORDER BY id')
+        .all()
+        .then((r) => r.results),
+    ).toEqual([
+      { id: 900000001, shard: 0 },
+      { id: 900000004, shard: 0 },
+    ])
+    let firstShardBatches = 0
+    const watched = replaced(0, (real) =>
+      withFaults(real, {
+        batch: (batch, statements) => {
+          firstShardBatches++
+          return batch(statements)
+        },
+      }),
+    )
+    const retried = await applyRouted(watched, outcome?.retry ?? [], { now: moment(1) })
+    expect(retried.failures).toEqual([])
+    expect(firstShardBatches).toBe(0)
+    await expectSameAsSingle()
+  })
+})
