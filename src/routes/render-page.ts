@@ -47,7 +47,7 @@ export interface PageOptions {
 }
 
 /** Renders a page with the headers every page carries, decided before the first byte. */
-export function renderPage(
+export async function renderPage(
   c: Context<AppEnv>,
   node: ReactNode,
   options: PageOptions,
@@ -62,7 +62,7 @@ export function renderPage(
   if (options.main) placement.add([mainMarkup(site, options.main, new Map(options.markup))])
   else placement.add(options.markup ?? [])
   const page = createElement(Markup.Provider, { value: placement.markup }, node)
-  return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
+  const rendered = await renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     status: options.status ?? 200,
     headers,
     nonce: site.nonce,
@@ -73,6 +73,8 @@ export function renderPage(
       c.get('reporter').problem('render: a streamed section failed', { error: String(error) })
     },
   })
+  c.set('rendered', rendered)
+  return rendered.response
 }
 
 /** Where a page's fragments go, for a route that places some after its render starts. */

@@ -166,7 +166,7 @@ async function streamedPage(s: Site, page: ReactElement, placement: Placement): 
       <Markup.Provider value={placement.markup}>{page}</Markup.Provider>
     </SiteContext.Provider>
   )
-  const res = await renderHtml(node, {
+  const { response: res } = await renderHtml(node, {
     status: 200,
     headers: {},
     waitForAll: true,
