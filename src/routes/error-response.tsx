@@ -19,7 +19,7 @@ import { SiteContext } from '../views/site-context'
 import type { RenderedError } from '../views/rendered-errors'
 import { RenderedErrors } from '../views/rendered-errors'
 import { DEFAULT_FLAGS } from '../flags/request-flags'
-import { dataLayerOf, siteOf } from './render-page'
+import { dataLayerOf, siteOf } from './render-document'
 
 /**
  * The one place errors become pages, and the only place that reports. Expected outcomes arrive

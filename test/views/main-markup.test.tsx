@@ -180,7 +180,7 @@ async function streamedPage(s: Site, page: ReactElement, placement: Placement): 
 
 /**
  * The document of `main` and `markup` (the page's own fragments) rendered in the page before
- * what it streams, and with them rendered apart and placed as `renderPage` places them.
+ * what it streams, and with them rendered apart and placed as `renderDocument` places them.
  * `document` makes the document around its children (what it streams, and the main in the page).
  */
 async function bothWays(
