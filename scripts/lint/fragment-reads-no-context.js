@@ -4,6 +4,7 @@
 // with the same key. The rule follows the component through the type checker, into every
 // component it renders and function it calls, in any file of the project, and reports the
 // first hook it finds (`use`, `useContext`, `useSite`, …): React reads context only through one.
+import process from 'node:process'
 import ts from 'typescript'
 
 const HOOK = /^use([A-Z]|$)/
@@ -79,8 +80,9 @@ function declarationsOf(checker, node) {
 /** The function around `node`, by name, for the report. */
 function nameOf(node) {
   for (let n = node; n; n = n.parent) {
-    if ((ts.isFunctionDeclaration(n) || ts.isVariableDeclaration(n)) && n.name)
-      return n.name.getText()
+    if (ts.isFunctionDeclaration(n) && n.name) return n.name.getText()
+    const fn = ts.isVariableDeclaration(n) && n.initializer
+    if (fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return n.name.getText()
   }
   return 'a component'
 }
