@@ -3,8 +3,6 @@ import type { ComponentType } from 'react'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server.node'
 
-const encoder = new TextEncoder()
-
 /** What an isolate's rendered fragments may hold in all (string length, about bytes). */
 const MAX_SIZE = 4 * 1024 * 1024
 /** What the keys of content seen once may hold in all (string length). */
@@ -42,12 +40,9 @@ export function fragment<P extends object>(
  * (src/memory.ts).
  */
 export class Fragments {
-  /** Each fragment's UTF-8, by its markup: what a streamed page splices in (src/views/splice.ts). */
-  readonly #bytes = new Map<string, Uint8Array>()
   readonly #kept = new LRUCache<string, string>({
     maxSize: MAX_SIZE,
-    sizeCalculation: (html, key) => 2 * html.length + key.length,
-    dispose: (html) => this.#bytes.delete(html),
+    sizeCalculation: (html, key) => html.length + key.length,
   })
 
   /** Keys of a page's own content rendered once, not kept (`sections`). */
@@ -96,16 +91,7 @@ export class Fragments {
     if (html === undefined) {
       html = make()
       this.#kept.set(key, html)
-      this.#bytes.set(html, encoder.encode(html))
     }
     return html
-  }
-
-  /**
-   * The UTF-8 of markup `html()` returned, encoded once. Looked up by the string itself, which
-   * costs little for the very string `html()` returned (V8 keeps a string's hash).
-   */
-  bytes(html: string): Uint8Array {
-    return this.#bytes.get(html) ?? encoder.encode(html)
   }
 }

@@ -2,8 +2,7 @@ import type { ReactElement } from 'react'
 import { createElement } from 'react'
 import { frameMarkup } from './document'
 import type { Fragments } from './fragments'
-import { cardMarkup } from './listing/card'
-import type { CardModel, ListingState } from './listing/listing-state'
+import type { ListingState } from './listing/listing-state'
 import { mainMarkup } from './main-markup'
 import { Markup, Placement } from './markup'
 import type { Rendered, RenderOptions } from './render-html'
@@ -11,19 +10,10 @@ import { renderHtml } from './render-html'
 import type { Site } from './site-context'
 import { SiteContext } from './site-context'
 
-/**
- * Cards whose data arrives after the page's render started (a profile's similar providers): the
- * promise the view reads resolves once their markup is placed, so React finds it.
- */
-export type PlaceCards = (cards: Promise<readonly CardModel[]>) => Promise<readonly CardModel[]>
-
 /** What a page's view gives the render path (docs/request-flow.md, "Rendering"). */
 export interface DocumentParts {
-  /**
-   * The document React streams: the frame and the sections after `main`; a function of
-   * `PlaceCards` when it streams cards.
-   */
-  document: ReactElement | ((placeCards: PlaceCards) => ReactElement)
+  /** The document React streams: the frame and the sections after `main`. */
+  document: ReactElement
   /**
    * The inside of the document's <main> up to the sections it streams, which never suspends:
    * rendered apart by React's string renderer (src/views/main-markup.ts).
@@ -42,7 +32,8 @@ export type PageView = DocumentParts | { state: ListingState; parts: () => Docum
 /**
  * The one render of a page's document: the frame's and the page's fragments rendered (or found)
  * first, the main apart, then the document streamed with each placed (src/views/markup.tsx), its
- * bytes returned beside the response.
+ * bytes returned beside the response. Cards a section streams after the shell (a profile's
+ * similar providers) are React's to render: placing them paid nothing (docs/performance.md).
  */
 export function renderParts(
   site: Site,
@@ -50,21 +41,12 @@ export function renderParts(
   parts: DocumentParts,
   options: Omit<RenderOptions, 'splices' | 'nonce'>,
 ): Promise<Rendered> {
-  const placement = new Placement(fragments)
-  const placeCards: PlaceCards = (cards) =>
-    streamed(
-      cards.then((models) => {
-        placement.add(cardMarkup(fragments, models))
-        return models
-      }),
-    )
-  const document =
-    typeof parts.document === 'function' ? parts.document(placeCards) : parts.document
+  const placement = new Placement()
   placement.add(frameMarkup(fragments, site))
   const own = parts.fragments?.(fragments) ?? []
   if (parts.main) placement.add([mainMarkup(site, parts.main, new Map(own))])
   else placement.add(own)
-  const page = createElement(Markup.Provider, { value: placement.markup }, document)
+  const page = createElement(Markup.Provider, { value: placement.markup }, parts.document)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     ...options,
     nonce: site.nonce,

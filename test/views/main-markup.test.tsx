@@ -197,9 +197,9 @@ async function bothWays(
     markup?: [unknown, string][]
   } = {},
 ): Promise<[string, string]> {
-  const inPage = new Placement(new Fragments())
+  const inPage = new Placement()
   inPage.add(markup)
-  const apart = new Placement(new Fragments())
+  const apart = new Placement()
   apart.add([mainMarkup(s, main, new Map(markup))])
   return [
     await streamedPage(s, document(streamed?.()), apart),

@@ -14,6 +14,7 @@ import type { Fragments } from '../fragments'
 import { fragment } from '../fragments'
 import { Document } from '../document'
 import type { DocumentParts } from '../render-document'
+import { streamed } from '../render-document'
 import { MARKUP_KEY, Placed } from '../markup'
 
 export interface JobDetailPageProps {
@@ -91,9 +92,9 @@ export function JobDetailPage(props: JobDetailPageProps) {
  */
 export function jobView(props: JobDetailPageProps): DocumentParts {
   return {
-    document: (placeCards) => (
+    document: (
       <Document head={props.head} layout="detail">
-        <JobSimilar {...props} similar={placeCards(props.similar)} />
+        <JobSimilar {...props} similar={streamed(props.similar)} />
       </Document>
     ),
     main: <JobDetailPage {...props} />,

@@ -95,7 +95,7 @@ export function listingView(state: ListingState, view: () => ListingView): PageV
     parts: () => {
       const { head, main, streamed } = view()
       return {
-        document: () => (
+        document: (
           <ListingDocument head={head} state={state}>
             {streamed}
           </ListingDocument>

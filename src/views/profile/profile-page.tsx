@@ -20,6 +20,7 @@ import type { Fragments } from '../fragments'
 import { fragment } from '../fragments'
 import { Document } from '../document'
 import type { DocumentParts } from '../render-document'
+import { streamed } from '../render-document'
 import { MARKUP_KEY, Placed } from '../markup'
 
 // A centre shows two traits, worded for a centre (the product says: "Daycare smoker and car checkboxes
@@ -45,7 +46,7 @@ export interface ProfilePageProps {
   credentials: readonly string[]
   ratings: readonly { label: string; average: number }[]
   reviews: readonly Review[]
-  /** Streamed after the shell, their cards placed as they arrive (`PlaceCards`). */
+  /** Streamed after the shell. */
   similar: Promise<readonly CardModel[]>
   ctaSegment: string
   /** A message form for visitors (flag embeddedGuestMessaging). */
@@ -116,9 +117,9 @@ export function ProfilePage(props: ProfilePageProps) {
  */
 export function profileView(props: ProfilePageProps): DocumentParts {
   return {
-    document: (placeCards) => (
+    document: (
       <Document head={props.head} layout="detail">
-        <ProfileSimilar {...props} similar={placeCards(props.similar)} />
+        <ProfileSimilar {...props} similar={streamed(props.similar)} />
       </Document>
     ),
     main: <ProfilePage {...props} />,
