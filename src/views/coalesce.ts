@@ -20,7 +20,7 @@ export interface Coalesced {
  * first chunk and the network sees a few large writes instead of many small ones. A burst ends
  * when no further chunk is ready within a few microtasks: React's next flush waits on I/O.
  * (A timer per chunk, racing the read, cost a few per cent of a page's CPU.) With `splices`,
- * each joined chunk gets its fragments' bytes in place of their markers.
+ * each joined chunk gets the bytes its markers stand for (src/views/splice.ts).
  *
  * The source is read as fast as it writes, not at the reader's pace: a page is rendered whole
  * whatever the reader does. The chunks sent are kept and returned beside the stream (`whole`),
