@@ -1,4 +1,4 @@
-// A lint rule: a fragment (src/views/fragments.ts `fragment(name, Component, key)`) is rendered
+// A lint rule: a fragment (src/views/fragment.ts `fragment(name, Component, key)`) is rendered
 // apart from the page, outside its context, and kept under its key: a fragment that read a
 // context (the request's site, its flags) would get the default and be served to every page
 // with the same key. The rule follows the component through the type checker, into every

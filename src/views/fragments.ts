@@ -1,33 +1,12 @@
 import { LRUCache } from 'lru-cache'
-import type { ComponentType } from 'react'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server.node'
+import type { Fragment } from './fragment'
 
 /** What an isolate's rendered fragments may hold in all (string length, about bytes). */
 const MAX_SIZE = 4 * 1024 * 1024
 /** What the keys of content seen once may hold in all (string length). */
 const MAX_SEEN = 1024 * 1024
-
-/**
- * A fragment: a component whose markup its props alone shape, declared with the key function
- * that says so (the JSON of what shapes it, say), under a name of its own. It is rendered apart
- * from the page, outside the page's context: it may not read a context (the lint's
- * `fragment-reads-no-context`, which follows the components it renders, checks it).
- */
-export interface Fragment<P extends object> {
-  readonly name: string
-  readonly Component: ComponentType<P>
-  readonly key: (props: P) => string
-}
-
-/** Declares a fragment (see `Fragment`). */
-export function fragment<P extends object>(
-  name: string,
-  Component: ComponentType<P>,
-  key: (props: P) => string,
-): Fragment<P> {
-  return { name, Component, key }
-}
 
 /**
  * Fragments that many pages repeat (a provider's card on every listing it appears in, a

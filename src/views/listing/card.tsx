@@ -1,5 +1,5 @@
 import type { Fragments } from '../fragments'
-import { fragment } from '../fragments'
+import { fragment } from '../fragment'
 import { useContext } from 'react'
 import { Markup, MARKUP_KEY, Placed } from '../markup'
 import { Avatar } from '../parts/avatar'

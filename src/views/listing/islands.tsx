@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 import type { Fragments } from '../fragments'
-import { fragment } from '../fragments'
+import { fragment } from '../fragment'
 import { MARKUP_KEY, Placed } from '../markup'
 import { FilterForm, FilterPanel } from './filter-panel'
 import type { IslandProps } from './island-props'
