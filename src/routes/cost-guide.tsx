@@ -28,7 +28,7 @@ import { Document } from '../views/document'
 import type { LinkItem } from '../views/parts/link-list'
 import { count, rateAverage } from '../views/parts/format'
 import { cityPath, costPath } from '../urls/paths'
-import { renderDocument } from './render-document'
+import { renderPage } from './render-page'
 import { answersOf } from '../views/parts/answers'
 import type { CacheTag } from '../cache/tags'
 import { TAG } from '../cache/tags'
@@ -188,11 +188,12 @@ function renderGuide(c: Context<AppEnv>, guide: Guide): Promise<Response> {
       })}
     />
   )
-  return renderDocument(
-    c,
-    { document: <Document head={head} />, main: content },
-    { decision, tags: guide.tags, lastModified: stats.updatedAt },
-  )
+  return renderPage(c, <Document head={head} />, {
+    decision,
+    tags: guide.tags,
+    lastModified: stats.updatedAt,
+    main: content,
+  })
 }
 
 /** The rates by experience band, the guide's own beside the national ones. */

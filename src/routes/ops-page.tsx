@@ -24,7 +24,7 @@ export async function consolePage(
     email: person.email,
     role: person.role,
   }
-  const rendered = await renderHtml(
+  return renderHtml(
     <OpsDocument title={title} nonce={nonce} nav={nav}>
       {body}
     </OpsDocument>,
@@ -35,7 +35,6 @@ export async function consolePage(
       onStreamError: (error) => c.get('reporter').problem('ops console', { error: String(error) }),
     },
   )
-  return rendered.response
 }
 
 /** A console answer as JSON, for its islands: never stored, never indexed, as its pages. */

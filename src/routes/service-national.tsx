@@ -9,7 +9,7 @@ import { NationalPage } from '../views/directory/national-page'
 import { Document } from '../views/document'
 import { count, number, rateAverage } from '../views/parts/format'
 import { cityPath, costPath, servicePath, statePath } from '../urls/paths'
-import { renderDocument } from './render-document'
+import { renderPage } from './render-page'
 import { serviceParam } from './service-param'
 import { TAG } from '../cache/tags'
 
@@ -66,6 +66,10 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
         .map((s) => ({ href: servicePath(s.slug), text: s.title }))}
     />
   )
-  const options = { decision, tags: [TAG.service(service.slug)], lastModified: national?.updatedAt }
-  return renderDocument(c, { document: <Document head={head} client />, main: content }, options)
+  return renderPage(c, <Document head={head} client />, {
+    main: content,
+    decision,
+    tags: [TAG.service(service.slug)],
+    lastModified: national?.updatedAt,
+  })
 }

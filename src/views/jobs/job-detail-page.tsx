@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react'
 import { createElement, Suspense, use } from 'react'
 import type { Labelled } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
@@ -11,10 +12,6 @@ import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
 import { scheduleLabel } from './job-card'
 import type { Fragments } from '../fragments'
-import { fragment } from '../fragment'
-import { Document } from '../document'
-import type { DocumentParts } from '../render-document'
-import { streamed } from '../render-document'
 import { MARKUP_KEY, Placed } from '../markup'
 
 export interface JobDetailPageProps {
@@ -48,7 +45,7 @@ export function JobDetailPage(props: JobDetailPageProps) {
   const body = jobBody(props)
   const placed = (id: Section, attributes: { className?: string; 'aria-labelledby'?: string }) => (
     <Placed tag={id === 'facts' ? 'dl' : 'section'} {...attributes} markupKey={MARKUP_KEY.job(id)}>
-      {createElement(SECTIONS[id].Component, { body })}
+      {createElement(SECTIONS[id], { body })}
     </Placed>
   )
   return (
@@ -86,22 +83,6 @@ export function JobDetailPage(props: JobDetailPageProps) {
   )
 }
 
-/**
- * A job's page as its route hands it to `renderDocument`: the main rendered apart
- * (`JobDetailPage`), the other jobs streamed after it, an open job's sections as fragments.
- */
-export function jobView(props: JobDetailPageProps): DocumentParts {
-  return {
-    document: (
-      <Document head={props.head} layout="detail">
-        <JobSimilar {...props} similar={streamed(props.similar)} />
-      </Document>
-    ),
-    main: <JobDetailPage {...props} />,
-    fragments: (fragments) => jobMarkup(fragments, props),
-  }
-}
-
 /** A job's other open jobs, streamed after its main (`JobDetailPage`). */
 export function JobSimilar(props: JobDetailPageProps) {
   return (
@@ -133,13 +114,11 @@ function jobBody(props: JobDetailPageProps): JobBody {
   }
 }
 
-/** An open job's sections as fragments: all they show is the body, whose JSON keys them. */
-const jobKey = ({ body }: { body: JobBody }) => JSON.stringify(body)
 const SECTIONS = {
-  facts: fragment('job-facts', Facts, jobKey),
-  description: fragment('job-description', Description, jobKey),
-  requirements: fragment('job-requirements', Requirements, jobKey),
-}
+  facts: Facts,
+  description: Description,
+  requirements: Requirements,
+} satisfies Record<string, ComponentType<{ body: JobBody }>>
 
 type Section = keyof typeof SECTIONS
 
@@ -151,11 +130,11 @@ type Section = keyof typeof SECTIONS
 export function jobMarkup(fragments: Fragments, props: JobDetailPageProps): [string, string][] {
   if (props.expired) return []
   const body = jobBody(props)
-  const json = jobKey({ body })
+  const json = JSON.stringify(body)
   const shown = Object.entries(SECTIONS).filter(
     ([id]) => id !== 'requirements' || body.requirements.length > 0,
   )
-  return fragments.sections('job', shown, () => body, json, MARKUP_KEY.job)
+  return fragments.sections('job', shown, { body: () => body, json }, MARKUP_KEY.job)
 }
 
 function Facts({ body }: { body: JobBody }) {
