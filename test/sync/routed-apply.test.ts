@@ -288,18 +288,21 @@ describe(`the routed apply on ${databases.shards.length} shard(s) and control`, 
 })
 
 describe.skipIf(!two)('a move cut short after the directory’s switch', () => {
-  it('is finished by the next batch naming the provider: the old shard’s rows go', async () => {
-    const list = batches()
-    await applyBoth(list, 0, 3)
-    // The first shard answers its part and the move's read, then fails the move's delete.
+  /** The first shard answers its part and the move's read, then fails the move's delete. */
+  const moveCutShort = () => {
     let calls = 0
-    const cut = replaced(0, (real) =>
+    return replaced(0, (real) =>
       withFaults(real, {
         batch: (batch, statements) =>
           ++calls === 3 ? Promise.reject(new Error('the consumer stopped')) : batch(statements),
       }),
     )
-    const [outcome] = await applyBoth(list, 3, 4, cut)
+  }
+
+  it('is finished by the next batch naming the provider: the old shard’s rows go', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 3)
+    const [outcome] = await applyBoth(list, 3, 4, moveCutShort())
     const directory = () =>
       databases.control
         .prepare(
@@ -319,14 +322,7 @@ describe.skipIf(!two)('a move cut short after the directory’s switch', () => {
   it('is finished by the cron when no batch names the provider', async () => {
     const list = batches()
     await applyBoth(list, 0, 3)
-    let calls = 0
-    const cut = replaced(0, (real) =>
-      withFaults(real, {
-        batch: (batch, statements) =>
-          ++calls === 3 ? Promise.reject(new Error('the consumer stopped')) : batch(statements),
-      }),
-    )
-    await applyBoth(list, 3, 4, cut)
+    await applyBoth(list, 3, 4, moveCutShort())
     await flushOutboxes(databases, moment(3))
     await expectSameAsSingle({ purgeTimes: false })
   })
