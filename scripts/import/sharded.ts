@@ -7,6 +7,7 @@
 import { citySlug } from '../../src/catalog/cities'
 import type { Databases } from '../../src/data/databases'
 import type { Whereabouts } from '../../src/sync/route'
+import { JOB_HEAD, PROVIDER_HEAD } from '../../src/sync/outbox'
 import { routeMessages } from '../../src/sync/route'
 import type { Checkpoint } from './checkpoint'
 import { readCheckpoint } from './checkpoint'
@@ -89,13 +90,6 @@ export function lowestCheckpoint(checkpoints: readonly (Checkpoint | null)[]): C
 
 /** Directory rows copied a statement at a time: JSON of at most this many rows. */
 const DIRECTORY_ROWS = 1000
-
-// What a profile's or job's <head> and shell show before its shard is read.
-const PROVIDER_HEAD = `json_object('firstName', p.first_name, 'lastName', p.last_name,
-  'businessName', p.business_name, 'businessType', p.business_type, 'headline', p.headline,
-  'photoUrl', p.photo_url, 'rating', p.rating, 'reviewCount', p.review_count)`
-const JOB_HEAD = `json_object('title', j.title, 'service', j.service, 'employer', j.employer,
-  'postedAt', j.posted_at)`
 
 const DIRECTORY = {
   provider_directory: {

@@ -24,12 +24,12 @@ export interface OutboxRow {
   body: string
 }
 
-// What a profile's or job's <head> and shell show before its shard is read (as the import's
-// directory writes it: scripts/import/sharded.ts).
-const PROVIDER_HEAD = `json_object('firstName', p.first_name, 'lastName', p.last_name,
+// What a profile's or job's <head> and shell show before its shard is read: the directory's
+// `head`, as the sync and the import (scripts/import/sharded.ts) both write it.
+export const PROVIDER_HEAD = `json_object('firstName', p.first_name, 'lastName', p.last_name,
   'businessName', p.business_name, 'businessType', p.business_type, 'headline', p.headline,
   'photoUrl', p.photo_url, 'rating', p.rating, 'reviewCount', p.review_count)`
-const JOB_HEAD = `json_object('title', j.title, 'service', j.service, 'employer', j.employer,
+export const JOB_HEAD = `json_object('title', j.title, 'service', j.service, 'employer', j.employer,
   'postedAt', j.posted_at)`
 
 /** SQL: the rows of `table` as JSON objects of `columns`, where `where`. */
