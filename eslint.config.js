@@ -5,6 +5,7 @@ import js from '@eslint/js'
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
 import { importX } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
+import { fragmentRules } from './scripts/lint/fragment-reads-no-context.js'
 
 const PROJECTS = [
   './tsconfig.json',
@@ -108,8 +109,15 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 60 }] },
   },
   {
+    // A fragment is rendered apart from the page and kept under its key: it reads no context
+    // (scripts/lint/fragment-reads-no-context.js).
+    files: ['src/views/**'],
+    plugins: { fragments: fragmentRules },
+    rules: { 'fragments/fragment-reads-no-context': 'error' },
+  },
+  {
     // Plain JavaScript outside the TypeScript projects (scripts/preflight.js runs on any Node).
-    files: ['eslint.config.js', 'scripts/preflight.js'],
+    files: ['eslint.config.js', 'scripts/preflight.js', 'scripts/lint/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },
 )

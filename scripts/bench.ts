@@ -79,7 +79,8 @@ const USAGE = `
   npm run bench -- --instructions PATH  instructions a request of PATH's miss, counted by
                                      valgrind's callgrind (--hit, repeatable; --floor:
                                      /adult-care is then a page with nothing of its own,
-                                     for --profile too)
+                                     for --profile too; --warmup N --requests N: a shorter
+                                     count than 500 after 2,000, for comparing on and off)
   npm run bench -- --cache-here      a miss's Cache API answered in the site's own workerd, as
                                      before the bench answered it in another (with the rows,
                                      --profile and --instructions)
@@ -111,6 +112,8 @@ const { values } = parseCommandLine(USAGE, {
   hit: { type: 'boolean', default: false },
   tail: { type: 'boolean', default: false },
   instructions: { type: 'string', multiple: true, default: [] },
+  warmup: { type: 'string', default: '2000' },
+  requests: { type: 'string', default: '500' },
   floor: { type: 'boolean', default: false },
   'cache-here': { type: 'boolean', default: false },
   only: { type: 'string', multiple: true, default: [] },
@@ -300,15 +303,18 @@ if (values.profile) {
   process.exit(0)
 }
 if (values.instructions.length) {
+  const warmup = wholeNumber('warmup', values.warmup, { min: 1, max: 100_000 })
+  const requests = wholeNumber('requests', values.requests, { min: 1, max: 100_000 })
   const counted = await countInstructions(values.instructions, {
     hit: values.hit,
     floor: values.floor,
     cacheHere: values['cache-here'],
-    warmup: 2000,
-    requests: 500,
+    warmup,
+    requests,
   })
   console.log(
-    `\nnpm run bench -- --instructions: ${values.hit ? 'hits' : 'misses'}, 500 after 2,000\n`,
+    `\nnpm run bench -- --instructions: ${values.hit ? 'hits' : 'misses'}, ` +
+      `${requests.toLocaleString('en')} after ${warmup.toLocaleString('en')}\n`,
   )
   console.log(
     markdownTable(

@@ -8,6 +8,7 @@ import type { Trail } from './observability/trail'
 import type { Memory } from './memory'
 import type { Asker, Bindings, Decision, RoutedPage } from './request/decision'
 import type { ReadSession } from './request/read-session'
+import type { Rendered } from './views/render-html'
 
 /**
  * Hono's environment: bindings from `wrangler types` (with the fast path's decision of the
@@ -62,5 +63,10 @@ export interface AppEnv {
     pageOf: (path: string) => PageContext
     /** Set when a section streamed after the shell failed: the page is not stored. */
     renderFailed: boolean
+    /**
+     * The page's render as the renderer returned it (src/views/render-html.ts): the edge cache
+     * stores the bytes it sent. Unset for a response no render made.
+     */
+    rendered: Rendered | undefined
   }
 }

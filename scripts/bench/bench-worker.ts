@@ -8,7 +8,7 @@ import type { AppEnv } from '../../src/env'
 import { readGate } from '../../src/gate/gate-store'
 import { createApp, memory, withFastPath } from '../../src/app'
 import { ROUTES } from '../../src/pages'
-import { renderPage } from '../../src/routes/render-page'
+import { renderDocument } from '../../src/routes/render-document'
 import { pageHead } from '../../src/seo/head'
 import { decideIndexing } from '../../src/seo/indexability'
 import { Document } from '../../src/views/document'
@@ -96,7 +96,7 @@ const floorPage: Handler<AppEnv> = (c) => {
     decision,
     crumbs: null,
   })
-  return renderPage(c, createElement(Document, { head, children: null }), { decision })
+  return renderDocument(c, createElement(Document, { head, children: null }), { decision })
 }
 
 let floor: ReturnType<typeof withFastPath> | null = null

@@ -3,7 +3,6 @@ import type { AppEnv } from '../env'
 import type { NonceFree } from '../lib/nonce'
 import { withoutNonce } from '../lib/nonce'
 import { pageOfDataPath } from '../urls/data-prefix'
-import { sentBytes } from '../views/coalesce'
 import { lookUp, rememberTags, serve, tagsKnown } from './cache-lookup'
 import type { Freshness } from './entry-meta'
 import { assess } from './entry-meta'
@@ -169,9 +168,9 @@ async function storeWhole(c: Context<AppEnv>, headers: Headers, keep: Keep, fail
 }
 
 /**
- * A person's render: its bytes are kept as they are sent (src/views/coalesce.ts), and it goes
- * out as it is, its caching headers set in place; any other body is split in two. A redirect
- * has none: stored as an empty one.
+ * A person's render: the bytes its renderer returned beside the response (`rendered`: kept as
+ * they are sent, src/views/coalesce.ts), and it goes out as it is, its caching headers set in
+ * place; any other body is split in two. A redirect has none: stored as an empty one.
  */
 function storeSent(
   c: Context<AppEnv>,
@@ -181,7 +180,9 @@ function storeSent(
   failed: Failed,
 ): void {
   const res = c.res
-  let whole: Promise<Uint8Array> | null | undefined = sentBytes(res.body)
+  const rendered = c.get('rendered')
+  // The render's own body, unless a step after the render replaced it.
+  let whole = rendered && res.body && rendered.response.body === res.body ? rendered.whole() : null
   if (whole) {
     res.headers.set('x-cache', 'MISS')
     res.headers.set('cache-control', cacheControl)

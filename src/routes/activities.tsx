@@ -23,7 +23,8 @@ import {
 } from '../queries/activity-query'
 import { activitiesPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
-import { renderListing } from './render-page'
+import { renderDocument } from './render-document'
+import { listingView } from '../views/listing/listing-layout'
 import { intentQuestion } from '../views/listing/intent-question'
 import { TAG } from '../cache/tags'
 
@@ -32,10 +33,9 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
   const loaded = await loadActivities(c)
   const { keyword, categories } = loaded
   const { head, crumbs, state, decision, worthALink } = describeActivities(c, loaded)
-  return renderListing(
+  return renderDocument(
     c,
-    state,
-    () => ({
+    listingView(state, () => ({
       head,
       main: (
         <ActivitiesPage
@@ -51,7 +51,7 @@ export async function activitiesPage(c: Context<AppEnv>): Promise<Response> {
             }))}
         />
       ),
-    }),
+    })),
     { decision, tags: [TAG.keyword(keyword.slug), TAG.category(keyword.category.slug)] },
   )
 }

@@ -17,7 +17,7 @@ import { CityHubPage } from '../views/hub/city-hub-page'
 import { Document } from '../views/document'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from '../seo/camp-links'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 import { count, listOf, number } from '../views/parts/format'
 import { newestDate } from '../seo/newest-date'
 import { TAG } from '../cache/tags'
@@ -28,16 +28,19 @@ export async function cityHubPage(c: Context<AppEnv>): Promise<Response> {
   const { city, shown, services, jobs } = loaded
   const decision = hubDecision(services, jobs, c.get('flags').on)
   const { head, ...hub } = describeHub(c, loaded, decision)
-  return renderPage(c, <Document head={head} client />, {
-    main: <CityHubPage {...hub} />,
-    decision,
-    tags: [TAG.city(city.slug)],
-    // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.
-    lastModified: newestDate([
-      ...services.filter((r) => shown.some((s) => s.slug === r.service)).map((r) => r.updatedAt),
-      ...jobs.map((r) => r.updatedAt),
-    ]),
-  })
+  return renderDocument(
+    c,
+    { document: <Document head={head} client />, main: <CityHubPage {...hub} /> },
+    {
+      decision,
+      tags: [TAG.city(city.slug)],
+      // The sitemap's lastmod of the hub (src/routes/sitemaps.ts): the newest row behind it.
+      lastModified: newestDate([
+        ...services.filter((r) => shown.some((s) => s.slug === r.service)).map((r) => r.updatedAt),
+        ...jobs.map((r) => r.updatedAt),
+      ]),
+    },
+  )
 }
 
 type LoadedHub = Awaited<ReturnType<typeof loadHub>>

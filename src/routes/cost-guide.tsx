@@ -28,7 +28,7 @@ import { Document } from '../views/document'
 import type { LinkItem } from '../views/parts/link-list'
 import { count, rateAverage } from '../views/parts/format'
 import { cityPath, costPath } from '../urls/paths'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 import { answersOf } from '../views/parts/answers'
 import type { CacheTag } from '../cache/tags'
 import { TAG } from '../cache/tags'
@@ -188,12 +188,11 @@ function renderGuide(c: Context<AppEnv>, guide: Guide): Promise<Response> {
       })}
     />
   )
-  return renderPage(c, <Document head={head} />, {
-    decision,
-    tags: guide.tags,
-    lastModified: stats.updatedAt,
-    main: content,
-  })
+  return renderDocument(
+    c,
+    { document: <Document head={head} />, main: content },
+    { decision, tags: guide.tags, lastModified: stats.updatedAt },
+  )
 }
 
 /** The rates by experience band, the guide's own beside the national ones. */

@@ -40,7 +40,9 @@ import { CAMP_KEYWORDS, campLinksOf } from '../seo/camp-links'
 import { hubDecision } from '../seo/indexability'
 import { cityHubPath, cityPath, costPath, jobListingPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
-import { renderListing, streamed } from './render-page'
+import { renderDocument } from './render-document'
+import { listingView } from '../views/listing/listing-layout'
+import { streamed } from '../views/render-document'
 import { intentQuestion } from '../views/listing/intent-question'
 import { serviceParam } from './service-param'
 import { TAG } from '../cache/tags'
@@ -51,10 +53,9 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   const { service, city, local, listing } = loaded
   const db = c.get('db')
   const { head, crumbs, state, place, decision } = describeDirectory(c, loaded)
-  return renderListing(
+  return renderDocument(
     c,
-    state,
-    () => ({
+    listingView(state, () => ({
       head,
       main: (
         <DirectoryPage
@@ -80,7 +81,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
           )}
         />
       ),
-    }),
+    })),
     {
       decision,
       // A provider's purge reaches every listing its card is on.

@@ -19,7 +19,7 @@ import { SiteContext } from '../views/site-context'
 import type { RenderedError } from '../views/rendered-errors'
 import { RenderedErrors } from '../views/rendered-errors'
 import { DEFAULT_FLAGS } from '../flags/request-flags'
-import { dataLayerOf, siteOf } from './render-page'
+import { dataLayerOf, siteOf } from './render-document'
 
 /**
  * The one place errors become pages, and the only place that reports. Expected outcomes arrive
@@ -100,7 +100,7 @@ async function errorPage(
     const key = detail ? null : RenderedErrors.key(status, site.dataLayer, c.get('flags').variant)
     const rendered = key === null ? undefined : renderedErrors.get(key)
     if (rendered !== undefined) return again(rendered, site.nonce, status, headers)
-    const res = await renderHtml(
+    const render = await renderHtml(
       <SiteContext.Provider value={site}>
         <ErrorPage
           status={status}
@@ -115,8 +115,11 @@ async function errorPage(
       </SiteContext.Provider>,
       { status, headers, waitForAll: true, onStreamError: () => undefined, nonce: site.nonce },
     )
-    if (key === null) return res
-    const page = new Uint8Array(await res.arrayBuffer())
+    if (key === null) {
+      c.set('rendered', render)
+      return render.response
+    }
+    const page = new Uint8Array(await render.response.arrayBuffer())
     renderedErrors.set(key, await kept(page, site, c.env.SENTRY_BROWSER_DSN))
     return html(page, status, headers)
   } catch {

@@ -22,7 +22,7 @@ import { decideIndexing } from '../seo/indexability'
 import { MessagePage, MessageSentPage } from '../views/message/message-pages'
 import { displayName } from '../views/parts/format'
 import { entityId, providerMessagePath, providerMessageSentPath, providerPath } from '../urls/paths'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 
 // A message is about one visitor: never stored by a shared cache, never indexed.
 const PRIVATE = { 'cache-control': 'private, no-store' }
@@ -223,7 +223,7 @@ function formAgain(
   options: FormAgain,
 ): Promise<Response> {
   const recipient = recipientName(provider)
-  return renderPage(
+  return renderDocument(
     c,
     <MessagePage
       head={pageHead(c.env.PUBLIC_ORIGIN, {
@@ -252,7 +252,7 @@ function formAgain(
 export async function guestMessageSent(c: Context<AppEnv>): Promise<Response> {
   const provider = await recipientOf(c)
   const recipient = recipientName(provider)
-  return renderPage(
+  return renderDocument(
     c,
     <MessageSentPage
       head={pageHead(c.env.PUBLIC_ORIGIN, {

@@ -16,7 +16,7 @@ import { HomePage } from '../views/home/home-page'
 import { number } from '../views/parts/format'
 import { cityHubPath, costPath, HOME, servicePath } from '../urls/paths'
 import { CAMP_KEYWORDS, campLinksOf } from '../seo/camp-links'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 import { searchFormProps } from '../views/search/search-form'
 import { TAG } from '../cache/tags'
 
@@ -43,7 +43,7 @@ export async function homePage(c: Context<AppEnv>): Promise<Response> {
     (s) => slugs.includes(s.slug) && worthListing(costInventory(providersOf(s.slug))),
   ).map((s) => ({ href: costPath(s.slug), text: `${s.title} costs` }))
   const decision = decideIndexing({ inventory: national.reduce((n, r) => n + r.providers, 0) })
-  return renderPage(
+  return renderDocument(
     c,
     <HomePage
       head={pageHead(c.env.PUBLIC_ORIGIN, {

@@ -13,13 +13,11 @@ import { absoluteUrl, pageHead, SITE_NAME } from '../seo/head'
 import type { IndexDecision } from '../seo/indexability'
 import { decideIndexing, worthListing } from '../seo/indexability'
 import type { JobDetailPageProps } from '../views/jobs/job-detail-page'
-import { JobDetailPage, JobSimilar, jobMarkup } from '../views/jobs/job-detail-page'
-import { Document } from '../views/document'
+import { jobView } from '../views/jobs/job-detail-page'
 import { rateRange } from '../views/parts/format'
 import { cityHubPath, entityId, jobListingPath, jobPath, jobSlug } from '../urls/paths'
 import { hubDecision } from '../seo/indexability'
-import { placedCards, placementOf, renderPage } from './render-page'
-import type { Placement } from '../views/markup'
+import { renderDocument } from './render-document'
 import { jobCard } from '../views/jobs/job-card'
 import type { CardModel } from '../views/listing/listing-state'
 import { entityRedirect } from '../cache/entity-redirect'
@@ -47,17 +45,8 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const now = new Date()
   const expired = isExpired(job, now)
   const decision = decideIndexing({ expired })
-  const placement = placementOf(c)
-  const props = describeJob(c, loaded, { path, now, expired, decision, placement })
-  const similar = (
-    <Document head={props.head} layout="detail">
-      <JobSimilar {...props} />
-    </Document>
-  )
-  return renderPage(c, similar, {
-    main: <JobDetailPage {...props} />,
-    placement,
-    markup: jobMarkup(placement.fragments, props),
+  const props = describeJob(c, loaded, { path, now, expired, decision })
+  return renderDocument(c, jobView(props), {
     decision,
     status: expired ? 410 : 200,
     analytics: { pageId: PAGE_IDS.job, service: job.service, city: job.citySlug },
@@ -99,10 +88,9 @@ function describeJob(
     now: Date
     expired: boolean
     decision: IndexDecision
-    placement: Placement
   },
 ): JobDetailPageProps {
-  const { path, now, expired, decision, placement } = page
+  const { path, now, expired, decision } = page
   const db = c.get('db')
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${job.cityName}, ${job.stateCode}`
@@ -137,7 +125,7 @@ function describeJob(
     ages: jobs.service.ages,
     requirements: JOB_REQUIREMENTS,
     // Other jobs are not needed for the status: streamed after the shell.
-    similar: placedCards(placement, otherJobs(db, job, { now, expired })),
+    similar: otherJobs(db, job, { now, expired }),
     listing: listed
       ? {
           href: listing,

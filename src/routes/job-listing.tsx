@@ -18,7 +18,8 @@ import { hubDecision } from '../seo/indexability'
 import { sortedBy } from '../queries/listing-query'
 import { cityHubPath, cityPath, jobListingPath } from '../urls/paths'
 import { listingPage, validQuery } from './listing-page'
-import { renderListing } from './render-page'
+import { renderDocument } from './render-document'
+import { listingView } from '../views/listing/listing-layout'
 import { TAG } from '../cache/tags'
 
 /** `/{job-service}/{city-state}`: open jobs of a city (page kind JOBS). */
@@ -26,10 +27,9 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
   const loaded = await loadJobListing(c)
   const { jobs, city, counts, providers } = loaded
   const { head, crumbs, state, decision, place, hub } = describeJobListing(c, loaded)
-  return renderListing(
+  return renderDocument(
     c,
-    state,
-    () => ({
+    listingView(state, () => ({
       head,
       main: (
         <JobListingPage
@@ -41,7 +41,7 @@ export async function jobListingPage(c: Context<AppEnv>): Promise<Response> {
           related={relatedLinks(jobs, city, providers?.providers ?? 0, hub)}
         />
       ),
-    }),
+    })),
     {
       decision,
       tags: [TAG.service(jobs.slug), TAG.service(jobs.service.slug), TAG.city(city.slug)],

@@ -24,7 +24,7 @@ export async function consolePage(
     email: person.email,
     role: person.role,
   }
-  return renderHtml(
+  const rendered = await renderHtml(
     <OpsDocument title={title} nonce={nonce} nav={nav}>
       {body}
     </OpsDocument>,
@@ -35,6 +35,7 @@ export async function consolePage(
       onStreamError: (error) => c.get('reporter').problem('ops console', { error: String(error) }),
     },
   )
+  return rendered.response
 }
 
 /** A console answer as JSON, for its islands: never stored, never indexed, as its pages. */

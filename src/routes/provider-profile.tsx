@@ -30,12 +30,10 @@ import { decideIndexing, worthListing } from '../seo/indexability'
 import type { Crumb } from '../seo/json-ld'
 import { count, displayName, rateRange } from '../views/parts/format'
 import type { ProfilePageProps, ProfileService } from '../views/profile/profile-page'
-import { ProfilePage, ProfileSimilar, profileMarkup } from '../views/profile/profile-page'
-import { Document } from '../views/document'
+import { profileView } from '../views/profile/profile-page'
 import { cityPath, entityId, providerPath, providerSlug } from '../urls/paths'
-import type { PageOptions } from './render-page'
-import { placedCards, placementOf, renderPage } from './render-page'
-import type { Placement } from '../views/markup'
+import type { PageOptions } from './render-document'
+import { renderDocument } from './render-document'
 import type { CardModel } from '../views/listing/listing-state'
 import { providerCard } from '../views/directory/provider-card'
 import { entityRedirect } from '../cache/entity-redirect'
@@ -51,20 +49,8 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
   const path = providerPath(loaded.provider)
   if (slug !== providerSlug(loaded.provider))
     return entityRedirect(c, path, [TAG.provider(loaded.provider.id)])
-  const placement = placementOf(c)
-  const { props, options } = describeProfile(c, loaded, { path, placement })
-  const markup = profileMarkup(placement.fragments, props)
-  const similar = (
-    <Document head={props.head} layout="detail">
-      <ProfileSimilar {...props} />
-    </Document>
-  )
-  return renderPage(c, similar, {
-    ...options,
-    placement,
-    markup,
-    main: <ProfilePage {...props} />,
-  })
+  const { props, options } = describeProfile(c, loaded, path)
+  return renderDocument(c, profileView(props), options)
 }
 
 type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>
@@ -94,7 +80,7 @@ async function loadProfile(db: Db, slug: string) {
 function describeProfile(
   c: Context<AppEnv>,
   { provider, services, reviews, averages, cityCounts, stateLeaders }: LoadedProfile,
-  { path, placement }: { path: string; placement: Placement },
+  path: string,
 ): { props: ProfilePageProps; options: PageOptions } {
   const primary = services[0]
   const name = provider.businessName ?? displayName(provider)
@@ -133,7 +119,7 @@ function describeProfile(
       .filter((a) => a.category !== 'OVERALL')
       .map((a) => ({ label: labelOf(RATING_CATEGORY_LABELS, a.category), average: a.average })),
     reviews,
-    similar: placedCards(placement, similarCards(c, provider, primary?.service ?? null)),
+    similar: similarCards(c, provider, primary?.service ?? null),
     ctaSegment: primary?.service.slug ?? 'caregivers',
     messaging: c.get('flags').on('embeddedGuestMessaging'),
   }

@@ -16,7 +16,7 @@ import type { LinkItem } from '../views/parts/link-list'
 import type { Suggestion } from '../views/search/search-form'
 import { MIN_SUGGEST, placeLabel, searchFormProps } from '../views/search/search-form'
 import { SearchPage } from '../views/search/search-page'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 
 /**
  * A search is about one visitor's text: never stored by any cache, never in an index (its
@@ -168,7 +168,7 @@ function renderAnswer(
   page: Answer,
   services: readonly Service[],
 ): Promise<Response> {
-  return renderPage(
+  return renderDocument(
     c,
     <SearchPage
       head={{

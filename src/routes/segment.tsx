@@ -10,7 +10,7 @@ import { Document } from '../views/document'
 import { SegmentPage } from '../views/segment/segment-page'
 import { number, rateAverage } from '../views/parts/format'
 import { cityPath, servicePath } from '../urls/paths'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 import { TAG } from '../cache/tags'
 
 /** `/adult-care`, `/caregivers`, …: a segment landing page, its figures from the catalog. */
@@ -59,9 +59,12 @@ export async function segmentPage(c: Context<AppEnv>): Promise<Response> {
       }))}
     />
   )
-  return renderPage(c, <Document head={head} />, {
-    main: content,
-    decision,
-    tags: [TAG.segment(segment.slug)],
-  })
+  return renderDocument(
+    c,
+    { document: <Document head={head} />, main: content },
+    {
+      decision,
+      tags: [TAG.segment(segment.slug)],
+    },
+  )
 }

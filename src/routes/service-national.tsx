@@ -9,7 +9,7 @@ import { NationalPage } from '../views/directory/national-page'
 import { Document } from '../views/document'
 import { count, number, rateAverage } from '../views/parts/format'
 import { cityPath, costPath, servicePath, statePath } from '../urls/paths'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 import { serviceParam } from './service-param'
 import { TAG } from '../cache/tags'
 
@@ -66,10 +66,6 @@ export async function serviceNationalPage(c: Context<AppEnv>): Promise<Response>
         .map((s) => ({ href: servicePath(s.slug), text: s.title }))}
     />
   )
-  return renderPage(c, <Document head={head} client />, {
-    main: content,
-    decision,
-    tags: [TAG.service(service.slug)],
-    lastModified: national?.updatedAt,
-  })
+  const options = { decision, tags: [TAG.service(service.slug)], lastModified: national?.updatedAt }
+  return renderDocument(c, { document: <Document head={head} client />, main: content }, options)
 }

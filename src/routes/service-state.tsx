@@ -22,7 +22,7 @@ import type { StatePageProps } from '../views/directory/state-page'
 import { StatePage, stateSummary } from '../views/directory/state-page'
 import { Document } from '../views/document'
 import { cityPath, servicePath, statePath } from '../urls/paths'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 import { serviceParam } from './service-param'
 import { answersOf } from '../views/parts/answers'
 import { number } from '../views/parts/format'
@@ -34,16 +34,19 @@ export async function serviceStatePage(c: Context<AppEnv>): Promise<Response> {
   const { service, code, leaders, top, cities } = loaded
   const decision = decideIndexing({ inventory: stateInventory(cities.map((c) => c.providers)) })
   const { head, ...props } = describeState(c, loaded, decision)
-  return renderPage(c, <Document head={head} client />, {
-    main: <StatePage {...props} />,
-    decision,
-    lastModified: leaders.find((r) => r.service === service.slug)?.updatedAt,
-    tags: [
-      TAG.service(service.slug),
-      TAG.state(code.toLowerCase()),
-      ...top.map((p) => TAG.provider(p.id)),
-    ],
-  })
+  return renderDocument(
+    c,
+    { document: <Document head={head} client />, main: <StatePage {...props} /> },
+    {
+      decision,
+      lastModified: leaders.find((r) => r.service === service.slug)?.updatedAt,
+      tags: [
+        TAG.service(service.slug),
+        TAG.state(code.toLowerCase()),
+        ...top.map((p) => TAG.provider(p.id)),
+      ],
+    },
+  )
 }
 
 type LoadedState = Awaited<ReturnType<typeof loadState>>

@@ -27,7 +27,7 @@ import {
 } from '../urls/paths'
 import type { ServesPage } from '../urls/return-path'
 import { FROM, returnPathOf } from '../urls/return-path'
-import { renderPage } from './render-page'
+import { renderDocument } from './render-document'
 
 /** The `csc` cookie of a visitor after care: the segment (s), buying intent (i), who needs care (w). */
 export interface Choice {
@@ -126,7 +126,7 @@ export function intentStep(servesPage: ServesPage): Handler<AppEnv> {
     }
     const title = segmentTitle(segment)
     const path = flowPath(segment)
-    return renderPage(
+    return renderDocument(
       c,
       <ChoicePage
         head={pageHead(c.env.PUBLIC_ORIGIN, {
@@ -185,7 +185,7 @@ export function whoNeedsCareStep(servesPage: ServesPage): Handler<AppEnv> {
       chosen: who,
     }
     const asksIntent = !kept || intent !== null
-    return renderPage(
+    return renderDocument(
       c,
       <ChoicePage
         head={pageHead(c.env.PUBLIC_ORIGIN, {
@@ -242,7 +242,7 @@ export function providerEntry(servesPage: ServesPage): Handler<AppEnv> {
       saved && !work && !start
         ? `Noted: ${labelOf(saved.s, KINDS_OF_WORK)}, starting ${labelOf(saved.i, START_DATES).toLowerCase()}. You can change your answers here.`
         : null
-    return renderPage(
+    return renderDocument(
       c,
       <ChoicePage
         head={pageHead(c.env.PUBLIC_ORIGIN, {

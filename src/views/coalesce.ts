@@ -1,79 +1,71 @@
 import type { Splices } from './splice'
 import { join } from './splice'
 
+/** Enough for a chunk already queued to reach a reader through the stream's promise chain. */
+const READY_WITHIN_MICROTASKS = 4
+
+/** A coalesced stream and the whole of what it sends. */
+export interface Coalesced {
+  body: ReadableStream<Uint8Array>
+  /**
+   * The whole of what `body` sends, once it has sent it, read to its end even if its reader
+   * stops (as a tee's other branch would be); asking for it is what keeps it.
+   */
+  whole: () => Promise<Uint8Array>
+}
+
 /**
  * Joins the chunks a stream produces in one burst into one chunk. React writes a flush as
  * many 4 KiB pieces in a row, synchronously; joined, the shell with its whole <head> is the
  * first chunk and the network sees a few large writes instead of many small ones. A burst ends
  * when no further chunk is ready within a few microtasks: React's next flush waits on I/O.
  * (A timer per chunk, racing the read, cost a few per cent of a page's CPU.) With `splices`,
- * each joined chunk gets its fragments' bytes in place of their markers.
+ * each joined chunk gets the bytes its markers stand for (src/views/splice.ts).
  *
  * The source is read as fast as it writes, not at the reader's pace: a page is rendered whole
- * whatever the reader does. The chunks sent are kept, so the stored copy of a render
- * (`sentBytes`) needs no second branch of the stream (a `tee`) and no second read of each chunk.
+ * whatever the reader does. The chunks sent are kept and returned beside the stream (`whole`),
+ * so the stored copy of a render needs no second branch of the stream (a `tee`) and no second
+ * read of each chunk.
  */
-/** Enough for a chunk already queued to reach a reader through the stream's promise chain. */
-const READY_WITHIN_MICROTASKS = 4
-
-/** What a coalesced stream sends, kept on the stream itself for `sentBytes`. */
-class Sent {
-  readonly chunks: Uint8Array[] = []
-  /** Whether the reader still reads. */
-  reading = true
-  /** Whether the bytes are kept to their end even if it stops. */
-  kept = false
-  done: Promise<Uint8Array[]> = Promise.resolve(this.chunks)
-}
-
-const SENT = Symbol('sent')
-type Coalesced = ReadableStream<Uint8Array> & { [SENT]?: Sent }
-
 export function coalesce(
   source: ReadableStream<Uint8Array>,
   splices: Splices | null = null,
-): ReadableStream<Uint8Array> {
+): Coalesced {
   const reader = source.getReader()
-  const sent = new Sent()
-  const stream: Coalesced = new ReadableStream<Uint8Array>({
+  const chunks: Uint8Array[] = []
+  let reading = true
+  let kept = false
+  let done: Promise<Uint8Array[]> = Promise.resolve(chunks)
+  const body = new ReadableStream<Uint8Array>({
     start(controller) {
       const emit = (chunk: Uint8Array) => {
         if (!chunk.byteLength) return
-        sent.chunks.push(chunk)
-        if (sent.reading) controller.enqueue(chunk)
+        chunks.push(chunk)
+        if (reading) controller.enqueue(chunk)
       }
-      sent.done = bursts(reader, splices, emit).then(
+      done = bursts(reader, splices, emit).then(
         () => {
-          if (sent.reading) controller.close()
-          return sent.chunks
+          if (reading) controller.close()
+          return chunks
         },
         (error: unknown) => {
-          if (sent.reading) controller.error(error)
+          if (reading) controller.error(error)
           throw error
         },
       )
-      // Its failure is the stream's; a caller of `sentBytes` gets it too.
-      sent.done.catch(() => undefined)
+      // Its failure is the stream's; a caller of `whole` gets it too.
+      done.catch(() => undefined)
     },
     cancel(reason) {
-      sent.reading = false
-      // A copy being kept is rendered to its end, as a tee's other branch would be.
-      if (!sent.kept) return reader.cancel(reason)
+      reading = false
+      if (!kept) return reader.cancel(reason)
     },
   })
-  stream[SENT] = sent
-  return stream
-}
-
-/**
- * The whole of what `stream` (a response body made by `coalesce`) sends, once it has sent it,
- * read to its end even if its reader stops; undefined for any other body.
- */
-export function sentBytes(stream: Coalesced | null): Promise<Uint8Array> | undefined {
-  const sent = stream?.[SENT]
-  if (!sent) return undefined
-  sent.kept = true
-  return sent.done.then((chunks) => (chunks.length ? join(chunks) : new Uint8Array(0)))
+  const whole = () => {
+    kept = true
+    return done.then((sent) => (sent.length ? join(sent) : new Uint8Array(0)))
+  }
+  return { body, whole }
 }
 
 /** Reads `reader` to its end, handing each burst, joined and spliced, to `emit`. */

@@ -8,6 +8,7 @@ import { metaDescription, SITE_NAME } from '../seo/head'
 import { scriptJson } from '../seo/json-ld'
 import type { ClientConfig } from './client-config'
 import type { Fragments } from './fragments'
+import { fragment } from './fragment'
 import { Markup, MARKUP_KEY, Placed } from './markup'
 import { CLIENT_CONFIG_ID } from './client-config'
 import type { Site } from './site-context'
@@ -148,11 +149,16 @@ function SiteFooter({ services }: Frame) {
 /** The header and footer of this site's pages, rendered once per set of flags that shape them. */
 export function frameMarkup(fragments: Fragments, site: Site): [unknown, string][] {
   const frame = frameOf(site)
+  const key = JSON.stringify(frame)
   return [
-    [MARKUP_KEY.header, fragments.html('header', SiteHeader, frame)],
-    [MARKUP_KEY.footer, fragments.html('footer', SiteFooter, frame)],
+    [MARKUP_KEY.header, fragments.html(HEADER, frame, key)],
+    [MARKUP_KEY.footer, fragments.html(FOOTER, frame, key)],
   ]
 }
+
+const frameKey = (frame: Frame) => JSON.stringify(frame)
+const HEADER = fragment('header', SiteHeader, frameKey)
+const FOOTER = fragment('footer', SiteFooter, frameKey)
 
 /**
  * The page's data layer, then Google Tag Manager's loader, in one inline script the page's

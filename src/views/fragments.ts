@@ -1,9 +1,7 @@
 import { LRUCache } from 'lru-cache'
-import type { ComponentType } from 'react'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server.node'
-
-const encoder = new TextEncoder()
+import type { Fragment } from './fragment'
 
 /** What an isolate's rendered fragments may hold in all (string length, about bytes). */
 const MAX_SIZE = 4 * 1024 * 1024
@@ -21,12 +19,9 @@ const MAX_SEEN = 1024 * 1024
  * (src/memory.ts).
  */
 export class Fragments {
-  /** Each fragment's UTF-8, by its markup: what a streamed page splices in (src/views/splice.ts). */
-  readonly #bytes = new Map<string, Uint8Array>()
   readonly #kept = new LRUCache<string, string>({
     maxSize: MAX_SIZE,
-    sizeCalculation: (html, key) => 2 * html.length + key.length,
-    dispose: (html) => this.#bytes.delete(html),
+    sizeCalculation: (html, key) => html.length + key.length,
   })
 
   /** Keys of a page's own content rendered once, not kept (`sections`). */
@@ -36,17 +31,19 @@ export class Fragments {
   })
 
   /**
-   * The markup of each of a page's own sections, `[id, Component]`, under `markupKey(id)`: all
-   * shaped by `body()` (made only to render them here), whose JSON (`json`) keys them. None on
+   * The markup of each of a page's own sections, `[id, fragment]`, under `markupKey(id)`: all
+   * shaped by `body()` (made only to render them here), whose JSON (`json`, each section's key)
+   * keys them. None on
    * the content's first render in the isolate, only its key noted: what only one page shows
    * costs more rendered apart than in the page, which only a repeat render earns back, so a
    * first render (what a crawler walking the long tail gets) renders them in the page, and the
    * next ones place them.
    */
-  sections<B>(
+  sections<B extends object>(
     name: string,
-    sections: readonly (readonly [string, ComponentType<{ body: B }>])[],
-    { body, json }: { body: () => B; json: string },
+    sections: readonly (readonly [string, Fragment<{ body: B }>])[],
+    body: () => B,
+    json: string,
     markupKey: (id: string) => string,
   ): [string, string][] {
     const key = `${name}:${json}`
@@ -55,23 +52,16 @@ export class Fragments {
       return []
     }
     const props = { body: body() }
-    return sections.map(([id, Component]) => [
-      markupKey(id),
-      this.html(`${name}-${id}`, Component, props, json),
-    ])
+    return sections.map(([id, section]) => [markupKey(id), this.html(section, props, json)])
   }
 
   /**
-   * The markup of `<Component {...props} />`, from memory when rendered before. `json`: the
-   * JSON of what shapes it, when the caller has it already.
+   * The markup of `fragment` with `props`, from memory when rendered before. `key`: the
+   * fragment's key of these props, when the caller has it already.
    */
-  html<P extends object>(
-    name: string,
-    Component: ComponentType<P>,
-    props: P,
-    json = JSON.stringify(props),
-  ): string {
-    return this.made(`${name}:${json}`, () => renderToString(createElement(Component, props)))
+  html<P extends object>(fragment: Fragment<P>, props: P, key = fragment.key(props)): string {
+    const { name, Component } = fragment
+    return this.made(`${name}:${key}`, () => renderToString(createElement(Component, props)))
   }
 
   /** Markup `make` writes (from another fragment), kept under `key` as `html()`'s is. */
@@ -80,16 +70,7 @@ export class Fragments {
     if (html === undefined) {
       html = make()
       this.#kept.set(key, html)
-      this.#bytes.set(html, encoder.encode(html))
     }
     return html
-  }
-
-  /**
-   * The UTF-8 of markup `html()` returned, encoded once. Looked up by the string itself, which
-   * costs little for the very string `html()` returned (V8 keeps a string's hash).
-   */
-  bytes(html: string): Uint8Array {
-    return this.#bytes.get(html) ?? encoder.encode(html)
   }
 }

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react'
 import { createContext, createElement, useContext } from 'react'
-import type { Fragments } from './fragments'
 import { Splices } from './splice'
 
 /**
@@ -14,22 +13,26 @@ import { Splices } from './splice'
 export const Markup = createContext<ReadonlyMap<unknown, string>>(new Map())
 
 /**
- * The fragments one page's render places: its `Markup` for React (a marker for each) and the
- * `Splices` its stream puts the bytes back with. Fragments whose data comes after the render
- * started (a streamed section's cards) are added when it arrives, outside React's render,
- * before React sees the data that needs them.
+ * The markup one page's render places: its `Markup` for React, and the `Splices` its stream
+ * puts the main's bytes back with. A fragment's markup goes to React as it is, the inside of
+ * its `Placed` element (React writes it unescaped); the main rendered apart has no element of
+ * its own (the sections streamed after it share its `<main>`), so React gets a marker for it
+ * and the stream writes its bytes there: the one splicing scheme (src/views/splice.ts).
  */
 export class Placement {
   readonly markup = new Map<unknown, string>()
   readonly splices = new Splices()
 
-  constructor(readonly fragments: Fragments) {}
-
   add(entries: Iterable<readonly [unknown, string]>): void {
     for (const [key, html] of entries)
-      this.markup.set(key, this.splices.place(this.fragments.bytes(html)))
+      this.markup.set(
+        key,
+        key === MARKUP_KEY.main ? this.splices.place(encoder.encode(html)) : html,
+      )
   }
 }
+
+const encoder = new TextEncoder()
 
 /** The keys of markup rendered before the page. */
 export const MARKUP_KEY = {

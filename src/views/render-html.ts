@@ -27,6 +27,15 @@ export interface RenderOptions {
  */
 export const PENDING_BOUNDARY = '<template id="B:'
 
+/**
+ * A render: the response to send, and the whole of what its body sends, once sent (for the
+ * stored copy: src/cache/edge-cache.ts), without a second read of the stream.
+ */
+export interface Rendered {
+  response: Response
+  whole: () => Promise<Uint8Array>
+}
+
 /** A document some section of which failed, for a caller that waits for the whole document. */
 export class IncompleteDocument extends Error {}
 
@@ -35,7 +44,7 @@ export class IncompleteDocument extends Error {}
  * flushed they cannot change. The shell, with the whole <head>, goes out as one chunk
  * (docs/request-flow.md, "Streaming").
  */
-export async function renderHtml(node: ReactNode, options: RenderOptions): Promise<Response> {
+export async function renderHtml(node: ReactNode, options: RenderOptions): Promise<Rendered> {
   // React reports a shell error both to onError and by rejecting; hold errors until the shell
   // is ready so a failed shell is reported once, by the app's onError.
   const early: unknown[] = []
@@ -63,8 +72,10 @@ export async function renderHtml(node: ReactNode, options: RenderOptions): Promi
       throw new IncompleteDocument('a section of the document failed')
     }
   }
-  return new Response(coalesce(stream, options.splices), {
+  const { body, whole } = coalesce(stream, options.splices)
+  const response = new Response(body, {
     status: options.status,
     headers: { 'content-type': 'text/html; charset=utf-8', ...options.headers },
   })
+  return { response, whole }
 }

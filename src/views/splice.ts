@@ -1,14 +1,12 @@
 /**
- * Fragments' bytes placed into a streamed page (docs/request-flow.md, "Streaming"). React is
- * handed a short marker where a fragment goes and the stream puts the fragment's bytes, encoded
- * once per isolate, in its place: React would otherwise encode every fragment's markup into
- * bytes again on every render.
+ * The one splicing scheme: markup React cannot be handed placed into a streamed page
+ * (docs/request-flow.md, "One splicing scheme"). A page's main rendered apart is text with no
+ * element of its own (streamed sections follow it in <main>), so React is handed a short marker
+ * where it goes and the stream puts its bytes in its place.
  *
- * A marker is a NUL byte, the page's key, the fragment's index and a NUL byte. It stands as an
- * element's inside (a placed card) or as text (a page's main, which has no element of its own:
- * streamed sections follow it in <main>). React writes text and attributes as they are but for
- * `&<>"'`, so what makes a marker unforgeable is the key: random letters made for each page,
- * which no stored text can know before the page is rendered.
+ * A marker is a NUL byte, the page's key, the markup's index and a NUL byte. React writes text
+ * and attributes as they are but for `&<>"'`, so what makes a marker unforgeable is the key:
+ * random letters made for each page, which no stored text can know before the page is rendered.
  */
 export class Splices {
   readonly #fragments: Uint8Array[] = []

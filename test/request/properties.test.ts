@@ -262,7 +262,7 @@ describe('any text stored in D1', () => {
             createElement('p', { key: 'text', className: 'headline' }, text),
           ],
         })
-        const res = await renderHtml(page, {
+        const { response: res } = await renderHtml(page, {
           status: 200,
           headers: {},
           waitForAll: true,

@@ -166,7 +166,7 @@ async function streamedPage(s: Site, page: ReactElement, placement: Placement): 
       <Markup.Provider value={placement.markup}>{page}</Markup.Provider>
     </SiteContext.Provider>
   )
-  const res = await renderHtml(node, {
+  const { response: res } = await renderHtml(node, {
     status: 200,
     headers: {},
     waitForAll: true,
@@ -180,7 +180,7 @@ async function streamedPage(s: Site, page: ReactElement, placement: Placement): 
 
 /**
  * The document of `main` and `markup` (the page's own fragments) rendered in the page before
- * what it streams, and with them rendered apart and placed as `renderPage` places them.
+ * what it streams, and with them rendered apart and placed as `renderDocument` places them.
  * `document` makes the document around its children (what it streams, and the main in the page).
  */
 async function bothWays(
@@ -197,9 +197,9 @@ async function bothWays(
     markup?: [unknown, string][]
   } = {},
 ): Promise<[string, string]> {
-  const inPage = new Placement(new Fragments())
+  const inPage = new Placement()
   inPage.add(markup)
-  const apart = new Placement(new Fragments())
+  const apart = new Placement()
   apart.add([mainMarkup(s, main, new Map(markup))])
   return [
     await streamedPage(s, document(streamed?.()), apart),

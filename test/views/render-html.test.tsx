@@ -27,7 +27,7 @@ describe("React's streamed boundary (PENDING_BOUNDARY)", () => {
   it('marks a section still loading when the shell is written, before its content streams', async () => {
     let resolve: (text: string) => void = () => undefined
     const value = new Promise<string>((r) => (resolve = r))
-    const res = await renderHtml(page(value), { ...options, waitForAll: false })
+    const { response: res } = await renderHtml(page(value), { ...options, waitForAll: false })
     const reading = res.text()
     resolve('the section')
     const html = await reading
@@ -41,7 +41,7 @@ describe("React's streamed boundary (PENDING_BOUNDARY)", () => {
   })
 
   it('leaves no mark in a document written once every section resolved', async () => {
-    const res = await renderHtml(page(Promise.resolve('the section')), {
+    const { response: res } = await renderHtml(page(Promise.resolve('the section')), {
       ...options,
       waitForAll: true,
     })

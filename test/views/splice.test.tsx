@@ -31,7 +31,7 @@ async function streamedInPieces(bytes: Uint8Array, cuts: number[], splices: Spli
       controller.enqueue(piece)
     },
   })
-  return decoder.decode(await new Response(coalesce(source, splices)).arrayBuffer())
+  return decoder.decode(await new Response(coalesce(source, splices).body).arrayBuffer())
 }
 
 // Text as a page may hold it around the markers: markup, NULs (never after a `<`), digits.

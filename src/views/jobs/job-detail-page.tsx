@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react'
 import { createElement, Suspense, use } from 'react'
 import type { Labelled } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
@@ -12,6 +11,10 @@ import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
 import { scheduleLabel } from './job-card'
 import type { Fragments } from '../fragments'
+import { fragment } from '../fragment'
+import { Document } from '../document'
+import type { DocumentParts } from '../render-document'
+import { streamed } from '../render-document'
 import { MARKUP_KEY, Placed } from '../markup'
 
 export interface JobDetailPageProps {
@@ -45,7 +48,7 @@ export function JobDetailPage(props: JobDetailPageProps) {
   const body = jobBody(props)
   const placed = (id: Section, attributes: { className?: string; 'aria-labelledby'?: string }) => (
     <Placed tag={id === 'facts' ? 'dl' : 'section'} {...attributes} markupKey={MARKUP_KEY.job(id)}>
-      {createElement(SECTIONS[id], { body })}
+      {createElement(SECTIONS[id].Component, { body })}
     </Placed>
   )
   return (
@@ -83,6 +86,22 @@ export function JobDetailPage(props: JobDetailPageProps) {
   )
 }
 
+/**
+ * A job's page as its route hands it to `renderDocument`: the main rendered apart
+ * (`JobDetailPage`), the other jobs streamed after it, an open job's sections as fragments.
+ */
+export function jobView(props: JobDetailPageProps): DocumentParts {
+  return {
+    document: (
+      <Document head={props.head} layout="detail">
+        <JobSimilar {...props} similar={streamed(props.similar)} />
+      </Document>
+    ),
+    main: <JobDetailPage {...props} />,
+    fragments: (fragments) => jobMarkup(fragments, props),
+  }
+}
+
 /** A job's other open jobs, streamed after its main (`JobDetailPage`). */
 export function JobSimilar(props: JobDetailPageProps) {
   return (
@@ -114,11 +133,13 @@ function jobBody(props: JobDetailPageProps): JobBody {
   }
 }
 
+/** An open job's sections as fragments: all they show is the body, whose JSON keys them. */
+const jobKey = ({ body }: { body: JobBody }) => JSON.stringify(body)
 const SECTIONS = {
-  facts: Facts,
-  description: Description,
-  requirements: Requirements,
-} satisfies Record<string, ComponentType<{ body: JobBody }>>
+  facts: fragment('job-facts', Facts, jobKey),
+  description: fragment('job-description', Description, jobKey),
+  requirements: fragment('job-requirements', Requirements, jobKey),
+}
 
 type Section = keyof typeof SECTIONS
 
@@ -130,11 +151,11 @@ type Section = keyof typeof SECTIONS
 export function jobMarkup(fragments: Fragments, props: JobDetailPageProps): [string, string][] {
   if (props.expired) return []
   const body = jobBody(props)
-  const json = JSON.stringify(body)
+  const json = jobKey({ body })
   const shown = Object.entries(SECTIONS).filter(
     ([id]) => id !== 'requirements' || body.requirements.length > 0,
   )
-  return fragments.sections('job', shown, { body: () => body, json }, MARKUP_KEY.job)
+  return fragments.sections('job', shown, () => body, json, MARKUP_KEY.job)
 }
 
 function Facts({ body }: { body: JobBody }) {

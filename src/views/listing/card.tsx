@@ -1,4 +1,5 @@
 import type { Fragments } from '../fragments'
+import { fragment } from '../fragment'
 import { useContext } from 'react'
 import { Markup, MARKUP_KEY, Placed } from '../markup'
 import { Avatar } from '../parts/avatar'
@@ -52,6 +53,9 @@ function CardBody({ card }: { card: CardModel }) {
   )
 }
 
+/** The inside of a card: its model is all that shapes it. */
+const CARD = fragment('card', CardBody, ({ card }) => JSON.stringify(card))
+
 /**
  * Each model's JSON as `cardMarkup` made it, for the page's render that follows to find its
  * markup without serialising the model again; a copy of a model is serialised again.
@@ -63,6 +67,6 @@ export function cardMarkup(fragments: Fragments, cards: readonly CardModel[]): [
   return cards.map((card) => {
     const content = JSON.stringify(card)
     serialised.set(card, content)
-    return [MARKUP_KEY.card(content), fragments.html('card', CardBody, { card }, content)]
+    return [MARKUP_KEY.card(content), fragments.html(CARD, { card }, content)]
   })
 }

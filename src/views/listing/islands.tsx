@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react'
 import type { Fragments } from '../fragments'
+import { fragment } from '../fragment'
 import { MARKUP_KEY, Placed } from '../markup'
 import { FilterForm, FilterPanel } from './filter-panel'
 import type { IslandProps } from './island-props'
@@ -56,10 +57,13 @@ export function filterMarkup(fragments: Fragments, state: ListingState): [unknow
   const props = { path: PATH_SLOT, filters, formKey: IDLE.formKey }
   const json = JSON.stringify(props)
   const html = fragments.made(`filters@${json}${JSON.stringify(path)}`, () =>
-    fragments.html('filters', FilterForm, props, json).split(PATH_SLOT).join(attributeText(path)),
+    fragments.html(FILTERS, props, json).split(PATH_SLOT).join(attributeText(path)),
   )
   return [MARKUP_KEY.filters, html]
 }
+
+/** The filter panel's form: its path, filters and form key are all that shape it. */
+const FILTERS = fragment('filters', FilterForm, (props) => JSON.stringify(props))
 
 /**
  * Where the path goes in the shared filter panel: the form's action and its links, each an

@@ -6,12 +6,14 @@ import { Document } from '../document'
 import type { Service } from '../../catalog/services'
 import { Breadcrumbs } from '../parts/breadcrumbs'
 import { PageSearch } from '../search/page-search'
-import { Island, STATE_ID } from './islands'
+import type { PageView } from '../render-document'
+import { cardMarkup } from './card'
+import { filterMarkup, Island, STATE_ID } from './islands'
 import type { ListingState } from './listing-state'
 
 /**
  * A listing page's parts: the inside of its <main> up to what it streams (`ListingMain`, rendered
- * apart: `renderPage`'s `main`), the sections it streams after, and its head.
+ * apart: `DocumentParts.main`), the sections it streams after, and its head.
  */
 export interface ListingView {
   head: Head
@@ -81,6 +83,31 @@ export function ListingDocument({
       />
     </Document>
   )
+}
+
+/**
+ * A listing page as a route hands it to `renderDocument`: its state (what its `/_data` path
+ * answers), and, only for its HTML, its view, its cards and filter panel placed as fragments.
+ */
+export function listingView(state: ListingState, view: () => ListingView): PageView {
+  return {
+    state,
+    parts: () => {
+      const { head, main, streamed } = view()
+      return {
+        document: (
+          <ListingDocument head={head} state={state}>
+            {streamed}
+          </ListingDocument>
+        ),
+        main,
+        fragments: (fragments) => [
+          ...cardMarkup(fragments, state.results.cards),
+          filterMarkup(fragments, state),
+        ],
+      }
+    },
+  }
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react'
 import { createElement, Suspense, use } from 'react'
 import { BADGES, TRAITS, WEEKDAYS } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
@@ -18,6 +17,10 @@ import { EMPTY_MESSAGE } from '../../queries/message-form'
 import { providerMessagePath } from '../../urls/paths'
 import { MessageForm } from '../message/message-form'
 import type { Fragments } from '../fragments'
+import { fragment } from '../fragment'
+import { Document } from '../document'
+import type { DocumentParts } from '../render-document'
+import { streamed } from '../render-document'
 import { MARKUP_KEY, Placed } from '../markup'
 
 // A centre shows two traits, worded for a centre (the product says: "Daycare smoker and car checkboxes
@@ -43,7 +46,7 @@ export interface ProfilePageProps {
   credentials: readonly string[]
   ratings: readonly { label: string; average: number }[]
   reviews: readonly Review[]
-  /** Their cards' markup placed before the promise resolves (src/routes/render-page.ts). */
+  /** Streamed after the shell. */
   similar: Promise<readonly CardModel[]>
   ctaSegment: string
   /** A message form for visitors (flag embeddedGuestMessaging). */
@@ -70,7 +73,7 @@ export function ProfilePage(props: ProfilePageProps) {
       aria-labelledby={className ? undefined : `${id}-title`}
       markupKey={MARKUP_KEY.profile(id)}
     >
-      {createElement(SECTIONS[id], { body })}
+      {createElement(SECTIONS[id].Component, { body })}
     </Placed>
   )
   return (
@@ -108,6 +111,22 @@ export function ProfilePage(props: ProfilePageProps) {
   )
 }
 
+/**
+ * A profile as its route hands it to `renderDocument`: the main rendered apart (`ProfilePage`),
+ * the similar providers streamed after it, the sections about the provider as fragments.
+ */
+export function profileView(props: ProfilePageProps): DocumentParts {
+  return {
+    document: (
+      <Document head={props.head} layout="detail">
+        <ProfileSimilar {...props} similar={streamed(props.similar)} />
+      </Document>
+    ),
+    main: <ProfilePage {...props} />,
+    fragments: (fragments) => profileMarkup(fragments, props),
+  }
+}
+
 /** A profile's similar providers, streamed after its main (`ProfilePage`). */
 export function ProfileSimilar(props: ProfilePageProps) {
   const primary = props.services[0]
@@ -138,13 +157,13 @@ function profileBody(props: ProfilePageProps): ProfileBody {
 
 /** The inside of each section about the provider, by the id its heading's id starts with. */
 const SECTIONS = {
-  head: ProfileHead,
-  about: About,
-  services: Services,
-  availability: Availability,
-  details: Details,
-  reviews: Reviews,
-} satisfies Record<string, ComponentType<{ body: ProfileBody }>>
+  head: fragment('profile-head', ProfileHead, profileKey),
+  about: fragment('profile-about', About, profileKey),
+  services: fragment('profile-services', Services, profileKey),
+  availability: fragment('profile-availability', Availability, profileKey),
+  details: fragment('profile-details', Details, profileKey),
+  reviews: fragment('profile-reviews', Reviews, profileKey),
+}
 
 type Section = keyof typeof SECTIONS
 
@@ -156,23 +175,23 @@ type Section = keyof typeof SECTIONS
  * page renders them itself (`Fragments.sections`).
  */
 export function profileMarkup(fragments: Fragments, props: ProfilePageProps): [string, string][] {
-  const { provider, name, place, languages, credentials, ratings, reviews } = props
-  const services = props.services.map(({ service, row }) => [service.slug, row])
-  const json = JSON.stringify([
-    provider,
-    name,
-    place,
-    services,
-    languages,
-    credentials,
-    ratings,
-    reviews,
-  ])
   const shown = Object.entries(SECTIONS).filter(
-    ([id]) => id !== 'availability' || provider.businessType !== 'SMB',
+    ([id]) => id !== 'availability' || props.provider.businessType !== 'SMB',
   )
   const body = () => profileBody(props)
-  return fragments.sections('profile', shown, { body, json }, MARKUP_KEY.profile)
+  return fragments.sections('profile', shown, body, contentKey(props), MARKUP_KEY.profile)
+}
+
+/** A section's key: the content of the profile (`contentKey`). */
+function profileKey({ body }: { body: ProfileBody }): string {
+  return contentKey(body)
+}
+
+/** The JSON of all that shapes the sections; a service by its slug. */
+function contentKey(content: Omit<ProfileBody, 'memberSince'>): string {
+  const { provider, name, place, languages, credentials, ratings, reviews } = content
+  const services = content.services.map(({ service, row }) => [service.slug, row])
+  return JSON.stringify([provider, name, place, services, languages, credentials, ratings, reviews])
 }
 
 function ProfileHead({ body }: { body: ProfileBody }) {
