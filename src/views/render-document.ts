@@ -2,7 +2,8 @@ import type { ReactElement } from 'react'
 import { createElement } from 'react'
 import { frameMarkup } from './document'
 import type { Fragments } from './fragments'
-import type { ListingState } from './listing/listing-state'
+import { cardMarkup } from './listing/card'
+import type { CardModel, ListingState } from './listing/listing-state'
 import { mainMarkup } from './main-markup'
 import { Markup, Placement } from './markup'
 import type { Rendered, RenderOptions } from './render-html'
@@ -10,10 +11,20 @@ import { renderHtml } from './render-html'
 import type { Site } from './site-context'
 import { SiteContext } from './site-context'
 
+/**
+ * Cards whose data arrives after the page's render started (a profile's or a job's similar
+ * providers): the promise the view reads resolves once their markup is placed, so React finds
+ * it instead of rendering each card (docs/performance.md: 11 % of a profile's miss).
+ */
+export type PlaceCards = (cards: Promise<readonly CardModel[]>) => Promise<readonly CardModel[]>
+
 /** What a page's view gives the render path (docs/request-flow.md, "Rendering"). */
 export interface DocumentParts {
-  /** The document React streams: the frame and the sections after `main`. */
-  document: ReactElement
+  /**
+   * The document React streams: the frame and the sections after `main`; a function of
+   * `PlaceCards` when it streams cards.
+   */
+  document: ReactElement | ((placeCards: PlaceCards) => ReactElement)
   /**
    * The inside of the document's <main> up to the sections it streams, which never suspends:
    * rendered apart by React's string renderer (src/views/main-markup.ts).
@@ -32,8 +43,7 @@ export type PageView = DocumentParts | { state: ListingState; parts: () => Docum
 /**
  * The one render of a page's document: the frame's and the page's fragments rendered (or found)
  * first, the main apart, then the document streamed with each placed (src/views/markup.tsx), its
- * bytes returned beside the response. Cards a section streams after the shell (a profile's
- * similar providers) are React's to render: placing them paid nothing (docs/performance.md).
+ * bytes returned beside the response.
  */
 export function renderParts(
   site: Site,
@@ -42,11 +52,20 @@ export function renderParts(
   options: Omit<RenderOptions, 'splices' | 'nonce'>,
 ): Promise<Rendered> {
   const placement = new Placement()
+  const placeCards: PlaceCards = (cards) =>
+    streamed(
+      cards.then((models) => {
+        placement.add(cardMarkup(fragments, models))
+        return models
+      }),
+    )
+  const document =
+    typeof parts.document === 'function' ? parts.document(placeCards) : parts.document
   placement.add(frameMarkup(fragments, site))
   const own = parts.fragments?.(fragments) ?? []
   if (parts.main) placement.add([mainMarkup(site, parts.main, new Map(own))])
   else placement.add(own)
-  const page = createElement(Markup.Provider, { value: placement.markup }, parts.document)
+  const page = createElement(Markup.Provider, { value: placement.markup }, document)
   return renderHtml(createElement(SiteContext.Provider, { value: site }, page), {
     ...options,
     nonce: site.nonce,

@@ -14,7 +14,6 @@ import type { Fragments } from '../fragments'
 import { fragment } from '../fragment'
 import { Document } from '../document'
 import type { DocumentParts } from '../render-document'
-import { streamed } from '../render-document'
 import { MARKUP_KEY, Placed } from '../markup'
 
 export interface JobDetailPageProps {
@@ -92,9 +91,9 @@ export function JobDetailPage(props: JobDetailPageProps) {
  */
 export function jobView(props: JobDetailPageProps): DocumentParts {
   return {
-    document: (
+    document: (placeCards) => (
       <Document head={props.head} layout="detail">
-        <JobSimilar {...props} similar={streamed(props.similar)} />
+        <JobSimilar {...props} similar={placeCards(props.similar)} />
       </Document>
     ),
     main: <JobDetailPage {...props} />,

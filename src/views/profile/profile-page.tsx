@@ -20,7 +20,6 @@ import type { Fragments } from '../fragments'
 import { fragment } from '../fragment'
 import { Document } from '../document'
 import type { DocumentParts } from '../render-document'
-import { streamed } from '../render-document'
 import { MARKUP_KEY, Placed } from '../markup'
 
 // A centre shows two traits, worded for a centre (the product says: "Daycare smoker and car checkboxes
@@ -117,9 +116,9 @@ export function ProfilePage(props: ProfilePageProps) {
  */
 export function profileView(props: ProfilePageProps): DocumentParts {
   return {
-    document: (
+    document: (placeCards) => (
       <Document head={props.head} layout="detail">
-        <ProfileSimilar {...props} similar={streamed(props.similar)} />
+        <ProfileSimilar {...props} similar={placeCards(props.similar)} />
       </Document>
     ),
     main: <ProfilePage {...props} />,
