@@ -312,8 +312,8 @@ if (values.instructions.length) {
   )
   console.log(
     markdownTable(
-      ['path', 'thousand instructions a request', 'callgrind_annotate it'],
-      counted.map((c) => [c.path, c.perRequest.toFixed(1), c.file]),
+      ['path', 'answered', 'thousand instructions a request', 'rest', 'callgrind_annotate it'],
+      counted.map((c) => [c.path, c.answer, c.perRequest.toFixed(1), c.rest.toFixed(1), c.file]),
     ),
   )
   process.exit(0)

@@ -23,9 +23,16 @@ const run = promisify(execFile)
 
 export interface Counted {
   path: string
+  /** How every counted request was answered: its status and `x-cache`. */
+  answer: string
   requests: number
   /** Instructions a request, in thousands. */
   perRequest: number
+  /**
+   * The main thread's, garbage collection aside, in thousands: what the worker's code asks for
+   * (V8 times some collections by the clock, so they move with the machine's load).
+   */
+  rest: number
   /** The dump, for callgrind_annotate (`--inclusive=yes`, `--tree=calling`). */
   file: string
 }
@@ -66,21 +73,20 @@ export async function countInstructions(
   try {
     const counted: Counted[] = []
     for (const path of paths) {
-      const load = (amount: number) =>
-        autocannon({
-          url: site.base + path,
-          headers: { 'user-agent': PHONE },
-          connections: 2,
-          amount,
-          timeout: 120,
-        })
-      await load(warmup)
+      await load(site.base + path, warmup)
       await run('callgrind_control', ['--zero', String(pid)])
-      const done = await load(requests)
+      const answers = await load(site.base + path, requests)
       await run('callgrind_control', ['--dump', String(pid)])
+      const answer = oneAnswer(path, answers, hit)
       const file = await newestDump(out, pid ?? 0)
-      const total = done.requests.total
-      counted.push({ path, requests: total, perRequest: await perRequest(file, total), file })
+      counted.push({
+        path,
+        answer,
+        requests,
+        perRequest: await perRequest(file, requests),
+        rest: await restPerRequest(file, requests),
+        file,
+      })
     }
     return counted
   } finally {
@@ -88,6 +94,46 @@ export async function countInstructions(
     await d1.mf.dispose()
     await cache?.mf.dispose()
   }
+}
+
+/**
+ * `amount` requests of `url`, one at a time, tallied by status and `x-cache`. One at a time: the
+ * worker's deadlines are wall-clock (a D1 read 500 ms, docs/hardening.md), and under callgrind,
+ * 50 times slower, a read waiting on another request's render could pass its deadline and
+ * answer the retry page instead, a cheaper request counted as a miss.
+ */
+async function load(url: string, amount: number): Promise<Record<string, number>> {
+  const answers: Record<string, number> = {}
+  await autocannon({
+    url,
+    headers: { 'user-agent': PHONE },
+    connections: 1,
+    amount,
+    timeout: 120,
+    requests: [
+      {
+        onResponse: (status, _body, _context, headers) => {
+          const answer = `${status} ${(headers as Record<string, string | undefined>)['x-cache'] ?? '–'}`
+          answers[answer] = (answers[answer] ?? 0) + 1
+        },
+      },
+    ],
+  })
+  return answers
+}
+
+/**
+ * A count stands only if every request it divides by was answered alike, as the row says: a hit
+ * (`--hit`) or not, and never a server error (the retry page). Returns that answer.
+ */
+function oneAnswer(path: string, answers: Record<string, number>, hit: boolean): string {
+  const [answer, ...others] = Object.keys(answers)
+  const [status = '', cache = ''] = answer?.split(' ') ?? []
+  if (answer && !others.length && Number(status) < 500 && (cache === 'HIT') === hit) return answer
+  throw new Error(
+    `bench: ${path} was answered ${JSON.stringify(answers)}, not every time as a ` +
+      `${hit ? 'hit' : 'miss'}: no count (a loaded machine can pass the worker's deadlines)`,
+  )
 }
 
 async function newestDump(dir: string, pid: number): Promise<string> {
@@ -101,4 +147,17 @@ async function newestDump(dir: string, pid: number): Promise<string> {
 async function perRequest(file: string, requests: number): Promise<number> {
   const totals = /^summary:\s+(\d+)/m.exec(await readFile(file, 'utf8'))
   return Number(totals?.[1] ?? 0) / requests / 1000
+}
+
+/** `rest` of the dump: the main thread's inclusive count less the collector's, a request. */
+async function restPerRequest(file: string, requests: number): Promise<number> {
+  const { stdout } = await run('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
+    maxBuffer: 256 * 1024 * 1024,
+  })
+  const inclusive = (name: string) => {
+    const line = stdout.split('\n').find((l) => l.includes(name))
+    return Number(/^\s*([\d,]+)/.exec(line ?? '')?.[1]?.replaceAll(',', '') ?? 0)
+  }
+  const main = inclusive('???:(below main)')
+  return (main - inclusive('Heap::CollectGarbage')) / requests / 1000
 }
