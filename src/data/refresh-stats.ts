@@ -74,19 +74,18 @@ export function statsStatements(
   return [...shardPart(now, scope, options), ...controlPart(now, scope, options)].map(prepared(d1))
 }
 
+/** A part of the derivation (`scope`: every row, or what a sync batch touched), on `d1`. */
+const onDatabase =
+  (part: (now: Date, scope: StatsScope, options: StatsOptions) => Statement[]) =>
+  (d1: D1Database, now: Date, scope: StatsScope = 'all', options: StatsOptions = {}) =>
+    part(now, scope, options).map(prepared(d1))
+
 /**
  * When the catalog spans databases (docs/scale.md), a shard's part of `statsStatements`: the
  * stats of its own cities, from its own providers, listings and jobs (every city's, or those a
  * sync batch touched).
  */
-export function shardStatsStatements(
-  d1: D1Database,
-  now: Date,
-  scope: StatsScope = 'all',
-  options: StatsOptions = {},
-): D1PreparedStatement[] {
-  return shardPart(now, scope, options).map(prepared(d1))
-}
+export const shardStatsStatements = onDatabase(shardPart)
 
 /**
  * Control's part: the activities' stats, the rollups of many cities (per state, national) from
@@ -94,14 +93,9 @@ export function shardStatsStatements(
  * and its directory. Together with every shard's part, the rows `statsStatements` derives in one
  * database.
  */
-export function controlStatsStatements(
-  d1: D1Database,
-  now: Date,
-  scope: StatsScope = 'all',
-  options: StatsOptions = {},
-): D1PreparedStatement[] {
-  return controlPart(now, scope, options, CONTROL_BLOCK_TABLES).map(prepared(d1))
-}
+export const controlStatsStatements = onDatabase((now, scope, options) =>
+  controlPart(now, scope, options, CONTROL_BLOCK_TABLES),
+)
 
 function shardPart(now: Date, scope: StatsScope, { listings = true }: StatsOptions): Statement[] {
   const s = sources(scope)
