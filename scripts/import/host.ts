@@ -1,7 +1,8 @@
 // Where the import worker (import-worker.ts) runs, and the import's client of it. Locally, in
 // Miniflare's workerd over the folder `wrangler dev` persists to (the migrations applied first,
 // as `npm run seed` always did); for an environment, in `wrangler dev` with the environment's
-// D1 and GATE as remote bindings. Either way each batch is one request and one D1 batch.
+// D1 databases and GATE as remote bindings. Either way each batch is one request, and one D1
+// batch on each database it goes to.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -12,6 +13,7 @@ import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { parse, stringify } from 'smol-toml'
 import { fail } from '../cli'
 import type { Environment } from '../wrangler-config'
+import { deployTarget, migratedDatabases } from '../wrangler-config'
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import type { Finished } from './finish'
@@ -25,9 +27,10 @@ const WRANGLER_ENV = {
 }
 
 /**
- * Where the import runs. `sharded` (local only): every batch goes to control and the shards of
+ * Where the import runs. `sharded` (local): every batch goes to control and the shards of
  * wrangler.toml's layout as well as to DB, and the finish derives each database's own rows
- * (docs/scale.md): the seed's way, so `npm start` has the catalog in every database.
+ * (docs/scale.md): `npm run import` and the seed, so `npm start` has the catalog in every
+ * database. An environment's import always goes to its layout's databases (`remoteConfig`).
  */
 export type Target =
   { local: true; persistTo?: string; sharded?: boolean } | { local: false; env: Environment }
@@ -209,9 +212,11 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * A wrangler configuration that runs the import worker (`main`) with only the environment's DB
- * and GATE, both remote bindings: `wrangler dev` then runs it here, on the real database and
- * namespace (after `wrangler login`).
+ * A wrangler configuration that runs the import worker (`main`) with the environment's GATE and
+ * every D1 database its layout names (DB, CONTROL and each shard: docs/scale.md), all remote
+ * bindings, and its SHARD_LAYOUT: `wrangler dev` then runs it here, on the real databases and
+ * namespace (after `wrangler login`), and each batch goes, routed, to control and the shards as
+ * well as to DB.
  */
 export function remoteConfig(env: Environment, main: string, configPath = 'wrangler.toml'): string {
   const config = parse(readFileSync(configPath, 'utf8')) as {
@@ -224,11 +229,21 @@ export function remoteConfig(env: Environment, main: string, configPath = 'wrang
     >
   }
   const section = config.env?.[env] ?? {}
-  const db = section.d1_databases?.find((d) => d.binding === 'DB')
-  const gate = section.kv_namespaces?.find((k) => k.binding === 'GATE')
   const where = `wrangler.toml [env.${env}]`
-  if (!db?.database_id)
-    fail(`${where} has no database_id for DB: deploy the environment first (docs/operations.md)`)
+  const target = deployTarget(env, configPath)
+  const bindings = migratedDatabases(target)
+  if (!bindings.length)
+    fail(`${where} SHARD_LAYOUT "${target.layout}" names no layout of src/catalog/placement.ts`)
+  const databases = bindings.map((binding) => {
+    const db = section.d1_databases?.find((d) => d.binding === binding)
+    if (!db?.database_id)
+      fail(
+        `${where} has no database_id for ${binding}: deploy the environment first (docs/operations.md)`,
+      )
+    const { database_name, database_id } = db
+    return { binding, ...(database_name ? { database_name } : {}), database_id, remote: true }
+  })
+  const gate = section.kv_namespaces?.find((k) => k.binding === 'GATE')
   if (!gate?.id)
     fail(
       `${where} has no id for the GATE namespace: deploy the environment first (docs/operations.md)`,
@@ -240,7 +255,8 @@ export function remoteConfig(env: Environment, main: string, configPath = 'wrang
       name: 'care-import',
       main,
       compatibility_date: compatibilityDate(),
-      d1_databases: [{ ...db, remote: true }],
+      vars: { SHARD_LAYOUT: target.layout },
+      d1_databases: databases,
       kv_namespaces: [{ binding: 'GATE', id: gate.id, remote: true }],
     }),
   )
