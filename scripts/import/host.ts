@@ -50,14 +50,14 @@ export interface ImportHost extends ApplyTarget {
   dispose(): Promise<void>
 }
 
-const compatibilityDate = (): string =>
+export const compatibilityDate = (): string =>
   /compatibility_date = "([^"]+)"/.exec(readFileSync('wrangler.toml', 'utf8'))?.[1] ?? '2026-04-20'
 
 /**
  * The local D1 bindings of wrangler.toml (its top level, which `npm start` and the tests run) and
  * the migrations folder of each: the catalog's database, control and every shard (docs/scale.md).
  */
-function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
+export function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
   const config = parse(readFileSync(configPath, 'utf8')) as {
     d1_databases?: { binding: string; migrations_dir?: string }[]
   }
@@ -67,7 +67,7 @@ function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
 }
 
 /** The layout wrangler.toml's top level names (SHARD_LAYOUT in its vars). */
-function localLayout(configPath = 'wrangler.toml'): string {
+export function localLayout(configPath = 'wrangler.toml'): string {
   const config = parse(readFileSync(configPath, 'utf8')) as { vars?: { SHARD_LAYOUT?: string } }
   const layout = config.vars?.SHARD_LAYOUT
   if (!layout) fail(`${configPath} names no SHARD_LAYOUT in its [vars]`)
@@ -82,12 +82,12 @@ function localMigrations(dir = 'migrations'): Migration[] {
     .map((name) => ({ name, sql: readFileSync(join(dir, name), 'utf8') }))
 }
 
-/** The import worker, bundled for workerd into a folder of its own. */
-async function bundleWorker(): Promise<string> {
+/** The import worker (or another of `entry`), bundled for workerd into a folder of its own. */
+export async function bundleWorker(entry = 'scripts/import/import-worker.ts'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'care-import-'))
   const outfile = join(dir, 'import-worker.js')
   await build({
-    entryPoints: ['scripts/import/import-worker.ts'],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: 'esm',
