@@ -50,7 +50,7 @@ export interface ImportHost extends ApplyTarget {
   dispose(): Promise<void>
 }
 
-export const compatibilityDate = (): string =>
+const compatibilityDate = (): string =>
   /compatibility_date = "([^"]+)"/.exec(readFileSync('wrangler.toml', 'utf8'))?.[1] ?? '2026-04-20'
 
 /**
@@ -100,26 +100,40 @@ export async function bundleWorker(entry = 'scripts/import/import-worker.ts'): P
   return outfile
 }
 
+/**
+ * Miniflare's workerd running `script` with wrangler.toml's local D1 bindings and GATE: kept under
+ * `persistTo` (every binding's state under one root, as wrangler's `.wrangler/state/v3`), or in
+ * memory without it.
+ */
+export function localWorker(
+  script: string,
+  { bindings, persistTo }: { bindings: Record<string, string>; persistTo?: string },
+): Miniflare {
+  // The ids `wrangler dev` gives bindings without one: their names.
+  // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
+  return new Miniflare(
+    convertV4MiniflareOptions({
+      scriptPath: script,
+      modulesRoot: dirname(script),
+      modules: true,
+      compatibilityDate: compatibilityDate(),
+      d1Databases: Object.fromEntries(Object.keys(localDatabases()).map((name) => [name, name])),
+      kvNamespaces: { GATE: 'GATE' },
+      bindings,
+      ...(persistTo ? { resourcePersistencePath: persistTo } : {}),
+    }),
+  )
+}
+
 export async function openHost(target: Target): Promise<ImportHost> {
   const script = await bundleWorker()
   if (target.local) {
     const state = join(target.persistTo ?? '.wrangler/state', 'v3')
     const databases = localDatabases()
-    // The ids `wrangler dev` gives bindings without one: their names.
-    // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
-    const mf = new Miniflare(
-      convertV4MiniflareOptions({
-        scriptPath: script,
-        modulesRoot: dirname(script),
-        modules: true,
-        compatibilityDate: compatibilityDate(),
-        d1Databases: Object.fromEntries(Object.keys(databases).map((name) => [name, name])),
-        kvNamespaces: { GATE: 'GATE' },
-        bindings: target.sharded ? { SHARD_LAYOUT: localLayout() } : {},
-        // Every binding's state under one root, as wrangler's `.wrangler/state/v3`.
-        resourcePersistencePath: state,
-      }),
-    )
+    const mf = localWorker(script, {
+      bindings: target.sharded ? { SHARD_LAYOUT: localLayout() } : {},
+      persistTo: state,
+    })
     const host = client((await mf.ready).origin, () => mf.dispose())
     try {
       for (const [binding, dir] of Object.entries(databases))

@@ -5,15 +5,8 @@
 // fetches and restores them in a few batches (test/setup.ts) instead of importing again
 // (docs/testing.md).
 import { createServer } from 'node:http'
-import { dirname } from 'node:path'
-import { Miniflare, convertV4MiniflareOptions } from 'miniflare'
 import type { TestProject } from 'vitest/node'
-import {
-  bundleWorker,
-  compatibilityDate,
-  localDatabases,
-  localLayout,
-} from '../../scripts/import/host'
+import { bundleWorker, localDatabases, localLayout, localWorker } from '../../scripts/import/host'
 import type { CatalogSnapshot, SnapshotRequest } from '../support/snapshot-worker'
 
 export default async function setup(project: TestProject) {
@@ -64,18 +57,10 @@ function snapshotRequest(project: TestProject): SnapshotRequest {
 
 async function takeSnapshot(request: SnapshotRequest): Promise<CatalogSnapshot> {
   const script = await bundleWorker('test/support/snapshot-worker.ts')
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      scriptPath: script,
-      modulesRoot: dirname(script),
-      modules: true,
-      compatibilityDate: compatibilityDate(),
-      d1Databases: Object.fromEntries(Object.keys(request.migrations).map((b) => [b, b])),
-      kvNamespaces: { GATE: 'GATE' },
-      // The layout the pool's worker runs on: SHARD_LAYOUT when set, as vitest.config.ts.
-      bindings: { SHARD_LAYOUT: process.env.SHARD_LAYOUT ?? localLayout() },
-    }),
-  )
+  // The layout the pool's worker runs on: SHARD_LAYOUT when set, as vitest.config.ts.
+  const mf = localWorker(script, {
+    bindings: { SHARD_LAYOUT: process.env.SHARD_LAYOUT ?? localLayout() },
+  })
   try {
     const res = await mf.dispatchFetch('http://snapshot.test/', {
       method: 'POST',
