@@ -60,7 +60,7 @@ const compatibilityDate = (): string =>
  * The local D1 bindings of wrangler.toml (its top level, which `npm start` and the tests run) and
  * the migrations folder of each: the catalog's database, control and every shard (docs/scale.md).
  */
-function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
+export function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
   const config = parse(readFileSync(configPath, 'utf8')) as {
     d1_databases?: { binding: string; migrations_dir?: string }[]
   }
@@ -70,7 +70,7 @@ function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
 }
 
 /** The layout wrangler.toml's top level names (SHARD_LAYOUT in its vars). */
-function localLayout(configPath = 'wrangler.toml'): string {
+export function localLayout(configPath = 'wrangler.toml'): string {
   const config = parse(readFileSync(configPath, 'utf8')) as { vars?: { SHARD_LAYOUT?: string } }
   const layout = config.vars?.SHARD_LAYOUT
   if (!layout) fail(`${configPath} names no SHARD_LAYOUT in its [vars]`)
@@ -85,12 +85,12 @@ function localMigrations(dir = 'migrations'): Migration[] {
     .map((name) => ({ name, sql: readFileSync(join(dir, name), 'utf8') }))
 }
 
-/** The import worker, bundled for workerd into a folder of its own. */
-async function bundleWorker(): Promise<string> {
+/** The import worker (or another of `entry`), bundled for workerd into a folder of its own. */
+export async function bundleWorker(entry = 'scripts/import/import-worker.ts'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'care-import-'))
   const outfile = join(dir, 'import-worker.js')
   await build({
-    entryPoints: ['scripts/import/import-worker.ts'],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: 'esm',
@@ -103,26 +103,40 @@ async function bundleWorker(): Promise<string> {
   return outfile
 }
 
+/**
+ * Miniflare's workerd running `script` with wrangler.toml's local D1 bindings and GATE: kept under
+ * `persistTo` (every binding's state under one root, as wrangler's `.wrangler/state/v3`), or in
+ * memory without it.
+ */
+export function localWorker(
+  script: string,
+  { bindings, persistTo }: { bindings: Record<string, string>; persistTo?: string },
+): Miniflare {
+  // The ids `wrangler dev` gives bindings without one: their names.
+  // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
+  return new Miniflare(
+    convertV4MiniflareOptions({
+      scriptPath: script,
+      modulesRoot: dirname(script),
+      modules: true,
+      compatibilityDate: compatibilityDate(),
+      d1Databases: Object.fromEntries(Object.keys(localDatabases()).map((name) => [name, name])),
+      kvNamespaces: { GATE: 'GATE' },
+      bindings,
+      ...(persistTo ? { resourcePersistencePath: persistTo } : {}),
+    }),
+  )
+}
+
 export async function openHost(target: Target): Promise<ImportHost> {
   const script = await bundleWorker()
   if (target.local) {
     const state = join(target.persistTo ?? '.wrangler/state', 'v3')
     const databases = localDatabases()
-    // The ids `wrangler dev` gives bindings without one: their names.
-    // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
-    const mf = new Miniflare(
-      convertV4MiniflareOptions({
-        scriptPath: script,
-        modulesRoot: dirname(script),
-        modules: true,
-        compatibilityDate: compatibilityDate(),
-        d1Databases: Object.fromEntries(Object.keys(databases).map((name) => [name, name])),
-        kvNamespaces: { GATE: 'GATE' },
-        bindings: target.sharded ? { SHARD_LAYOUT: localLayout() } : {},
-        // Every binding's state under one root, as wrangler's `.wrangler/state/v3`.
-        resourcePersistencePath: state,
-      }),
-    )
+    const mf = localWorker(script, {
+      bindings: target.sharded ? { SHARD_LAYOUT: localLayout() } : {},
+      persistTo: state,
+    })
     const host = client((await mf.ready).origin, () => mf.dispose())
     try {
       for (const [binding, dir] of Object.entries(databases))
