@@ -1,6 +1,7 @@
 // The routing table from a place to its D1 database (docs/scale.md): the environment's layout
 // says which shard, the shard's binding is the database. Nothing here reads SQL or a database.
 import type { Layout } from '../catalog/placement'
+import type { Db } from './db'
 import { layoutNamed, shardBindingName, shardOfCity, shardsOfState } from '../catalog/placement'
 
 /** What of the environment the routing needs: its layout's name, control, and the shards' bindings. */
@@ -51,4 +52,12 @@ export function databasesOf(env: DatabaseEnv): Databases {
     },
     ofState: (state) => shardsOfState(layout, state).map(at),
   }
+}
+
+/** A request's reads of the catalog's shards (`c.get('shards')`); control's are `c.get('db')`. */
+export interface ShardReads {
+  /** The reads of the city `slug`'s shard. */
+  ofCity(slug: string): Db
+  /** The reads of each shard holding `state`'s (lower-case code) cities, to be sent together. */
+  ofState(state: string): Db[]
 }
