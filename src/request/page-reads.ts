@@ -6,6 +6,7 @@ import type { Context } from 'hono'
 import type { KnownPurges } from '../cache/generations'
 import { TAG } from '../cache/tags'
 import type { ShardReads } from '../data/databases'
+import { databasesOf } from '../data/databases'
 import type { D1Reads, Db } from '../data/db'
 import { openDb } from '../data/db'
 import type { AppEnv } from '../env'
@@ -23,12 +24,32 @@ export interface ReadSources {
   ofState(state: string): D1Database[]
 }
 
+/** How a request finds its sources in its environment. */
+export type SourcesOf = (env: Env) => ReadSources
+
 /**
  * The sources pages read today: the one `DB` in every role. The routing is in place (each page
- * names the role of each read), so the cutover to control and the shards changes only this.
+ * names the role of each read), so the cutover to control and the shards changes only which
+ * of these two the app is made with.
  */
-export function singleSources(env: Pick<Env, 'DB'>): ReadSources {
-  return { control: env.DB, ofCity: () => env.DB, ofState: () => [env.DB] }
+export const singleSources: SourcesOf = (env) => ({
+  control: env.DB,
+  ofCity: () => env.DB,
+  ofState: () => [env.DB],
+})
+
+/**
+ * The sources of the environment's layout (src/data/databases.ts): control, and the shard of
+ * each place. A city slug of no state the product lists has no shard; such a page has already
+ * answered 404 by then (the gate, the kept cities), so control stands in and finds nothing.
+ */
+export const routedSources: SourcesOf = (env) => {
+  const databases = databasesOf(env)
+  return {
+    control: databases.control,
+    ofCity: (slug) => databases.ofCity(slug)?.db ?? databases.control,
+    ofState: (state) => databases.ofState(state).map((at) => at.db),
+  }
 }
 
 /** A request's reads by role, and the sessions they opened. */

@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono'
 import { purgesKnown } from '../cache/generations'
 import { citiesOf } from '../data/kept-cities'
 import type { AppEnv } from '../env'
-import { pageReads, singleSources } from './page-reads'
+import type { SourcesOf } from './page-reads'
+import { pageReads } from './page-reads'
 
 /**
  * Variables every later step reads: the isolate's memory, this request's D1 access and cities.
@@ -10,7 +11,10 @@ import { pageReads, singleSources } from './page-reads'
  * waiting at most PURGE_STATE_DEADLINE_MS, so that nothing below (a kept redirect, the gate's
  * additions, a stored copy) answers from what it knew before its sleep.
  */
-export function requestContext(memory: AppEnv['Variables']['memory']): MiddlewareHandler<AppEnv> {
+export function requestContext(
+  memory: AppEnv['Variables']['memory'],
+  sourcesOf: SourcesOf,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('memory', memory)
     c.set('readSessions', [])
@@ -18,7 +22,7 @@ export function requestContext(memory: AppEnv['Variables']['memory']): Middlewar
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
     if (memory.purges.known && !memory.purges.current)
       await purgesKnown(memory.purges, c.env.DB, waitUntil, c.get('reporter').problem)
-    const reads = pageReads(c, singleSources(c.env), (session) =>
+    const reads = pageReads(c, sourcesOf(c.env), (session) =>
       c.set('readSessions', [...c.get('readSessions'), session]),
     )
     // An isolate that does not know the purges reads from the primary: decided now, before
