@@ -54,8 +54,24 @@ export function databasesOf(env: DatabaseEnv): Databases {
   }
 }
 
+/**
+ * The reads of the database holding an entity's rows, and the state of its city: null when that
+ * database keeps the rollups too (the one DB), which then find the state through the entity.
+ */
+export interface EntityReads {
+  db: Db
+  stateCode: string | null
+}
+
 /** A request's reads of the catalog's shards (`c.get('shards')`); control's are `c.get('db')`. */
 export interface ShardReads {
+  /**
+   * The reads of provider `id`'s shard, by control's directory (a round trip before the
+   * shard's); 'removed' for a provider the sync removed; null for an id no provider has.
+   */
+  ofProvider(id: number): Promise<EntityReads | 'removed' | null>
+  /** The reads of job `id`'s shard, the same; null for none. */
+  ofJob(id: number): Promise<EntityReads | null>
   /** The reads of the city `slug`'s shard. */
   ofCity(slug: string): Db
   /** The reads of each shard holding `state`'s (lower-case code) cities, to be sent together. */

@@ -5,10 +5,12 @@
 import type { Context } from 'hono'
 import type { KnownPurges } from '../cache/generations'
 import { TAG } from '../cache/tags'
-import type { ShardReads } from '../data/databases'
+import type { EntityReads, ShardReads } from '../data/databases'
 import { databasesOf } from '../data/databases'
 import type { D1Reads, Db } from '../data/db'
-import { openDb } from '../data/db'
+import { openDb, StorageError } from '../data/db'
+import type { Placed } from '../data/directory'
+import { findJobPlace, findProviderPlace } from '../data/directory'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
 import type { ReadSession } from './read-session'
@@ -22,6 +24,11 @@ export interface ReadSources {
   ofCity(slug: string): D1Database
   /** The databases holding `state`'s (lower-case code) cities: one unless the state is split. */
   ofState(state: string): D1Database[]
+  /**
+   * Shard `n`, as control's directory names it for a provider or job; null for sources with no
+   * directory (the one DB holds every entity).
+   */
+  shard: ((n: number) => D1Database) | null
 }
 
 /** How a request finds its sources in its environment. */
@@ -36,6 +43,7 @@ export const singleSources: SourcesOf = (env) => ({
   control: env.DB,
   ofCity: () => env.DB,
   ofState: () => [env.DB],
+  shard: null,
 })
 
 /**
@@ -49,6 +57,11 @@ export const routedSources: SourcesOf = (env) => {
     control: databases.control,
     ofCity: (slug) => databases.ofCity(slug)?.db ?? databases.control,
     ofState: (state) => databases.ofState(state).map((at) => at.db),
+    shard: (n) => {
+      const db = databases.shards[n]
+      if (!db) throw new StorageError(`the directory names shard ${n}, which the layout has not`)
+      return db
+    },
   }
 }
 
@@ -87,6 +100,13 @@ export function pageReads(
     return reads
   }
   const control = readsOf(sources.control)
+  const { shard } = sources
+  // With no directory (the one DB) an entity is read where everything is, with no read first.
+  const everything: EntityReads = { db: control.db, stateCode: null }
+  const onShard = (placed: Placed): EntityReads => ({
+    db: readsOf((shard ?? (() => sources.control))(placed.shard)).db,
+    stateCode: placed.stateCode,
+  })
   return {
     control: control.db,
     controlD1: control.d1,
@@ -94,6 +114,16 @@ export function pageReads(
     shards: {
       ofCity: (slug) => readsOf(sources.ofCity(slug)).db,
       ofState: (state) => sources.ofState(state).map((database) => readsOf(database).db),
+      ofProvider: async (id) => {
+        if (!shard) return everything
+        const placed = await findProviderPlace(control.db, id)
+        return placed === 'removed' || placed === null ? placed : onShard(placed)
+      },
+      ofJob: async (id) => {
+        if (!shard) return everything
+        const placed = await findJobPlace(control.db, id)
+        return placed && onShard(placed)
+      },
     },
   }
 }

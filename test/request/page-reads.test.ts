@@ -9,7 +9,7 @@ import { createApp } from '../../src/app'
 import { Memory } from '../../src/memory'
 import { ROUTES } from '../../src/pages'
 import { routedSources, sessionRule, singleSources } from '../../src/request/page-reads'
-import { ORIGIN, PHONE, sameDocument } from '../support/fetch-page'
+import { cardLinks, ORIGIN, PHONE, sameDocument } from '../support/fetch-page'
 import { shardedCatalog } from '../support/sharded-catalog'
 import { withFaults } from '../support/with-faults'
 
@@ -154,6 +154,64 @@ describe("a page's reads by role", () => {
     expect((await render(routedSources, '/babysitters/denver-co', bindings)).status).toBe(503)
     expect((await render(routedSources, '/babysitters/atlanta-ga', bindings)).status).toBe(200)
     expect((await render(routedSources, '/tutors', bindings)).status).toBe(200)
+  })
+})
+
+describe("a profile's and a job's reads", () => {
+  /** A profile of a city on `SHARD_NN`'s, and a job of that city. */
+  async function entitiesOf(city: string) {
+    const directory = await render(singleSources, `/babysitters/${city}`)
+    const jobs = await render(singleSources, `/babysitting-jobs/${city}`)
+    const job = /href="(\/job\/[^"]+)"/.exec(jobs.html)?.[1]
+    return { profile: cardLinks(directory.html)[0] ?? '', job: job ?? '' }
+  }
+
+  it.each(['atlanta-ga', 'denver-co'])(
+    'render from the shard the directory names exactly as from the one DB (%s)',
+    async (city) => {
+      const { profile, job } = await entitiesOf(city)
+      for (const path of [profile, job]) {
+        expect(path).toMatch(/^\/(p|job)\//)
+        const single = await render(singleSources, path)
+        const routed = await render(routedSources, path)
+        expect(single.status, path).toBe(200)
+        expect(routed.status, path).toBe(200)
+        expect(routed.html, path).toBe(single.html)
+      }
+    },
+  )
+
+  it("read control's directory, then the entity's rows from its shard alone", async () => {
+    const { profile } = await entitiesOf('atlanta-ga')
+    const { env: bindings, seen } = watched()
+    await render(routedSources, profile, bindings)
+    expect(
+      seen.statements.CONTROL.filter((sql) => sql.includes('provider_directory')),
+    ).toHaveLength(1)
+    expect(seen.statements.SHARD_00.filter(readsCatalog)).not.toEqual([])
+    expect(seen.statements.SHARD_01).toEqual([])
+  })
+
+  it('answer 410 for a provider the directory holds a tombstone of, 404 for one it does not hold', async () => {
+    const directory = await render(singleSources, '/babysitters/denver-co')
+    const [removed, unknown] = cardLinks(directory.html)
+    const idOf = (path = '') => Number(/-(\d+)$/.exec(path)?.[1])
+    // Known to the gate, gone from the directory: one with a tombstone (the sync removed it),
+    // one without.
+    await env.CONTROL.batch([
+      env.CONTROL.prepare('DELETE FROM provider_directory WHERE id IN (?, ?)').bind(
+        idOf(removed),
+        idOf(unknown),
+      ),
+      env.CONTROL.prepare('INSERT INTO directory_tombstones (key, version) VALUES (?, 1)').bind(
+        `provider:${idOf(removed)}`,
+      ),
+    ])
+    const { env: bindings, seen } = watched()
+    expect((await render(routedSources, removed ?? '', bindings)).status).toBe(410)
+    expect((await render(routedSources, unknown ?? '', bindings)).status).toBe(404)
+    // Decided by the directory: no shard read.
+    expect([...seen.statements.SHARD_00, ...seen.statements.SHARD_01]).toEqual([])
   })
 })
 
