@@ -2,6 +2,7 @@
 // says which shard, the shard's binding is the database. Nothing here reads SQL or a database.
 import type { Layout } from '../catalog/placement'
 import type { Db } from './db'
+import type { BlockTables } from './sitemap-rows'
 import { layoutNamed, shardBindingName, shardOfCity, shardsOfState } from '../catalog/placement'
 
 /** What of the environment the routing needs: its layout's name, control, and the shards' bindings. */
@@ -72,6 +73,11 @@ export interface ShardReads {
   ofProvider(id: number): Promise<EntityReads | 'removed' | null>
   /** The reads of job `id`'s shard, the same; null for none. */
   ofJob(id: number): Promise<EntityReads | null>
+  /**
+   * Where control's reads find every provider and job by id (sitemaps): its directory, or the
+   * catalog's own tables on the one DB.
+   */
+  entityTables: BlockTables
   /** The reads of the city `slug`'s shard. */
   ofCity(slug: string): Db
   /** The reads of each shard holding `state`'s (lower-case code) cities, to be sent together. */

@@ -10,6 +10,7 @@ import { databasesOf } from '../data/databases'
 import type { D1Reads, Db } from '../data/db'
 import { openDb, StorageError } from '../data/db'
 import type { Placed } from '../data/directory'
+import { CATALOG_TABLES, CONTROL_BLOCK_TABLES } from '../data/sitemap-rows'
 import { findJobPlace, findProviderPlace } from '../data/directory'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
@@ -119,6 +120,7 @@ export function pageReads(
         const placed = await findProviderPlace(control.db, id)
         return placed === 'removed' || placed === null ? placed : onShard(placed)
       },
+      entityTables: shard ? CONTROL_BLOCK_TABLES : CATALOG_TABLES,
       ofJob: async (id) => {
         if (!shard) return everything
         const placed = await findJobPlace(control.db, id)

@@ -115,6 +115,31 @@ describe("a page's reads by role", () => {
     expect(routed.html).toBe(single.html)
   })
 
+  it('renders every kind of sitemap from control exactly as from the one DB', async () => {
+    const index = await render(singleSources, '/sitemap.xml')
+    const files = [...index.html.matchAll(/<loc>[^<]*(\/sitemaps\/[^<]+)<\/loc>/g)].map(
+      (m) => m[1] ?? '',
+    )
+    expect(files.some((f) => f.includes('provider'))).toBe(true)
+    expect(files.some((f) => f.includes('job'))).toBe(true)
+    for (const file of ['/sitemap.xml', ...files]) {
+      const { env: bindings, seen } = watched()
+      const routed = await render(routedSources, file, bindings)
+      expect(routed.status, file).toBe(200)
+      expect(routed.html, file).toBe((await render(singleSources, file)).html)
+      expect([...seen.statements.SHARD_00, ...seen.statements.SHARD_01], file).toEqual([])
+    }
+  })
+
+  it('answers a search from control exactly as from the one DB', async () => {
+    for (const place of ['30303', 'Atlanta', 'Springfield', 'Quietville, GA']) {
+      const path = `/search?${new URLSearchParams({ service: 'babysitters', place }).toString()}`
+      const single = await render(singleSources, path)
+      const routed = await render(routedSources, path)
+      expect([routed.status, routed.html], place).toEqual([single.status, single.html])
+    }
+  })
+
   it("reads a city's catalog from its shard alone, a split state's from each of its shards", async () => {
     const atlanta = watched()
     await render(routedSources, '/babysitters/atlanta-ga', atlanta.env)
