@@ -7,7 +7,7 @@ import { routedSources } from '../../src/request/page-reads'
 import { shardedCatalog } from '../support/sharded-catalog'
 import { Memory } from '../../src/memory'
 import { withFaults } from '../support/with-faults'
-import { cardLinks, ORIGIN, PHONE } from '../support/fetch-page'
+import { cardLinks, ORIGIN, PHONE, settledThrough } from '../support/fetch-page'
 
 /** Long enough that reads in flight together overlap and reads one after another do not. */
 const ROUND_TRIP_MS = 15
@@ -180,17 +180,7 @@ describe('round trips to control and the shards before the first byte', () => {
     return () => vi.restoreAllMocks()
   })
 
-  async function htmlOf(path: string, bindings: Env = env): Promise<string> {
-    const ctx = createExecutionContext()
-    const res = await app.fetch(
-      new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
-      bindings,
-      ctx,
-    )
-    const html = await res.text()
-    await waitOnExecutionContext(ctx)
-    return html
-  }
+  const htmlOf = async (path: string) => (await settledThrough(app, path, {}, {})).body
 
   async function answerOf(path: string) {
     memory.derivedReads.clear()

@@ -1,7 +1,6 @@
 // A page's reads by role (src/request/page-reads.ts), from control and the shards of the test
 // catalog (test/support/sharded-catalog.ts) as the cutover will read them: every page the
 // same as from the one DB, each read on the database its role names, one session a database.
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { KnownPurges } from '../../src/cache/generations'
@@ -9,7 +8,7 @@ import { createApp } from '../../src/app'
 import { Memory } from '../../src/memory'
 import { ROUTES } from '../../src/pages'
 import { routedSources, sessionRule, singleSources } from '../../src/request/page-reads'
-import { cardLinks, ORIGIN, PHONE, sameDocument } from '../support/fetch-page'
+import { cardLinks, sameDocument, settledThrough } from '../support/fetch-page'
 import { shardedCatalog } from '../support/sharded-catalog'
 import { withFaults } from '../support/with-faults'
 
@@ -58,17 +57,10 @@ function watched(fail: Binding | null = null): { env: Env; seen: Seen } {
 /** `path` through a fresh app reading from `sources`, over `bindings`. */
 async function render(sources: typeof singleSources, path: string, bindings: Env = env) {
   const app = createApp(new Memory(), ROUTES, sources)
-  const ctx = createExecutionContext()
-  const res = await app.fetch(
-    new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
-    bindings,
-    ctx,
-  )
-  const html = await res.text()
-  await waitOnExecutionContext(ctx)
+  const { res, body } = await settledThrough(app, path, {}, bindings)
   return {
     status: res.status,
-    html: inOrder(sameDocument(html)),
+    html: inOrder(sameDocument(body)),
     cache: res.headers.get('x-cache'),
   }
 }
