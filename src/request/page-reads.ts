@@ -10,8 +10,8 @@ import { databasesOf } from '../data/databases'
 import type { D1Reads, Db } from '../data/db'
 import { openDb, StorageError } from '../data/db'
 import type { Placed } from '../data/directory'
-import { CATALOG_TABLES, CONTROL_BLOCK_TABLES } from '../data/sitemap-rows'
 import { findJobPlace, findProviderPlace } from '../data/directory'
+import { CATALOG_TABLES, CONTROL_BLOCK_TABLES } from '../data/sitemap-rows'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
 import type { ReadSession } from './read-session'
@@ -104,8 +104,8 @@ export function pageReads(
   const { shard } = sources
   // With no directory (the one DB) an entity is read where everything is, with no read first.
   const everything: EntityReads = { db: control.db, stateCode: null }
-  const onShard = (placed: Placed): EntityReads => ({
-    db: readsOf((shard ?? (() => sources.control))(placed.shard)).db,
+  const onShard = (placed: Placed, shardOf: (n: number) => D1Database): EntityReads => ({
+    db: readsOf(shardOf(placed.shard)).db,
     stateCode: placed.stateCode,
   })
   return {
@@ -118,14 +118,14 @@ export function pageReads(
       ofProvider: async (id) => {
         if (!shard) return everything
         const placed = await findProviderPlace(control.db, id)
-        return placed === 'removed' || placed === null ? placed : onShard(placed)
+        return placed === 'removed' || placed === null ? placed : onShard(placed, shard)
       },
-      entityTables: shard ? CONTROL_BLOCK_TABLES : CATALOG_TABLES,
       ofJob: async (id) => {
         if (!shard) return everything
         const placed = await findJobPlace(control.db, id)
-        return placed && onShard(placed)
+        return placed && onShard(placed, shard)
       },
+      entityTables: shard ? CONTROL_BLOCK_TABLES : CATALOG_TABLES,
     },
   }
 }
