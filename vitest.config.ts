@@ -7,7 +7,7 @@ import { testCatalogLines, testZipStatements } from './scripts/seed/test-catalog
 import { TURNSTILE_TEST } from './scripts/turnstile-stand-in'
 
 // Three projects: `workers` runs unit and route tests inside workerd with real local D1, KV and
-// Cache (seeded per test file by test/setup.ts); `node` runs the generator's and the bundles'
+// Cache (the test catalog imported once a run, restored in each test file by test/setup.ts); `node` runs the generator's and the bundles'
 // tests; `e2e` starts the real `wrangler dev` (test/e2e/server.ts) and drives Debian's Chromium
 // against it.
 export default defineConfig(async () => {
@@ -52,7 +52,12 @@ export default defineConfig(async () => {
             include: ['test/**/*.test.{ts,tsx}'],
             exclude: ['test/node/**', 'test/e2e/**'],
             setupFiles: ['test/setup.ts'],
-            globalSetup: ['test/node/sentry-capture.ts', 'test/node/turnstile-stand-in.ts'],
+            globalSetup: [
+              'test/node/sentry-capture.ts',
+              'test/node/turnstile-stand-in.ts',
+              // The test catalog imported once for the run; each file restores its rows.
+              'test/node/catalog-snapshot.ts',
+            ],
             // The worker writes a log line per request; tests make thousands of requests.
             onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
             provide: {

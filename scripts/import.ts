@@ -13,12 +13,14 @@ npm run import -- --file catalog.ndjson [--local [--persist-to DIR] | --env stag
                   [--resume] [--rejects FILE] [--batch ${BATCH_MESSAGES}]
 
 Reads the file a line at a time, one change message per line (docs/sync.md), and applies the
-valid ones in D1 batches; a line that is not a valid message goes to the rejects file (default:
-the file's name + .rejects.ndjson) with its number and reason. Then the derived stats and the
-gate are rebuilt once. Running it twice leaves the same tables; --resume skips the lines a
-previous run of the same file committed. --local (the default) writes the local D1 of
-\`npm start\` (or of \`wrangler dev --persist-to DIR\`); --env writes the environment's real D1 and
-gate through remote bindings (after \`wrangler login\`). Exits 1 when a line was rejected.
+valid ones in D1 batches, each routed by the environment's layout to control and the shards as
+well as to DB (docs/scale.md); a line that is not a valid message goes to the rejects file
+(default: the file's name + .rejects.ndjson) with its number and reason. Then each database's
+derived stats and the gate are rebuilt once. Running it twice leaves the same tables; --resume
+skips the lines every database committed. --local (the default) writes the local D1 of
+\`npm start\` (or of \`wrangler dev --persist-to DIR\`); --env writes the environment's real D1
+databases and gate through remote bindings (after \`wrangler login\`). Exits 1 when a line was
+rejected.
 `
 const { values } = parseCommandLine(USAGE, {
   file: { type: 'string' },
@@ -35,7 +37,11 @@ if (values.env && values['persist-to']) usageError('--persist-to is for --local 
 const file = values.file
 const target: Target = values.env
   ? { local: false, env: environmentOption(values.env) }
-  : { local: true, ...(values['persist-to'] ? { persistTo: values['persist-to'] } : {}) }
+  : {
+      local: true,
+      sharded: true,
+      ...(values['persist-to'] ? { persistTo: values['persist-to'] } : {}),
+    }
 const batchMessages = wholeNumber('batch', values.batch, { min: 1, max: 1000 })
 const rejectsPath = values.rejects ?? `${file}.rejects.ndjson`
 

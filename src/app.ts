@@ -10,6 +10,8 @@ import { decision } from './request/decision-step'
 import { fastPath } from './fast-path'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
 import { Memory } from './memory'
+import type { SourcesOf } from './request/page-reads'
+import { singleSources } from './request/page-reads'
 import { requestContext } from './request/request-context'
 import { wayOut } from './request/way-out'
 import { notFound, onError, renderedNotFound } from './routes/error-response'
@@ -22,12 +24,17 @@ import { OPS_PREFIX } from './urls/paths'
  * entity's known path → edge cache → route → errors.
  * The app keeps `memory` between requests: a new app starts as a fresh isolate does. `routes`:
  * the page table's, or the benchmark's with one row's handler replaced (scripts/bench).
+ * `sources`: which database each role of a page's reads is (src/request/page-reads.ts).
  */
-export function createApp(memory = new Memory(), routes = ROUTES): Hono<AppEnv> {
+export function createApp(
+  memory = new Memory(),
+  routes = ROUTES,
+  sources: SourcesOf = singleSources,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   app.use(wayOut, noPage)
   for (const { row, path } of routes) app.use(path, pageContext(row))
-  app.use(requestContext(memory), normaliseRequest, allowMethods(methodsOf))
+  app.use(requestContext(memory, sources), normaliseRequest, allowMethods(methodsOf))
   app.use(`${DATA_PREFIX}/*`, dataRequests)
   app.use(`${OPS_PREFIX}/*`, async (c, next) => {
     // Hono types its context's ExecutionContext apart from the runtime's; it is the runtime's.

@@ -1,3 +1,4 @@
+import type { ShardReads } from './data/databases'
 import type { Db } from './data/db'
 import type { Cities } from './data/kept-cities'
 import type { PageContext } from './flags/page-context'
@@ -19,16 +20,21 @@ export interface AppEnv {
   Variables: {
     /** What the isolate keeps between requests: the app's (src/memory.ts). */
     memory: Memory
-    /** D1 reads for this request, counted, timed and retried (src/data/db.ts). */
+    /**
+     * D1 reads of control for this request, counted, timed and retried (src/data/db.ts): what is
+     * national or keyed by id (docs/scale.md).
+     */
     db: Db
+    /** D1 reads of the catalog's shards for this request: a city's, a state's (src/request/page-reads.ts). */
+    shards: ShardReads
     /** Cities by slug, from the isolate's copy of every city (src/data/kept-cities.ts). */
     cities: Cities
     /**
-     * The request's D1 session, as opened at its first read (src/request/read-session.ts): a page
-     * rendered from a replica is stored only once no purge could be missing from it
-     * (src/cache/edge-cache.ts). Null until a read opens it.
+     * The request's D1 sessions, one a database, each as opened at its first read
+     * (src/request/page-reads.ts): a page rendered from a replica is stored only once no purge
+     * could be missing from any of them (src/cache/storable.ts). Empty until a read opens one.
      */
-    readSession: ReadSession | null
+    readSessions: readonly ReadSession[]
     /** The page's tags known before it renders, which choose its session (set by the edge cache). */
     readTags: readonly string[] | undefined
     timing: Timing

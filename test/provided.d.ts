@@ -11,6 +11,8 @@ declare module 'vitest' {
     catalogNow: string
     /** The ZIP codes near the test catalog's places, as INSERT statements. */
     zipStatements: string[]
+    /** Where the test catalog's rows, imported once a run, are served (test/node/catalog-snapshot.ts). */
+    catalogSnapshotOrigin: string
     /** The Sentry capture server (test/node/capture-server.ts). */
     sentryOrigin: string
     /** The Turnstile stand-in's siteverify (scripts/turnstile-stand-in.ts). */

@@ -1,7 +1,8 @@
 // Where the import worker (import-worker.ts) runs, and the import's client of it. Locally, in
 // Miniflare's workerd over the folder `wrangler dev` persists to (the migrations applied first,
 // as `npm run seed` always did); for an environment, in `wrangler dev` with the environment's
-// D1 and GATE as remote bindings. Either way each batch is one request and one D1 batch.
+// D1 databases and GATE as remote bindings. Either way each batch is one request, and one D1
+// batch on each database it goes to.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -12,6 +13,7 @@ import { convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { parse, stringify } from 'smol-toml'
 import { fail } from '../cli'
 import type { Environment } from '../wrangler-config'
+import { deployTarget, migratedDatabases } from '../wrangler-config'
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import type { Finished } from './finish'
@@ -25,9 +27,10 @@ const WRANGLER_ENV = {
 }
 
 /**
- * Where the import runs. `sharded` (local only): every batch goes to control and the shards of
+ * Where the import runs. `sharded` (local): every batch goes to control and the shards of
  * wrangler.toml's layout as well as to DB, and the finish derives each database's own rows
- * (docs/scale.md): the seed's way, so `npm start` has the catalog in every database.
+ * (docs/scale.md): `npm run import` and the seed, so `npm start` has the catalog in every
+ * database. An environment's import always goes to its layout's databases (`remoteConfig`).
  */
 export type Target =
   { local: true; persistTo?: string; sharded?: boolean } | { local: false; env: Environment }
@@ -57,7 +60,7 @@ const compatibilityDate = (): string =>
  * The local D1 bindings of wrangler.toml (its top level, which `npm start` and the tests run) and
  * the migrations folder of each: the catalog's database, control and every shard (docs/scale.md).
  */
-function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
+export function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
   const config = parse(readFileSync(configPath, 'utf8')) as {
     d1_databases?: { binding: string; migrations_dir?: string }[]
   }
@@ -67,7 +70,7 @@ function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
 }
 
 /** The layout wrangler.toml's top level names (SHARD_LAYOUT in its vars). */
-function localLayout(configPath = 'wrangler.toml'): string {
+export function localLayout(configPath = 'wrangler.toml'): string {
   const config = parse(readFileSync(configPath, 'utf8')) as { vars?: { SHARD_LAYOUT?: string } }
   const layout = config.vars?.SHARD_LAYOUT
   if (!layout) fail(`${configPath} names no SHARD_LAYOUT in its [vars]`)
@@ -82,12 +85,12 @@ function localMigrations(dir = 'migrations'): Migration[] {
     .map((name) => ({ name, sql: readFileSync(join(dir, name), 'utf8') }))
 }
 
-/** The import worker, bundled for workerd into a folder of its own. */
-async function bundleWorker(): Promise<string> {
+/** The import worker (or another of `entry`), bundled for workerd into a folder of its own. */
+export async function bundleWorker(entry = 'scripts/import/import-worker.ts'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'care-import-'))
   const outfile = join(dir, 'import-worker.js')
   await build({
-    entryPoints: ['scripts/import/import-worker.ts'],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: 'esm',
@@ -100,26 +103,40 @@ async function bundleWorker(): Promise<string> {
   return outfile
 }
 
+/**
+ * Miniflare's workerd running `script` with wrangler.toml's local D1 bindings and GATE: kept under
+ * `persistTo` (every binding's state under one root, as wrangler's `.wrangler/state/v3`), or in
+ * memory without it.
+ */
+export function localWorker(
+  script: string,
+  { bindings, persistTo }: { bindings: Record<string, string>; persistTo?: string },
+): Miniflare {
+  // The ids `wrangler dev` gives bindings without one: their names.
+  // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
+  return new Miniflare(
+    convertV4MiniflareOptions({
+      scriptPath: script,
+      modulesRoot: dirname(script),
+      modules: true,
+      compatibilityDate: compatibilityDate(),
+      d1Databases: Object.fromEntries(Object.keys(localDatabases()).map((name) => [name, name])),
+      kvNamespaces: { GATE: 'GATE' },
+      bindings,
+      ...(persistTo ? { resourcePersistencePath: persistTo } : {}),
+    }),
+  )
+}
+
 export async function openHost(target: Target): Promise<ImportHost> {
   const script = await bundleWorker()
   if (target.local) {
     const state = join(target.persistTo ?? '.wrangler/state', 'v3')
     const databases = localDatabases()
-    // The ids `wrangler dev` gives bindings without one: their names.
-    // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
-    const mf = new Miniflare(
-      convertV4MiniflareOptions({
-        scriptPath: script,
-        modulesRoot: dirname(script),
-        modules: true,
-        compatibilityDate: compatibilityDate(),
-        d1Databases: Object.fromEntries(Object.keys(databases).map((name) => [name, name])),
-        kvNamespaces: { GATE: 'GATE' },
-        bindings: target.sharded ? { SHARD_LAYOUT: localLayout() } : {},
-        // Every binding's state under one root, as wrangler's `.wrangler/state/v3`.
-        resourcePersistencePath: state,
-      }),
-    )
+    const mf = localWorker(script, {
+      bindings: target.sharded ? { SHARD_LAYOUT: localLayout() } : {},
+      persistTo: state,
+    })
     const host = client((await mf.ready).origin, () => mf.dispose())
     try {
       for (const [binding, dir] of Object.entries(databases))
@@ -209,9 +226,11 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * A wrangler configuration that runs the import worker (`main`) with only the environment's DB
- * and GATE, both remote bindings: `wrangler dev` then runs it here, on the real database and
- * namespace (after `wrangler login`).
+ * A wrangler configuration that runs the import worker (`main`) with the environment's GATE and
+ * every D1 database its layout names (DB, CONTROL and each shard: docs/scale.md), all remote
+ * bindings, and its SHARD_LAYOUT: `wrangler dev` then runs it here, on the real databases and
+ * namespace (after `wrangler login`), and each batch goes, routed, to control and the shards as
+ * well as to DB.
  */
 export function remoteConfig(env: Environment, main: string, configPath = 'wrangler.toml'): string {
   const config = parse(readFileSync(configPath, 'utf8')) as {
@@ -224,11 +243,21 @@ export function remoteConfig(env: Environment, main: string, configPath = 'wrang
     >
   }
   const section = config.env?.[env] ?? {}
-  const db = section.d1_databases?.find((d) => d.binding === 'DB')
-  const gate = section.kv_namespaces?.find((k) => k.binding === 'GATE')
   const where = `wrangler.toml [env.${env}]`
-  if (!db?.database_id)
-    fail(`${where} has no database_id for DB: deploy the environment first (docs/operations.md)`)
+  const target = deployTarget(env, configPath)
+  const bindings = migratedDatabases(target)
+  if (!bindings.length)
+    fail(`${where} SHARD_LAYOUT "${target.layout}" names no layout of src/catalog/placement.ts`)
+  const databases = bindings.map((binding) => {
+    const db = section.d1_databases?.find((d) => d.binding === binding)
+    if (!db?.database_id)
+      fail(
+        `${where} has no database_id for ${binding}: deploy the environment first (docs/operations.md)`,
+      )
+    const { database_name, database_id } = db
+    return { binding, ...(database_name ? { database_name } : {}), database_id, remote: true }
+  })
+  const gate = section.kv_namespaces?.find((k) => k.binding === 'GATE')
   if (!gate?.id)
     fail(
       `${where} has no id for the GATE namespace: deploy the environment first (docs/operations.md)`,
@@ -240,7 +269,8 @@ export function remoteConfig(env: Environment, main: string, configPath = 'wrang
       name: 'care-import',
       main,
       compatibility_date: compatibilityDate(),
-      d1_databases: [{ ...db, remote: true }],
+      vars: { SHARD_LAYOUT: target.layout },
+      d1_databases: databases,
       kv_namespaces: [{ binding: 'GATE', id: gate.id, remote: true }],
     }),
   )

@@ -2,7 +2,8 @@
 // with the statements of src/sync/apply.ts in one D1 batch, with its checkpoint, next to the
 // database. Node sends it one request per batch (host.ts); a D1 binding driven from Node
 // instead costs a round trip per statement prepared, about a hundred times slower. Given a
-// layout (the seed's host), each batch also goes, routed, to control and the shards.
+// layout (`npm run import` and the seed, local or an environment's), each batch also goes,
+// routed, to control and the shards.
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import { readCheckpoint } from './checkpoint'
@@ -38,9 +39,9 @@ export interface QueryRequest {
 }
 
 /**
- * The worker's bindings. With SHARD_LAYOUT (and CONTROL and the layout's shards: a local seed,
- * host.ts) every batch also goes to control and the shards, and the finish is each database's
- * own (docs/scale.md); without it, DB alone (an environment's import, the bench).
+ * The worker's bindings. With SHARD_LAYOUT (and CONTROL and the layout's shards: `npm run import`
+ * and the seed, host.ts) every batch also goes to control and the shards, and the finish is each
+ * database's own (docs/scale.md); without it, DB alone (the bench, the dead letters' listing).
  */
 type ImportEnv = Pick<Env, 'DB' | 'GATE'> & Partial<Pick<Env, 'CONTROL' | 'SHARD_LAYOUT'>>
 
@@ -68,10 +69,14 @@ export default {
           const { messages, checkpoint } = await request.json<BatchRequest>()
           const across = await shardedOf(env)
           const items = messages.map((message) => ({ message, text: '' }))
-          await Promise.all([
-            applyImported(env.DB, messages, checkpoint),
-            across?.target.apply(items, checkpoint),
-          ])
+          // Both to their end before a failure is answered (as each database's part: sharded.ts).
+          const failed = (
+            await Promise.allSettled([
+              applyImported(env.DB, messages, checkpoint),
+              across?.target.apply(items, checkpoint),
+            ])
+          ).find((r) => r.status === 'rejected')
+          if (failed) throw failed.reason
           return new Response(null, { status: 204 })
         }
         case '/migrate': {
@@ -92,6 +97,8 @@ export default {
           return Response.json((await Promise.all(answers)).every(Boolean))
         }
         case '/checkpoint': {
+          // A resumed import starts here: where every database got to, read afresh.
+          sharded = null
           const own = await readCheckpoint(env.DB)
           const across = await shardedOf(env)
           return Response.json(across ? lowestCheckpoint([own, across.checkpoint]) : own)

@@ -46,7 +46,10 @@ export function shardedTarget(databases: Databases): ApplyTarget & {
           applyImported(databases.shards[n] as D1Database, messages, checkpoint),
         ),
       ]
-      await Promise.all(parts)
+      // Every part runs to its end before a failure is reported, so no database is left with a
+      // batch in flight while the import splits or retries it.
+      const failed = (await Promise.allSettled(parts)).find((r) => r.status === 'rejected')
+      if (failed) throw failed.reason
       for (const m of routed.control)
         if (m.kind === 'city.added')
           learnt.cities.set(m.id, citySlug(m.entity.name, m.entity.stateCode))

@@ -62,14 +62,16 @@ export async function fromCurrentData(
   c: Context<AppEnv>,
   tags: readonly string[],
 ): Promise<boolean> {
-  const session = c.get('readSession')
-  // A render that read nothing through this request's session (a 404 the gate or the page table
-  // decided, a page from kept data) has no replica data to be behind.
-  if (session?.since == null || c.get('timing').count('d1') === 0) return true
+  // A render that read nothing through this request's sessions (a 404 the gate or the page
+  // table decided, a page from kept data) has no replica data to be behind.
+  const replicas = c.get('readSessions').filter((session) => session.since !== null)
+  if (replicas.length === 0 || c.get('timing').count('d1') === 0) return true
   const { purges } = c.get('memory')
-  if (!(await purges.completeBefore(session.since, c.env.DB, c.get('reporter').problem)))
-    return false
-  return purges.readCovers(tags, session.since, session.covers, session.reached?.() ?? null)
+  const since = Math.min(...replicas.map((session) => session.since ?? Infinity))
+  if (!(await purges.completeBefore(since, c.env.DB, c.get('reporter').problem))) return false
+  return replicas.every((session) =>
+    purges.readCovers(tags, session.since ?? since, session.covers, session.reached?.() ?? null),
+  )
 }
 
 /** Answers kept briefly, whatever the page's policy, and for how long (seconds). */

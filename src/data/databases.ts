@@ -1,6 +1,8 @@
 // The routing table from a place to its D1 database (docs/scale.md): the environment's layout
 // says which shard, the shard's binding is the database. Nothing here reads SQL or a database.
 import type { Layout } from '../catalog/placement'
+import type { Db } from './db'
+import type { BlockTables } from './sitemap-rows'
 import { layoutNamed, shardBindingName, shardOfCity, shardsOfState } from '../catalog/placement'
 
 /** What of the environment the routing needs: its layout's name, control, and the shards' bindings. */
@@ -51,4 +53,33 @@ export function databasesOf(env: DatabaseEnv): Databases {
     },
     ofState: (state) => shardsOfState(layout, state).map(at),
   }
+}
+
+/**
+ * The reads of the database holding an entity's rows, and the state of its city: null when that
+ * database keeps the rollups too (the one DB), which then find the state through the entity.
+ */
+export interface EntityReads {
+  db: Db
+  stateCode: string | null
+}
+
+/** A request's reads of the catalog's shards (`c.get('shards')`); control's are `c.get('db')`. */
+export interface ShardReads {
+  /**
+   * The reads of provider `id`'s shard, by control's directory (a round trip before the
+   * shard's); 'removed' for a provider the sync removed; null for an id no provider has.
+   */
+  ofProvider(id: number): Promise<EntityReads | 'removed' | null>
+  /** The reads of job `id`'s shard, the same; null for none. */
+  ofJob(id: number): Promise<EntityReads | null>
+  /**
+   * Where control's reads find every provider and job by id (sitemaps): its directory, or the
+   * catalog's own tables on the one DB.
+   */
+  entityTables: BlockTables
+  /** The reads of the city `slug`'s shard. */
+  ofCity(slug: string): Db
+  /** The reads of each shard holding `state`'s (lower-case code) cities, to be sent together. */
+  ofState(state: string): Db[]
 }

@@ -117,38 +117,78 @@ export async function findProviderListing(
   return { total: count?.n ?? 0, cards }
 }
 
+/** A card of a state page's read, with what ranks it across shards. */
+interface RankedCard extends ProviderCard {
+  cityId: number
+  cityProviders: number
+  rankScore: number
+}
+
 /**
  * The best-ranked providers of a service in the `cities` largest cities of a state that have
- * `minProviders` or more of it (state pages): the cities are chosen in the same read, so the
- * page needs no round trip before this one. Each city gives its own best `limit` by the
- * recommended index, so the read is the same size however many providers the cities have.
+ * `minProviders` or more of it (state pages), from the databases holding the state's cities
+ * (one, or each shard of a split state, read together): the cities are chosen in the same read,
+ * so the page needs no round trip before this one. Each database gives each of its own
+ * `cities` largest cities' best `limit` by the recommended index, so the read is the same size
+ * however many providers the cities have; the state's largest cities are among those, and their
+ * best `limit` among those rows, so the merge is exact.
  */
-export function findTopProviders(
-  db: Db,
+export async function findTopProviders(
+  dbs: readonly Db[],
   service: string,
   stateCode: string,
   { cities = 5, minProviders = 1, limit = 6 } = {},
 ): Promise<ProviderCard[]> {
-  return db.all<ProviderCard>(
-    `SELECT ${CARD_COLUMNS} FROM service_city_stats s
-       JOIN provider_services ps ON ps.rowid IN (
-              SELECT x.rowid FROM provider_services x INDEXED BY provider_services_recommended
-               WHERE x.service = s.service AND x.city_id = s.city_id
-               ORDER BY x.rank_score DESC, x.provider_id LIMIT ?)
-       JOIN providers p ON p.id = ps.provider_id
-      WHERE s.service = ? AND s.city_id IN (
-              SELECT city_id FROM service_city_stats
-               WHERE service = ? AND state_code = ? AND providers >= ?
-               ORDER BY providers DESC, city_id LIMIT ?)
-      ORDER BY ps.rank_score DESC, ps.provider_id LIMIT ?`,
-    limit,
-    service,
-    service,
-    stateCode,
-    minProviders,
-    cities,
-    limit,
+  const parts = await Promise.all(
+    dbs.map((db) =>
+      db.all<RankedCard>(
+        `SELECT ${CARD_COLUMNS}, s.city_id AS cityId, s.providers AS cityProviders,
+                ps.rank_score AS rankScore
+           FROM service_city_stats s
+           JOIN provider_services ps ON ps.rowid IN (
+                  SELECT x.rowid FROM provider_services x INDEXED BY provider_services_recommended
+                   WHERE x.service = s.service AND x.city_id = s.city_id
+                   ORDER BY x.rank_score DESC, x.provider_id LIMIT ?)
+           JOIN providers p ON p.id = ps.provider_id
+          WHERE s.service = ? AND s.city_id IN (
+                  SELECT city_id FROM service_city_stats
+                   WHERE service = ? AND state_code = ? AND providers >= ?
+                   ORDER BY providers DESC, city_id LIMIT ?)`,
+        limit,
+        service,
+        service,
+        stateCode,
+        minProviders,
+        cities,
+      ),
+    ),
   )
+  return bestOfLargest(parts.flat(), cities, limit)
+}
+
+/** A ranked row as the card it is, without what only ranked it. */
+function cardOf(row: RankedCard): ProviderCard {
+  const card: Partial<RankedCard> = { ...row }
+  delete card.cityId
+  delete card.cityProviders
+  delete card.rankScore
+  return card as ProviderCard
+}
+
+/** The best `limit` cards of the `cities` largest cities among `rows`, as cards. */
+function bestOfLargest(rows: RankedCard[], cities: number, limit: number): ProviderCard[] {
+  const sizes = new Map(rows.map((r) => [r.cityId, r.cityProviders]))
+  const largest = new Set(
+    [...sizes]
+      .sort(([a, n], [b, m]) => m - n || a - b)
+      .slice(0, cities)
+      .map(([id]) => id),
+  )
+  return rows
+    .filter((r) => largest.has(r.cityId))
+    .sort((a, b) => b.rankScore - a.rankScore || a.id - b.id)
+    .slice(0, limit)
+    .map(cardOf)
 }
 
 /** The best-ranked other providers of a service in a city (a profile's "similar providers"). */

@@ -1,6 +1,6 @@
 import { EXPERIENCE_BANDS } from '../catalog/cost-guides'
 import { BADGES } from '../catalog/enums'
-import { cityMixSql, controlRollupSql, rollupSql } from './rollups'
+import { cityMixSql, controlRollupSql } from './rollups'
 import { CONTROL_BLOCK_TABLES, packBlocksSql } from './sitemap-rows'
 
 /** The background check's bit in a provider's badges. */
@@ -48,6 +48,11 @@ function sources(scope: StatsScope) {
   }
 }
 
+/** Whether the listings' stats and rollups are derived (see `statsStatements`). */
+export interface StatsOptions {
+  listings?: boolean
+}
+
 /**
  * The statements that recompute service_city_stats and rate_experience_stats from
  * provider_services, job_city_stats from the jobs open at `now` and activity_stats from the
@@ -56,46 +61,64 @@ function sources(scope: StatsScope) {
  * Activities carry no date of change, so activity_stats has the refresh time. The national rates
  * by experience (city_id 0) are summed from the states' rows with the other rollups (rollups.ts).
  * With `listings` false the listings' stats and rollups are left out: the sync consumer updates
- * them from the change itself (src/sync/stats-by-change.ts).
+ * them from the change itself (src/sync/stats-by-change.ts). In one database, exactly the shard
+ * part followed by the control part (below), the sitemap blocks cut from its own providers and
+ * jobs.
  */
 export function statsStatements(
   d1: D1Database,
   now: Date,
   scope: StatsScope,
-  { listings = true }: { listings?: boolean } = {},
+  options: StatsOptions = {},
 ): D1PreparedStatement[] {
+  return [...shardPart(now, scope, options), ...controlPart(now, scope, options)].map(prepared(d1))
+}
+
+/** A part of the derivation (`scope`: every row, or what a sync batch touched), on `d1`. */
+const onDatabase =
+  (part: (now: Date, scope: StatsScope, options: StatsOptions) => Statement[]) =>
+  (d1: D1Database, now: Date, scope: StatsScope = 'all', options: StatsOptions = {}) =>
+    part(now, scope, options).map(prepared(d1))
+
+/**
+ * When the catalog spans databases (docs/scale.md), a shard's part of `statsStatements`: the
+ * stats of its own cities, from its own providers, listings and jobs (every city's, or those a
+ * sync batch touched).
+ */
+export const shardStatsStatements = onDatabase(shardPart)
+
+/**
+ * Control's part: the activities' stats, the rollups of many cities (per state, national) from
+ * the cities' rows copied from the shards, and (for `all`) the sitemap blocks cut from its cities
+ * and its directory. Together with every shard's part, the rows `statsStatements` derives in one
+ * database.
+ */
+export const controlStatsStatements = onDatabase((now, scope, options) =>
+  controlPart(now, scope, options, CONTROL_BLOCK_TABLES),
+)
+
+function shardPart(now: Date, scope: StatsScope, { listings = true }: StatsOptions): Statement[] {
   const s = sources(scope)
   return [
     ...(listings ? listingStatements(s) : []),
     ...jobStatements(s, now),
-    ...activityStatements(s, now),
-    ...rollupSql({ touched: scope === 'touched', listings }),
-    // A sync batch's rows keep the sitemap blocks by the tables' triggers; all of them packs them.
-    ...(scope === 'all' ? packBlocksSql() : []),
-  ].map(prepared(d1))
+    ...(listings ? cityMixSql(scope === 'touched') : []),
+  ]
 }
 
-/**
- * When the catalog spans databases (docs/scale.md), a shard's part of `statsStatements(…, 'all')`:
- * the stats of its own cities, from its own providers, listings and jobs.
- */
-export function shardStatsStatements(d1: D1Database, now: Date): D1PreparedStatement[] {
-  const s = sources('all')
-  return [...listingStatements(s), ...jobStatements(s, now), ...cityMixSql(false)].map(prepared(d1))
-}
-
-/**
- * Control's part: the activities' stats, the rollups of many cities (per state, national) from
- * the cities' rows copied from the shards, and the sitemap blocks cut from its cities and its
- * directory. Together with every shard's part, the rows `statsStatements(…, 'all')` derives in
- * one database.
- */
-export function controlStatsStatements(d1: D1Database, now: Date): D1PreparedStatement[] {
+function controlPart(
+  now: Date,
+  scope: StatsScope,
+  { listings = true }: StatsOptions,
+  /** Where the sitemap blocks are cut from: the catalog's own tables unless named. */
+  blocks?: Parameters<typeof packBlocksSql>[0],
+): Statement[] {
   return [
-    ...activityStatements(sources('all'), now),
-    ...controlRollupSql(),
-    ...packBlocksSql(CONTROL_BLOCK_TABLES),
-  ].map(prepared(d1))
+    ...activityStatements(sources(scope), now),
+    ...controlRollupSql({ touched: scope === 'touched', listings }),
+    // A sync batch's rows keep the sitemap blocks by the tables' triggers; all of them packs them.
+    ...(scope === 'all' ? packBlocksSql(blocks) : []),
+  ]
 }
 
 type Statement = string | ((d1: D1Database) => D1PreparedStatement)

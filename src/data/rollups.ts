@@ -52,10 +52,7 @@ export function rollupSql({
   touched: boolean
   listings?: boolean
 }): string[] {
-  return [
-    ...(listings ? [...cityMixSql(touched), ...areaRollupSql(touched)] : []),
-    ...activityRollupSql(touched, onlyOf(touched)),
-  ]
+  return [...(listings ? cityMixSql(touched) : []), ...controlRollupSql({ touched, listings })]
 }
 
 /**
@@ -76,10 +73,20 @@ export function cityMixSql(touched: boolean): string[] {
 /**
  * The rollups of many cities (per state, and the national rates by experience) and of the
  * activities: everything but the cities' own rows, so control's part of the stats when the
- * catalog spans databases, recomputed from the city rows copied from the shards.
+ * catalog spans databases, recomputed from the city rows copied from the shards (all of them, or
+ * with `touched` those of what a sync batch touched). With `listings` false, only the activities'.
  */
-export function controlRollupSql(): string[] {
-  return [...areaRollupSql(false), ...activityRollupSql(false, onlyOf(false))]
+export function controlRollupSql({
+  touched,
+  listings = true,
+}: {
+  touched: boolean
+  listings?: boolean
+}): string[] {
+  return [
+    ...(listings ? areaRollupSql(touched) : []),
+    ...activityRollupSql(touched, onlyOf(touched)),
+  ]
 }
 
 function areaRollupSql(touched: boolean): string[] {

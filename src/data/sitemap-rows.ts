@@ -8,7 +8,11 @@ import type { Db } from './db'
 export const BLOCK_TABLES = ['cities', 'providers', 'jobs'] as const
 export type BlockTable = (typeof BLOCK_TABLES)[number]
 
-const CATALOG_TABLES = { cities: 'cities', providers: 'providers', jobs: 'jobs' } as const
+/** Where the one database's sitemap rows are: its cities, providers and jobs. */
+export const CATALOG_TABLES = { cities: 'cities', providers: 'providers', jobs: 'jobs' } as const
+
+/** The tables a database's sitemap rows of each source are read from. */
+export type BlockTables = Readonly<Record<BlockTable, string>>
 
 /** Where control's sitemap rows are: its cities, and its directory of providers and jobs. */
 export const CONTROL_BLOCK_TABLES = {
@@ -30,7 +34,7 @@ const LOWEST_ID = '-9223372036854775808'
  * `from` names the table each source's rows are counted in: control cuts providers and jobs
  * from its directory (docs/scale.md).
  */
-export function packBlocksSql(from: Record<BlockTable, string> = CATALOG_TABLES): string[] {
+export function packBlocksSql(from: BlockTables = CATALOG_TABLES): string[] {
   return [
     'DELETE FROM sitemap_blocks',
     ...BLOCK_TABLES.map(
@@ -69,12 +73,19 @@ const blockStart = (offset: string) => `SELECT first_id FROM sitemap_blocks
 /**
  * The rows of the n-th block of `table` (n from 1), as consecutive id ranges of at most `part`
  * rows each; none past the last block. Reads the block rows up to the next one and the block's
- * own ids, never the rows of the blocks before it.
+ * own ids, never the rows of the blocks before it. `from`: where the database keeps each
+ * table's rows.
  */
-export function findBlock(db: Db, table: BlockTable, n: number, part: number): Promise<IdRange[]> {
+export function findBlock(
+  db: Db,
+  table: BlockTable,
+  n: number,
+  part: number,
+  from: BlockTables = CATALOG_TABLES,
+): Promise<IdRange[]> {
   return db.all<IdRange>(
     `SELECT MIN(id) AS first, MAX(id) AS last
-       FROM (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) / CAST(?4 AS INTEGER) AS part FROM ${table}
+       FROM (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) / CAST(?4 AS INTEGER) AS part FROM ${from[table]}
               WHERE id >= (${blockStart('?2')})
                 AND id <= IFNULL((${blockStart('?3')}) - 1, 9223372036854775807))
       GROUP BY part ORDER BY part`,
@@ -148,15 +159,19 @@ export interface EntityRow {
   updatedAt: string
 }
 
-/** Up to `limit` providers with ids in (after, last], in id order. */
+/**
+ * Up to `limit` providers with ids in (after, last], in id order, from `from`'s table of them
+ * (the catalog's, or control's directory, whose rows carry the same columns).
+ */
 export function findProviderRows(
   db: Db,
+  from: BlockTables,
   after: number,
   last: number,
   limit: number,
 ): Promise<EntityRow[]> {
   return db.all<EntityRow>(
-    `SELECT id, name_slug AS slug, updated_at AS updatedAt FROM providers
+    `SELECT id, name_slug AS slug, updated_at AS updatedAt FROM ${from.providers}
       WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
     after,
     last,
@@ -164,16 +179,21 @@ export function findProviderRows(
   )
 }
 
-/** Up to `limit` jobs still open at `openUntil` with ids in (after, last], in id order. */
+/**
+ * Up to `limit` jobs still open at `openUntil` with ids in (after, last], in id order, from
+ * `from`'s table of them (the directory's `updated_at` is the job's posting time).
+ */
 export function findOpenJobRows(
   db: Db,
+  from: BlockTables,
   after: number,
   last: number,
   openUntil: string,
   limit: number,
 ): Promise<EntityRow[]> {
   return db.all<EntityRow>(
-    `SELECT id, title_slug AS slug, posted_at AS updatedAt FROM jobs
+    `SELECT id, title_slug AS slug, ${from.jobs === 'jobs' ? 'posted_at' : 'updated_at'} AS updatedAt
+       FROM ${from.jobs}
       WHERE id > ? AND id <= ? AND valid_through > ? ORDER BY id LIMIT ?`,
     after,
     last,

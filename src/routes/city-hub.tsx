@@ -50,13 +50,16 @@ async function loadHub(c: Context<AppEnv>) {
   const db = c.get('db')
   const city = await c.get('cities').find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
+  const shard = c.get('shards').ofCity(city.slug)
   const shown = shownServices(c.get('flags').on)
+  // The city's own figures from its shard; its neighbours (maybe on another shard) and the
+  // activities from control.
   const [services, jobs, nearby, providers, activities] = await Promise.all([
-    findCityServices(db, city.id),
-    findCityJobCounts(db, city.id),
+    findCityServices(shard, city.id),
+    findCityJobCounts(shard, city.id),
     findNearbyHubs(db, city, { minProviders: MIN_INDEXABLE_PROVIDERS }),
     countCityProviders(
-      db,
+      shard,
       city.id,
       shown.map((s) => s.slug),
     ),

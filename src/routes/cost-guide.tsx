@@ -108,15 +108,17 @@ export async function cityCostGuidePage(c: Context<AppEnv>): Promise<Response> {
   const city = await c.get('cities').find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
   const db = c.get('db')
+  const shard = c.get('shards').ofCity(city.slug)
+  // The city's figures from its shard ‖ the nation's, the state's and other cities' from control.
   const [local, national, experience, nationalExperience, stateRates, largeRates, links] =
     await Promise.all([
-      findCityStats(db, service.slug, city.id),
+      findCityStats(shard, service.slug, city.id),
       findNationalStats(db, service.slug),
-      findExperienceRates(db, service.slug, city.id),
+      findExperienceRates(shard, service.slug, city.id),
       findExperienceRates(db, service.slug, 0),
       findStateRates(db, service.slug, city.stateCode, MEANINGFUL),
       findLargeCityRates(db, service.slug, MEANINGFUL),
-      cityLinks(db, service.slug, city),
+      cityLinks({ control: db, shard }, service.slug, city),
     ])
   if (!local || !national) throw new HTTPException(404)
   const place = placeOf(city)
@@ -259,13 +261,13 @@ function figures(stats: RateStats, national: RateStats | null): CostFigures {
 
 /** The same service's guides in nearby cities, and the city's other guides, where indexable. */
 async function cityLinks(
-  db: Db,
+  { control, shard }: { control: Db; shard: Db },
   service: string,
   city: City,
 ): Promise<{ cities: LinkItem[]; others: LinkItem[] }> {
   const [nearby, counts] = await Promise.all([
-    findNearbyCities(db, city, service, MEANINGFUL),
-    findCityServices(db, city.id),
+    findNearbyCities(control, city, service, MEANINGFUL),
+    findCityServices(shard, city.id),
   ])
   return {
     cities: nearby.map((n) => ({ href: costPath(service, n.slug), text: placeOf(n) })),

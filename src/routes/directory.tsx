@@ -52,6 +52,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
   const loaded = await loadDirectory(c)
   const { service, city, local, listing } = loaded
   const db = c.get('db')
+  const shard = c.get('shards').ofCity(city.slug)
   const { head, crumbs, state, place, decision } = describeDirectory(c, loaded)
   return renderDocument(
     c,
@@ -73,7 +74,7 @@ export async function directoryPage(c: Context<AppEnv>): Promise<Response> {
           service={service}
           place={place}
           nearby={streamed(nearbyLinks(db, service, city))}
-          related={streamed(relatedLinks(db, service, city, c.get('flags').on))}
+          related={streamed(relatedLinks(shard, service, city, c.get('flags').on))}
           resources={streamed(
             caresForChildren(service)
               ? findActivityCounts(db, CAMP_KEYWORDS).then(campLinksOf)
@@ -104,10 +105,12 @@ async function loadDirectory(c: Context<AppEnv>) {
   const db = c.get('db')
   const city = await c.get('cities').find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
+  const shard = c.get('shards').ofCity(city.slug)
   const ranked = c.get('flags').on('rankedDirectorySorting')
+  // The city's listing and figures from its shard, the nation's and state's from control.
   const [listing, local, national, leaders] = await Promise.all([
-    findProviderListing(db, service.slug, city, query, ranked),
-    findCityStats(db, service.slug, city.id),
+    findProviderListing(shard, service.slug, city, query, ranked),
+    findCityStats(shard, service.slug, city.id),
     findNationalStats(db, service.slug),
     findStateLeaders(db, city.stateCode),
   ])

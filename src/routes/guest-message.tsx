@@ -35,7 +35,10 @@ const DAY_SECONDS = 86_400
 async function recipientOf(c: Context<AppEnv>): Promise<Provider> {
   if (!c.get('flags').on('embeddedGuestMessaging')) throw new HTTPException(404)
   const id = entityId(c.req.param('slug') ?? '')
-  const provider = id === null ? null : await findProvider(c.get('db'), id)
+  const placed = id === null ? null : await c.get('shards').ofProvider(id)
+  // By control's directory, then the provider's shard (src/request/page-reads.ts).
+  const provider =
+    id === null || !placed || placed === 'removed' ? null : await findProvider(placed.db, id)
   if (!provider) throw new HTTPException(404)
   return provider
 }

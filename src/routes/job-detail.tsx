@@ -38,7 +38,7 @@ const EMPLOYMENT_TYPE = {
  */
 export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
   const slug = c.req.param('slug') ?? ''
-  const loaded = await loadJob(c.get('db'), slug)
+  const loaded = await loadJob(c, slug)
   const { job, jobs } = loaded
   const path = jobPath(job)
   if (slug !== jobSlug(job)) return entityRedirect(c, path, [TAG.job(job.id)])
@@ -65,10 +65,16 @@ export async function jobDetailPage(c: Context<AppEnv>): Promise<Response> {
 
 type LoadedJob = Awaited<ReturnType<typeof loadJob>>
 
-/** The job and its city's counts at once, the city named through the job: one round trip. */
-async function loadJob(db: Db, slug: string) {
+/**
+ * The job and its city's counts at once, the city named through the job: one round trip to the
+ * job's shard, after control's directory has named it (docs/scale.md: none on the one DB).
+ */
+async function loadJob(c: Context<AppEnv>, slug: string) {
   const id = entityId(slug)
   if (id === null) throw new HTTPException(404)
+  const placed = await c.get('shards').ofJob(id)
+  if (!placed) throw new HTTPException(404)
+  const { db } = placed
   const [job, services, jobCounts] = await Promise.all([
     findJob(db, id),
     findCityServices(db, { job: id }),
@@ -91,7 +97,8 @@ function describeJob(
   },
 ): JobDetailPageProps {
   const { path, now, expired, decision } = page
-  const db = c.get('db')
+  // Other jobs of its city, or near it: its shard's (not a neighbour's on another shard).
+  const db = c.get('shards').ofCity(job.citySlug)
   const origin = c.env.PUBLIC_ORIGIN
   const place = `${job.cityName}, ${job.stateCode}`
   const listing = jobListingPath(job.service, job.citySlug)

@@ -67,10 +67,11 @@ async function loadJobListing(c: Context<AppEnv>) {
   const jobs = findJobService(c.req.param('jobService') ?? '')
   if (!jobs) throw new HTTPException(404)
   const query = validQuery(parseJobQuery(new URL(c.req.url).searchParams, jobs))
-  const db = c.get('db')
   const now = new Date()
   const city = await c.get('cities').find(c.req.param('city') ?? '')
   if (!city) throw new HTTPException(404)
+  // Everything the page reads is the city's: its shard's alone.
+  const db = c.get('shards').ofCity(city.slug)
   const [listing, counts, providers, services] = await Promise.all([
     findJobListing(db, jobs.slug, city, query, now),
     findCityJobCounts(db, city.id),

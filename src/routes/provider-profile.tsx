@@ -19,7 +19,6 @@ import {
   findReviews,
   wasProviderRemoved,
 } from '../data/providers'
-import type { Db } from '../data/db'
 import type { AppEnv } from '../env'
 import { isServiceShown } from '../flags/visibility'
 import { PAGE_IDS } from '../catalog/enums'
@@ -45,7 +44,7 @@ const INDEXABLE = decideIndexing({})
 /** `/p/{name-slug}-{id}`: a provider's profile (seoProviderProfile, page id 1050). */
 export async function providerProfilePage(c: Context<AppEnv>): Promise<Response> {
   const slug = c.req.param('slug') ?? ''
-  const loaded = await loadProfile(c.get('db'), slug)
+  const loaded = await loadProfile(c, slug)
   const path = providerPath(loaded.provider)
   if (slug !== providerSlug(loaded.provider))
     return entityRedirect(c, path, [TAG.provider(loaded.provider.id)])
@@ -55,17 +54,25 @@ export async function providerProfilePage(c: Context<AppEnv>): Promise<Response>
 
 type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>
 
-/** Every read named by the id at once, the city and state through the provider: one round trip. */
-async function loadProfile(db: Db, slug: string) {
+/**
+ * Every read named by the id at once, the city through the provider: one round trip to the
+ * provider's shard, after control's directory has named it (docs/scale.md: none on the one DB).
+ */
+async function loadProfile(c: Context<AppEnv>, slug: string) {
   const id = entityId(slug)
   if (id === null) throw new HTTPException(404)
+  const placed = await c.get('shards').ofProvider(id)
+  if (placed === 'removed') throw new HTTPException(410)
+  if (!placed) throw new HTTPException(404)
+  const { db, stateCode } = placed
   const [provider, rows, reviews, averages, cityCounts, stateLeaders] = await Promise.all([
     findProvider(db, id),
     findProviderServices(db, id),
     findReviews(db, id),
     findRatingAverages(db, id),
     findCityServices(db, { provider: id }),
-    findStateLeaders(db, { provider: id }),
+    // The state's rollups are control's: by the directory's state, else through the provider.
+    findStateLeaders(c.get('db'), stateCode ?? { provider: id }),
   ])
   if (!provider) throw new HTTPException((await wasProviderRemoved(db, id)) ? 410 : 404)
   // Services in catalog order: the first is the one the profile is about.
@@ -133,7 +140,8 @@ async function similarCards(
   service: Service | null,
 ): Promise<CardModel[]> {
   if (!service) return []
-  const rows = await findSimilarProviders(c.get('db'), service.slug, provider.cityId, provider.id)
+  const shard = c.get('shards').ofCity(provider.citySlug)
+  const rows = await findSimilarProviders(shard, service.slug, provider.cityId, provider.id)
   const robust = c.get('flags').on('robustDaycareCards')
   return rows.map((p) => providerCard(p, null, robust))
 }

@@ -62,8 +62,11 @@ async function loadState(c: Context<AppEnv>) {
   const [cities, leaders, top, stats] = await Promise.all([
     findStateCities(db, service.slug, code),
     findStateLeaders(db, code),
-    // The providers of the five largest cities the page links to.
-    findTopProviders(db, service.slug, code, { minProviders: MIN_INDEXABLE_PROVIDERS }),
+    // The providers of the five largest cities the page links to, from the state's shards; the
+    // rest from control's copies and rollups, all at once.
+    findTopProviders(c.get('shards').ofState(code.toLowerCase()), service.slug, code, {
+      minProviders: MIN_INDEXABLE_PROVIDERS,
+    }),
     findStateStats(db, service.slug, code),
   ])
   return { service, code, name, cities, leaders, top, stats }

@@ -79,7 +79,14 @@ export async function sitemapFile(c: Context<AppEnv>): Promise<Response> {
   const kind = m?.[1] ?? ''
   if (kind === 'pages' && !m?.[2]) return xml(sitemapStream('urlset', await readAll(pages(c))))
   if (!(kind in CHUNKS) || !m?.[2]) throw new HTTPException(404)
-  const parts = await findBlock(c.get('db'), CHUNKS[kind as Chunked], Number(m[2]), BATCH)
+  const { entityTables } = c.get('shards')
+  const parts = await findBlock(
+    c.get('db'),
+    CHUNKS[kind as Chunked],
+    Number(m[2]),
+    BATCH,
+    entityTables,
+  )
   const first = parts[0]?.first
   const last = parts.at(-1)?.last
   if (first === undefined || last === undefined) throw new HTTPException(404)
@@ -165,7 +172,8 @@ const CHUNK_ENTRIES: Record<
 
   providers: (c, _, parts) =>
     entities(
-      (after, upTo) => findProviderRows(c.get('db'), after, upTo, BATCH),
+      (after, upTo) =>
+        findProviderRows(c.get('db'), c.get('shards').entityTables, after, upTo, BATCH),
       parts,
       (r) => ({
         loc: url(c, providerPath({ nameSlug: r.slug, id: r.id })),
@@ -178,7 +186,8 @@ const CHUNK_ENTRIES: Record<
     // stale-while-revalidate window, so jobs closing within it are left out.
     const openUntil = new Date(Date.now() + POLICIES.sitemap.swr * 1000).toISOString()
     return entities(
-      (after, upTo) => findOpenJobRows(c.get('db'), after, upTo, openUntil, BATCH),
+      (after, upTo) =>
+        findOpenJobRows(c.get('db'), c.get('shards').entityTables, after, upTo, openUntil, BATCH),
       parts,
       (r) => ({
         loc: url(c, jobPath({ titleSlug: r.slug, id: r.id })),

@@ -1,5 +1,5 @@
 import type { Databases } from '../data/databases'
-import { statsStatements } from '../data/refresh-stats'
+import { controlStatsStatements, shardStatsStatements } from '../data/refresh-stats'
 import type { RowsTouched } from './apply'
 import { messagesStatements, RATINGS } from './apply'
 import type { CatalogMessage } from './messages'
@@ -8,7 +8,6 @@ import { moveProvider } from './move'
 import type { OutboxRow } from './outbox'
 import { outboxCleanup, PENDING_OUTBOX, shardOutboxStatements } from './outbox'
 import { outboxStatements } from './outbox-apply'
-import { CONTROL_TABLES, keptOn, SHARD_TABLES } from './placed-statements'
 import { FLUSH_PENDING_SQL, PURGE_TOUCHED_SQL } from './purge-tags'
 import type { Routed, Whereabouts } from './route'
 import { routeMessages } from './route'
@@ -99,8 +98,8 @@ function changedIds(messages: readonly CatalogMessage[]) {
 
 /**
  * A shard's part as one batch: its applied outbox rows deleted, the messages and the stats of
- * its cities (src/sync/apply.ts's derivation without control's tables), the outbox of control's
- * writes, then every outbox row control has yet to apply read back.
+ * its cities (the shard's part of the derivation: src/data/refresh-stats.ts), the outbox of
+ * control's writes, then every outbox row control has yet to apply read back.
  */
 export function shardStatements(
   db: D1Database,
@@ -118,7 +117,7 @@ export function shardStatements(
       `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
        SELECT 'listing', service, city_id FROM provider_services WHERE provider_id IN (${rated})`,
     ),
-    ...keptOn(db, SHARD_TABLES, (d1) => statsStatements(d1, now, 'touched', { listings: false })),
+    ...shardStatsStatements(db, now, 'touched', { listings: false }),
     ...statsByChange(db, messages, { rollups: false }),
     ...shardOutboxStatements(db, changedIds(messages)),
     db.prepare('DELETE FROM sync_touched'),
@@ -142,7 +141,7 @@ export function controlStatements(
   return [
     ...messagesStatements(control, messages, { now, place: 'control' }),
     ...applied,
-    ...keptOn(control, CONTROL_TABLES, (d1) => statsStatements(d1, now, 'touched')),
+    ...controlStatsStatements(control, now, 'touched'),
     ...[...PURGE_TOUCHED_SQL, ...FLUSH_PENDING_SQL].map((sql) =>
       control.prepare(sql).bind(now.getTime()),
     ),

@@ -68,7 +68,7 @@ describe('query plans', () => {
     await findStateLeaders(db, 'GA')
     await findStateLeaders(db, { provider: 1 })
     await findNationalCounts(db, ['babysitters', 'errands'])
-    await findTopProviders(db, 'babysitters', 'GA')
+    await findTopProviders([db], 'babysitters', 'GA')
     const [activityCount, , mixes, national, state, leaders, profileLeaders, counts, top] =
       plans.map((p) => p.plan.join(' | '))
     expect(activityCount).toBe('SEARCH activity_ends USING PRIMARY KEY (keyword=? AND end_date>?)')

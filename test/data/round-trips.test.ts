@@ -1,10 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../../src/app'
+import { ROUTES } from '../../src/pages'
+import { routedSources } from '../../src/request/page-reads'
+import { shardedCatalog } from '../support/sharded-catalog'
 import { Memory } from '../../src/memory'
 import { withFaults } from '../support/with-faults'
-import { cardLinks, ORIGIN, PHONE } from '../support/fetch-page'
+import { cardLinks, ORIGIN, PHONE, settledThrough } from '../support/fetch-page'
 
 /** Long enough that reads in flight together overlap and reads one after another do not. */
 const ROUND_TRIP_MS = 15
@@ -15,8 +18,8 @@ interface Trip {
   end: number
 }
 
-/** The real D1, each statement's call one round trip `ROUND_TRIP_MS` away. */
-function distantD1(trips: Trip[]): D1Database {
+/** The real D1 (`real`: DB unless named), each statement's call one round trip `ROUND_TRIP_MS` away. */
+function distantD1(trips: Trip[], real: D1Database = env.DB): D1Database {
   const away = async <T>(sql: string, call: () => Promise<T>): Promise<T> => {
     const trip = { sql, start: performance.now(), end: Infinity }
     trips.push(trip)
@@ -47,7 +50,7 @@ function distantD1(trips: Trip[]): D1Database {
     real: (statements: D1PreparedStatement[]) => Promise<D1Result[]>,
     statements: D1PreparedStatement[],
   ) => away(statements.map((s) => sqlOf.get(s) ?? '').join('; '), () => real(statements))
-  return withFaults(env.DB, {
+  return withFaults(real, {
     prepare,
     batch,
     withSession: (withSession, constraint) =>
@@ -156,4 +159,83 @@ describe('round trips to D1 before the first byte', () => {
     expect(await answerOf(path)).toEqual({ trips: 0, cache: 'HIT' })
     expect(await tripsOf('/housekeeping/nowhere-zz', 404)).toBe(0)
   })
+})
+
+// Read from control and the shards (src/request/page-reads.ts), every database as far away: the
+// same, but for a profile or a job, which read control's directory and then the shard it names
+// (docs/scale.md).
+describe('round trips to control and the shards before the first byte', () => {
+  const memory = new Memory()
+  const app = createApp(memory, ROUTES, routedSources)
+
+  beforeAll(async () => {
+    await shardedCatalog()
+    // A page no test above has stored: rendered, it has the isolate keep what it keeps.
+    await htmlOf('/pet-care/denver-co')
+  }, 60_000)
+
+  // Misses all: the pages above stored their copies of some of these paths.
+  beforeEach(() => {
+    vi.spyOn(caches.default, 'match').mockResolvedValue(undefined)
+    return () => vi.restoreAllMocks()
+  })
+
+  const htmlOf = async (path: string) => (await settledThrough(app, path, {}, {})).body
+
+  async function answerOf(path: string) {
+    memory.derivedReads.clear()
+    const trips: Trip[] = []
+    const distant = Object.fromEntries(
+      (['DB', 'CONTROL', 'SHARD_00', 'SHARD_01'] as const).map((name) => [
+        name,
+        distantD1(trips, env[name]),
+      ]),
+    )
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
+      { ...env, ...distant },
+      ctx,
+    )
+    const answered = performance.now()
+    expect(res.status).toBe(200)
+    await res.text()
+    await waitOnExecutionContext(ctx)
+    return { trips: sequentialTrips(trips, answered), cache: res.headers.get('x-cache') }
+  }
+
+  const entities: Record<string, () => Promise<string>> = {
+    profile: async () => cardLinks(await htmlOf('/nannies/denver-co'))[0] ?? '',
+    job: async () =>
+      /href="(\/job\/[^"]+)"/.exec(await htmlOf('/babysitting-jobs/atlanta-ga'))?.[1] ?? '',
+  }
+  const pages: Record<string, string> = {
+    home: '/',
+    directory: '/nannies/atlanta-ga?sort=newest',
+    'directory 2': '/au-pairs/denver-co',
+    jobListing: '/babysitting-jobs/denver-co?sort=newest',
+    cityHub: '/local/atlanta-ga',
+    serviceState: '/tutors/ga',
+    serviceNational: '/nannies',
+    costNational: '/cost/babysitters',
+    costCity: '/cost/babysitters/denver-co',
+    activities: '/explore/d/dance',
+    segment: '/adult-care',
+    sitemapIndex: '/sitemap.xml',
+  }
+
+  it.each(Object.entries(pages))('is one at most for a miss: %s', async (_, path) => {
+    const { trips, cache } = await answerOf(path)
+    expect(cache).toBe('MISS')
+    expect(trips).toBeLessThanOrEqual(1)
+  })
+
+  it.each(Object.entries(entities))(
+    'is two at most for a miss of a %s: the directory, then the shard',
+    async (_, pathOf) => {
+      const { trips, cache } = await answerOf(await pathOf())
+      expect(cache).toBe('MISS')
+      expect(trips).toBeLessThanOrEqual(2)
+    },
+  )
 })

@@ -5,7 +5,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { databasesOf } from '../../src/data/databases'
-import { CONTROL_TABLES, SHARD_TABLES } from '../../src/sync/placed-statements'
 
 interface Entry {
   type: string
@@ -86,16 +85,6 @@ describe('the schema in two folders', () => {
     const control = await schemaOf(env.CONTROL)
     for (const table of ['providers', 'provider_services', 'reviews', 'jobs'])
       expect(control.has(`table ${table}`), table).toBe(false)
-  })
-
-  it('is what the routed sync knows each database to hold', async () => {
-    const tables = async (db: D1Database) =>
-      [...(await schemaOf(db)).keys()]
-        .filter((key) => key.startsWith('table '))
-        .map((key) => key.slice('table '.length))
-        .sort()
-    expect(await tables(env.CONTROL)).toEqual([...CONTROL_TABLES].sort())
-    expect(await tables(env.SHARD_00)).toEqual([...SHARD_TABLES].sort())
   })
 
   it('gives every shard of the layout the same schema', async () => {

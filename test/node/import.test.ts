@@ -1,6 +1,9 @@
 // `npm run import` against a real local D1 in a temporary persist folder, as an operator runs it:
-// bad lines rejected with their numbers and reasons while the rest load, the migrations applied
-// as wrangler would, the same tables after a second run, a run killed half-way resumed from its checkpoint, and the file read as a stream.
+// bad lines rejected with their numbers and reasons while the rest load, every line routed to
+// control and the shard of its city as well as to DB (docs/scale.md), the migrations applied as
+// wrangler would, the same tables after a second run, a run killed half-way resumed from its
+// checkpoint, a run whose shard was cut off resumed from that shard's, the environment's
+// databases bound for a remote import, and the file read as a stream.
 import { execFile, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -8,14 +11,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { getPlatformProxy } from 'wrangler'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openHost } from '../../scripts/import/host'
+import { parse } from 'smol-toml'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { ImportHost } from '../../scripts/import/host'
+import { openHost, remoteConfig } from '../../scripts/import/host'
 import { importFile } from '../../scripts/import/import-file'
 import { TABLES } from '../../scripts/seed/city-rows'
 import { readLines } from '../../scripts/import/ndjson'
 import type { Reject } from '../../scripts/import/rejects'
 import { catalogLines } from '../../scripts/seed/catalog-lines'
 import { catalogPlaces } from '../../scripts/seed/places'
+import { layoutNamed, shardOfCity } from '../../src/catalog/placement'
 import { readGate } from '../../src/gate/gate-store'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
@@ -81,28 +87,89 @@ async function runImport(args: string[]) {
   }
 }
 
-/** Each catalog table's rows, hashed in key order, and the derived tables' row counts. */
-async function tables(persistTo: string) {
+/** The layout of wrangler.toml, which a local import routes by, and its databases' bindings. */
+const LAYOUT = layoutNamed('two')
+const SHARDS = ['SHARD_00', 'SHARD_01'] as const
+const BINDINGS = ['DB', 'CONTROL', ...SHARDS] as const
+
+/** What control and each shard hold of the catalog: hashed whole, and derived (counted). */
+const SHARDED = {
+  CONTROL: {
+    rows: ['cities', 'activities', 'sync_versions', 'provider_directory', 'job_directory'],
+    derived: ['service_city_stats', 'service_state_stats', 'activity_stats', 'sitemap_blocks'],
+  },
+  shard: {
+    rows: ['cities', 'providers', 'provider_services', 'reviews', 'jobs', 'sync_versions'],
+    derived: ['service_city_stats', 'job_city_stats', 'city_service_mixes'],
+  },
+}
+
+/** The local bindings of the persist folder `persistTo`, for `use`. */
+async function withBindings<T>(persistTo: string, use: (env: Env) => Promise<T>): Promise<T> {
   const { env, dispose } = await getPlatformProxy<Env>({
     persist: { path: join(persistTo, 'v3') },
     remoteBindings: false,
   })
   try {
-    const out: Record<string, string | number> = {}
-    for (const table of CATALOG_TABLES) {
-      const { results } = await env.DB.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all()
-      out[table] =
-        `${results.length} ${createHash('sha256').update(JSON.stringify(results)).digest('hex')}`
-    }
-    for (const table of ['service_city_stats', 'job_city_stats', 'activity_stats']) {
-      const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>()
-      out[table] = row?.n ?? 0
-    }
-    out.gate = (await readGate(env.GATE))?.meta.items ?? 0
-    return out
+    return await use(env)
   } finally {
     await dispose()
   }
+}
+
+const all = async (db: D1Database, sql: string) => (await db.prepare(sql).all()).results
+
+/** `tables`' rows hashed in key order and `derived`'s counted, each under `prefix` + its name. */
+async function hashed(db: D1Database, prefix: string, tables: string[], derived: string[]) {
+  const out: Record<string, string | number> = {}
+  for (const table of tables) {
+    const results = await all(db, `SELECT * FROM ${table} ORDER BY 1, 2`)
+    out[prefix + table] =
+      `${results.length} ${createHash('sha256').update(JSON.stringify(results)).digest('hex')}`
+  }
+  for (const table of derived) {
+    const row = await db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>()
+    out[prefix + table] = row?.n ?? 0
+  }
+  return out
+}
+
+/**
+ * Each catalog table's rows, hashed in key order, and the derived tables' row counts: DB's under
+ * their names, control's and each shard's under `CONTROL ` and `SHARD_nn ` + their names.
+ */
+async function tables(persistTo: string) {
+  return withBindings(persistTo, async (env) => {
+    const out: Record<string, string | number> = {
+      ...(await hashed(env.DB, '', CATALOG_TABLES, [
+        'service_city_stats',
+        'job_city_stats',
+        'activity_stats',
+      ])),
+      ...(await hashed(env.CONTROL, 'CONTROL ', SHARDED.CONTROL.rows, SHARDED.CONTROL.derived)),
+    }
+    for (const shard of SHARDS)
+      Object.assign(
+        out,
+        await hashed(env[shard], `${shard} `, SHARDED.shard.rows, SHARDED.shard.derived),
+      )
+    out.gate = (await readGate(env.GATE))?.meta.items ?? 0
+    return out
+  })
+}
+
+/** The checkpoint line each database recorded. */
+async function checkpoints(host: ImportHost): Promise<Record<string, number | null>> {
+  const lines = await Promise.all(
+    BINDINGS.map(async (binding) => {
+      const [row] = await host.queryOn<{ value: string }>(
+        binding,
+        "SELECT value FROM catalog_meta WHERE key = 'import_checkpoint'",
+      )
+      return [binding, row ? (JSON.parse(row.value) as { line: number }).line : null] as const
+    }),
+  )
+  return Object.fromEntries(lines)
 }
 
 const readRejects = async (path: string) =>
@@ -139,6 +206,53 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
     expect(first.gate).toBe(count('cities') + count('providers') + count('jobs'))
   })
 
+  it('routes each line to control and to the shard its city is on, and ends each database', async () => {
+    await withBindings(join(dir, 'cli'), async (env) => {
+      const single = (table: string) => all(env.DB, `SELECT * FROM ${table}`)
+      const asSet = (rows: unknown[]) => new Set(rows.map((r) => JSON.stringify(r)))
+      for (const table of ['providers', 'provider_services', 'reviews', 'jobs']) {
+        const held = await Promise.all(SHARDS.map((b) => all(env[b], `SELECT * FROM ${table}`)))
+        // Each row on exactly one shard, each shard holding some, ratings and counts included.
+        for (const rows of held) expect(rows.length, table).toBeGreaterThan(0)
+        expect(held.flat().length, table).toBe((await single(table)).length)
+        expect(asSet(held.flat()), table).toEqual(asSet(await single(table)))
+      }
+      for (const [n, shard] of SHARDS.entries()) {
+        const slugs = await env[shard]
+          .prepare(
+            `SELECT DISTINCT c.slug FROM cities c
+              WHERE c.id IN (SELECT city_id FROM providers UNION SELECT city_id FROM jobs)`,
+          )
+          .raw<[string]>()
+        for (const [slug] of slugs) expect(LAYOUT && shardOfCity(LAYOUT, slug), slug).toBe(n)
+        // The shard derived its own cities' stats.
+        const stats = await all(env[shard], 'SELECT DISTINCT city_id FROM service_city_stats')
+        expect(stats.length).toBe(
+          (await all(env[shard], 'SELECT DISTINCT city_id FROM provider_services')).length,
+        )
+      }
+      for (const db of [env.CONTROL, ...SHARDS.map((b) => env[b])])
+        expect(asSet(await all(db, 'SELECT * FROM cities'))).toEqual(asSet(await single('cities')))
+      expect(asSet(await all(env.CONTROL, 'SELECT * FROM activities'))).toEqual(
+        asSet(await single('activities')),
+      )
+      // Control's directory names each provider's shard; its copies and rollups are the single
+      // database's.
+      const directory = await env.CONTROL.prepare('SELECT id, shard FROM provider_directory').raw<
+        [number, number]
+      >()
+      const where = new Map<number, number>()
+      for (const [n, shard] of SHARDS.entries())
+        for (const [id] of await env[shard].prepare('SELECT id FROM providers').raw<[number]>())
+          where.set(id, n)
+      expect(new Map(directory)).toEqual(where)
+      for (const table of ['service_city_stats', 'service_state_stats'])
+        expect(asSet(await all(env.CONTROL, `SELECT * FROM ${table}`)), table).toEqual(
+          asSet(await single(table)),
+        )
+    })
+  })
+
   // Control's and each shard's from their own folders (docs/scale.md), as the catalog's.
   it.each(['DB', 'CONTROL', 'SHARD_00', 'SHARD_01'])(
     'applies the migrations of %s as wrangler records them: wrangler finds none left to apply',
@@ -164,7 +278,7 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
   it('resumes a run that died after its third batch from the line it had committed', async () => {
     const persistTo = join(dir, 'resumed')
     const rejects = join(dir, 'resumed.rejects.ndjson')
-    const host = await openHost({ local: true, persistTo })
+    const host = await openHost({ local: true, persistTo, sharded: true })
     try {
       let batches = 0
       const dying = {
@@ -187,8 +301,102 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
     } finally {
       await host.dispose()
     }
-    const after = await tables(persistTo)
-    for (const table of CATALOG_TABLES) expect(after[table]).toBe(first[table])
+    expect(await tables(persistTo)).toEqual(first)
+  })
+
+  it('resumes a run whose shard was cut off from that shard’s checkpoint, the others’ lines again', async () => {
+    const persistTo = join(dir, 'cut')
+    const rejects = join(dir, 'cut.rejects.ndjson')
+    const host = await openHost({ local: true, persistTo, sharded: true })
+    // SHARD_01 refuses every write of its checkpoint: each batch it is sent fails there alone.
+    const cut = ['INSERT', 'UPDATE'].map(
+      (on) => `CREATE TRIGGER cut_${on} BEFORE ${on} ON catalog_meta
+                 BEGIN SELECT RAISE(ABORT, 'SHARD_01 is cut off'); END`,
+    )
+    try {
+      let batches = 0
+      const cutting = {
+        ...host,
+        apply: async (...args: Parameters<typeof host.apply>) => {
+          if (++batches === 4) for (const sql of cut) await host.queryOn('SHARD_01', sql)
+          return host.apply(...args)
+        },
+        // Then no database is taken to answer: the import stops, as when one cannot be reached.
+        answers: () => Promise.resolve(batches < 4),
+      }
+      const options = { file: catalog, rejects, batchMessages: BATCH, label: 'test' }
+      await expect(importFile(cutting, { ...options, resume: false })).rejects.toThrow(
+        'SHARD_01 is cut off',
+      )
+      // DB, control and SHARD_00 committed the fourth batch; SHARD_01 stopped after the third.
+      const at = await checkpoints(host)
+      expect(at.SHARD_01).toBe(3 * BATCH + 3)
+      expect(at.DB).toBeGreaterThan(3 * BATCH + 3)
+      expect(at.CONTROL).toBe(at.DB)
+      expect(at.SHARD_00).toBe(at.DB)
+      for (const on of ['INSERT', 'UPDATE'])
+        await host.queryOn('SHARD_01', `DROP TRIGGER cut_${on}`)
+      const resumed = await importFile(host, { ...options, resume: true })
+      expect(resumed.skipped).toBe(3 * BATCH + 3)
+      expect(resumed.applied).toBe(valid - 3 * BATCH)
+      expect((await readRejects(rejects)).map((x) => x.line)).toEqual([...bad.keys()])
+      await host.finish(new Date())
+    } finally {
+      await host.dispose()
+    }
+    expect(await tables(persistTo)).toEqual(first)
+  })
+})
+
+describe('npm run import --env', () => {
+  /** wrangler.toml with the ids the first deploy prints filled in, but for `missing`. */
+  async function deployed(missing?: string): Promise<string> {
+    const config = join(dir, `deployed-${missing ?? 'all'}.toml`)
+    const toml = (await readFile('wrangler.toml', 'utf8'))
+      .replace(/database_name = "([^"]+)"/g, (line, name: string) =>
+        name === missing ? line : `${line}\ndatabase_id = "id-of-${name}"`,
+      )
+      .replace(/(\[\[env\.staging\.kv_namespaces\]\]\nbinding = "GATE")/, '$1\nid = "gate-staging"')
+    await writeFile(config, toml)
+    return config
+  }
+
+  it('runs the import worker on the environment’s DB, control and each shard of its layout', async () => {
+    const written = parse(
+      await readFile(remoteConfig('staging', 'worker.js', await deployed()), 'utf8'),
+    )
+    expect(written.vars).toEqual({ SHARD_LAYOUT: 'staging' })
+    expect(written.d1_databases).toEqual(
+      [
+        ['DB', 'care-catalog-staging'],
+        ['CONTROL', 'care-control-staging'],
+        ['SHARD_00', 'care-shard-00-staging'],
+        ['SHARD_01', 'care-shard-01-staging'],
+      ].map(([binding, name]) => ({
+        binding,
+        database_name: name,
+        database_id: `id-of-${name}`,
+        remote: true,
+      })),
+    )
+    expect(written.kv_namespaces).toEqual([{ binding: 'GATE', id: 'gate-staging', remote: true }])
+  })
+
+  it('is refused, naming the binding, while a shard has no database id', async () => {
+    const config = await deployed('care-shard-01-staging')
+    const exit = vi.spyOn(process, 'exit').mockImplementation(() => {
+      throw new Error('exit')
+    })
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      expect(() => remoteConfig('staging', 'worker.js', config)).toThrow('exit')
+      expect(said).toHaveBeenCalledWith(
+        'wrangler.toml [env.staging] has no database_id for SHARD_01: deploy the environment first (docs/operations.md)',
+      )
+    } finally {
+      exit.mockRestore()
+      said.mockRestore()
+    }
   })
 })
 

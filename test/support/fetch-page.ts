@@ -41,7 +41,13 @@ export function settled(path: string, init: RequestInit = {}, bindings: Partial<
   return settledThrough(worker, path, init, bindings)
 }
 
-async function settledThrough(app: App, path: string, init: RequestInit, bindings: Partial<Env>) {
+/** `settled`, through `app` (one made with other sources, say). */
+export async function settledThrough(
+  app: App,
+  path: string,
+  init: RequestInit,
+  bindings: Partial<Env>,
+) {
   const ctx = createExecutionContext()
   const res = await app.fetch(asPhone(path, init), { ...env, ...bindings }, ctx)
   const body = await res.text()

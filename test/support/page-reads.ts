@@ -95,7 +95,7 @@ export async function explainPageReads(d1: D1Database): Promise<QueryPlan[]> {
   ]) {
     await findProviderListing(db, 'babysitters', ATLANTA, listingQuery(search))
   }
-  await findTopProviders(db, 'babysitters', 'GA')
+  await findTopProviders([db], 'babysitters', 'GA')
   await findCityStats(db, 'babysitters', ATLANTA.id)
   await findNationalStats(db, 'babysitters')
   await findTopCities(db, 'babysitters')

@@ -1,14 +1,13 @@
-// The test catalog in control and the shards (docs/scale.md), loaded through the import across
-// databases and its end per database, once per test file and only in a file that asks: the
-// set-up (test/setup.ts) loads DB alone, which the pages and the consumer still read, and a second
-// import in every file would double its cost (docs/testing.md).
+// The test catalog in control and the shards (docs/scale.md), once per test file and only in a
+// file that asks: the set-up (test/setup.ts) restores DB alone, which the pages and the consumer
+// still read. Restored from the rows the import across databases and its end per database left
+// once for the run (test/node/catalog-snapshot.ts).
 import { env } from 'cloudflare:workers'
-import { inject } from 'vitest'
-import { finishSharded } from '../../scripts/import/finish'
-import { importLines } from '../../scripts/import/import-lines'
-import { shardedTarget } from '../../scripts/import/sharded'
+import { shardBindingName } from '../../src/catalog/placement'
 import type { Databases } from '../../src/data/databases'
 import { databasesOf } from '../../src/data/databases'
+import { snapshotPart } from './catalog-snapshot'
+import { restoreDatabase } from './snapshot'
 
 let loaded: Promise<Databases> | null = null
 
@@ -20,17 +19,15 @@ export function shardedCatalog(): Promise<Databases> {
 
 async function load(): Promise<Databases> {
   const databases = databasesOf(env)
-  const control = databases.control
-  await importLines({
-    target: shardedTarget(databases),
-    lines: inject('catalogLines').map((text, i) => ({ line: i + 1, text })),
-    file: null,
-    reject: (line, reason) => {
-      throw new Error(`the test catalog's line ${line} was rejected: ${reason}`)
-    },
-  })
-  // ZIP codes are not change messages: control's table, as DB's, from the same statements.
-  await control.batch(inject('zipStatements').map((sql) => control.prepare(sql)))
-  await finishSharded(databases, new Date(inject('catalogNow')))
+  const sharded = await snapshotPart('sharded')
+  const dumpOf = (binding: string) => {
+    const dump = sharded[binding]
+    if (!dump) throw new Error(`the test catalog's snapshot has no ${binding}`)
+    return dump
+  }
+  await Promise.all([
+    restoreDatabase(databases.control, dumpOf('CONTROL')),
+    ...databases.shards.map((db, n) => restoreDatabase(db, dumpOf(shardBindingName(n)))),
+  ])
   return databases
 }
