@@ -14,7 +14,7 @@ import { SiteContext } from './site-context'
 /**
  * Cards whose data arrives after the page's render started (a profile's or a job's similar
  * providers): the promise the view reads resolves once their markup is placed, so React finds
- * it instead of rendering each card (docs/performance.md: 11 % of a profile's miss).
+ * it instead of rendering each card (docs/performance.md: 7 % of a profile's miss).
  */
 export type PlaceCards = (cards: Promise<readonly CardModel[]>) => Promise<readonly CardModel[]>
 
