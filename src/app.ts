@@ -11,7 +11,7 @@ import { fastPath } from './fast-path'
 import { allowMethods, normaliseRequest } from './request/normalise-request'
 import { Memory } from './memory'
 import type { SourcesOf } from './request/page-reads'
-import { singleSources } from './request/page-reads'
+import { routedSources } from './request/page-reads'
 import { requestContext } from './request/request-context'
 import { wayOut } from './request/way-out'
 import { notFound, onError, renderedNotFound } from './routes/error-response'
@@ -29,7 +29,7 @@ import { OPS_PREFIX } from './urls/paths'
 export function createApp(
   memory = new Memory(),
   routes = ROUTES,
-  sources: SourcesOf = singleSources,
+  sources: SourcesOf = routedSources,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   app.use(wayOut, noPage)

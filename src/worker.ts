@@ -3,6 +3,7 @@ import { refreshDerived } from './cron/refresh-derived'
 import { reportBackground } from './observability/reporter'
 import { isResizedImage, unresizedImage } from './request/unresized-image'
 import { consume } from './sync/consume'
+import { databasesOf } from './data/databases'
 
 export default {
   fetch(request: Request, env: Env, ctx: ExecutionContext) {
@@ -24,7 +25,7 @@ export default {
   },
   // Catalog changes and their dead letters (docs/sync.md); each dead message is reported once.
   async queue(batch, env, ctx) {
-    await consume(batch, env.DB, (reason, kind) =>
+    await consume(batch, databasesOf(env), (reason, kind) =>
       reportBackground(new Error(`catalog change dead: ${reason}`), {
         dsn: env.SENTRY_DSN,
         environment: env.ENVIRONMENT,

@@ -72,7 +72,7 @@ const COPIED_ROWS = 1000
  * Control's copies of every shard's city rows, replaced whole: each table's rows read from each
  * shard in key order, a thousand at a time, each page one insert on control.
  */
-async function copyCityRows({ control, shards }: Databases): Promise<void> {
+export async function copyCityRows({ control, shards }: Databases): Promise<void> {
   await control.batch(
     Object.keys(CITY_ROWS).map((table) => control.prepare(`DELETE FROM ${table}`)),
   )

@@ -50,10 +50,12 @@ export function edgeCache(policy: Policy, rerender: Rerender): MiddlewareHandler
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
     // Only a stored copy needs the purges; until a cold isolate knows them, its copy may be a
     // purged one, so it is rendered again (`unverified`), never served as it is.
-    const verified = meta ? await purgesKnown(purges, c.env.DB, waitUntil, reporter.problem) : false
+    const verified = meta
+      ? await purgesKnown(purges, c.env.CONTROL, waitUntil, reporter.problem)
+      : false
     // A miss keeps them current too, in the background: they decide which session the next
     // render reads through, and whether this one is stored (`fromCurrentData`).
-    if (!meta) purges.refreshIfDue(c.env.DB, waitUntil, reporter.problem)
+    if (!meta) purges.refreshIfDue(c.env.CONTROL, waitUntil, reporter.problem)
     c.set('readTags', tagsKnown(c, key, stored?.meta))
     let freshness: Freshness | 'unverified' = !meta
       ? 'gone'

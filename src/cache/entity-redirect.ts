@@ -28,7 +28,7 @@ export function knownEntityPath(kind: EntityKind): MiddlewareHandler<AppEnv> {
     }
     // As a stored copy is served: the purges are read again in the background when due.
     const reporter = c.get('reporter')
-    purges.refreshIfDue(c.env.DB, (p) => c.executionCtx.waitUntil(p), reporter.problem)
+    purges.refreshIfDue(c.env.CONTROL, (p) => c.executionCtx.waitUntil(p), reporter.problem)
     const res = entityRedirect(c, known, [tag])
     res.headers.set('cache-control', `public, max-age=0, s-maxage=${REDIRECT_TTL}`)
     return res

@@ -68,7 +68,7 @@ export async function fromCurrentData(
   if (replicas.length === 0 || c.get('timing').count('d1') === 0) return true
   const { purges } = c.get('memory')
   const since = Math.min(...replicas.map((session) => session.since ?? Infinity))
-  if (!(await purges.completeBefore(since, c.env.DB, c.get('reporter').problem))) return false
+  if (!(await purges.completeBefore(since, c.env.CONTROL, c.get('reporter').problem))) return false
   return replicas.every((session) =>
     purges.readCovers(tags, session.since ?? since, session.covers, session.reached?.() ?? null),
   )

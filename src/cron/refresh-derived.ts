@@ -1,16 +1,27 @@
 import { forgetOldPurges } from '../cache/generations'
 import { forgetOldAudit } from '../cache/purge-audit'
 import { forgetOldMessages } from '../data/guest-messages'
-import { buildGate, extendGate } from '../gate/build-gate'
+import type { DatabaseEnv } from '../data/databases'
+import { databasesOf } from '../data/databases'
+import { buildGate, CONTROL_GATE, extendGate } from '../gate/build-gate'
 import { readGate, saveGate } from '../gate/gate-store'
 import type { DerivedReads } from '../data/derived-reads'
 import { logProblem } from '../observability/reporter'
 import { forgetOldApplied } from '../sync/applied-log'
 import { flushPendingPurges } from '../sync/purge-tags'
-import { statsUpkeep } from '../sync/stats-upkeep'
+import { flushOutboxes } from '../sync/routed-apply'
+import { statsUpkeepRouted } from '../sync/stats-upkeep'
 
 /** The cron's steps, each run whatever became of the other. */
-export const CRON_STEPS = ['stats', 'gate', 'purges', 'audit', 'messages', 'sync'] as const
+export const CRON_STEPS = [
+  'outbox',
+  'stats',
+  'gate',
+  'purges',
+  'audit',
+  'messages',
+  'sync',
+] as const
 export type CronStep = (typeof CRON_STEPS)[number]
 
 /** Where a failed step is reported: the worker sends it to Sentry (src/worker.ts). */
@@ -38,35 +49,39 @@ const MAX_ERROR = 500
  * failed.
  */
 export async function refreshDerived(
-  env: Pick<Env, 'DB' | 'GATE'>,
+  env: DatabaseEnv & Pick<Env, 'GATE'>,
   now: Date,
   derivedReads: DerivedReads,
   report: ReportStep = logStep,
 ): Promise<CronStep[]> {
+  const db = env.CONTROL
   const steps: Record<CronStep, () => Promise<void>> = {
+    // The outbox rows a shard wrote that control has not applied (a batch whose control part
+    // failed and was not yet retried): applied, so no change waits for the next message.
+    outbox: async () => void (await flushOutboxes(databasesOf(env), now)),
     stats: async () => {
-      await statsUpkeep(env.DB, now)
+      await statsUpkeepRouted(databasesOf(env), now)
       derivedReads.clear()
     },
     gate: async () => {
       const stored = await readGate(env.GATE)
       const since = stored?.meta.cityAdditions
-      const extended = await extendGate(env.DB, stored)
-      if (!extended) await saveGate(env.GATE, await buildGate(env.DB, now))
+      const extended = await extendGate(db, stored)
+      if (!extended) await saveGate(env.GATE, await buildGate(db, now, CONTROL_GATE))
       else if (extended.meta.cityAdditions !== since) await saveGate(env.GATE, extended)
     },
     // The coalesced purges that are due; purges older than any stored page: the table stays at
     // about 9 days of purges.
     purges: async () => {
-      await flushPendingPurges(env.DB, now.getTime())
-      await forgetOldPurges(env.DB, now.getTime())
+      await flushPendingPurges(db, now.getTime())
+      await forgetOldPurges(db, now.getTime())
     },
     // The purge audit log keeps AUDIT_KEEP_DAYS.
-    audit: async () => void (await forgetOldAudit(env.DB, now.getTime())),
+    audit: async () => void (await forgetOldAudit(db, now.getTime())),
     // Guest messages are kept MESSAGE_KEEP_DAYS.
-    messages: async () => void (await forgetOldMessages(env.DB, now.getTime())),
+    messages: async () => void (await forgetOldMessages(db, now.getTime())),
     // The tally of applied catalog changes keeps a day (APPLIED_KEEP_MS).
-    sync: async () => forgetOldApplied(env.DB, now.getTime()),
+    sync: async () => forgetOldApplied(db, now.getTime()),
   }
   const failed: CronStep[] = []
   for (const step of CRON_STEPS) {
@@ -78,7 +93,7 @@ export async function refreshDerived(
       failed.push(step)
       report(step, error)
     }
-    await record(env.DB, step, now, failure).catch((error: unknown) =>
+    await record(db, step, now, failure).catch((error: unknown) =>
       logProblem('cron: outcome not recorded', { step, error: String(error) }),
     )
   }

@@ -10,13 +10,36 @@ const PAGE = 10_000
  */
 export const GATE_ROOM = 0.1
 
-const ENTITY_TABLES: Record<EntityKind, string> = { provider: 'providers', job: 'jobs' }
+/** Where a database holds what the gate is built of: its entities' tables and removed providers. */
+export interface GateSources {
+  entities: Readonly<Record<EntityKind, string>>
+  /** SQL: the ids of the providers catalog sync removed, as text. */
+  removed: string
+}
+
+/** The one database holding the whole catalog: removals are its sync_versions' tombstones. */
+export const CATALOG_GATE: GateSources = {
+  entities: { provider: 'providers', job: 'jobs' },
+  removed:
+    "SELECT substr(key, 10) AS id FROM sync_versions WHERE key > 'provider:' AND key < 'provider;' AND removed = 1",
+}
+
+/** Control (docs/scale.md): its directory of the shards' providers and jobs, and its tombstones. */
+export const CONTROL_GATE: GateSources = {
+  entities: { provider: 'provider_directory', job: 'job_directory' },
+  removed:
+    "SELECT substr(key, 10) AS id FROM directory_tombstones WHERE key > 'provider:' AND key < 'provider;'",
+}
 
 /**
  * Builds the gate from D1, reading in keyset pages so the catalog never sits in memory.
  * Run by the cron trigger (src/worker.ts) and by `npm run gate` (scripts/build-gate.ts).
  */
-export async function buildGate(d1: D1Database, now = new Date()): Promise<GateFilter> {
+export async function buildGate(
+  d1: D1Database,
+  now = new Date(),
+  { entities: ENTITY_TABLES, removed: REMOVED }: GateSources = CATALOG_GATE,
+): Promise<GateFilter> {
   const count = async (table: string) =>
     (await d1.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())?.n ?? 0
   const watermark = async (table: string, column = 'id') =>
@@ -26,11 +49,7 @@ export async function buildGate(d1: D1Database, now = new Date()): Promise<GateF
   // Read before the cities: a city added while the build runs is past it, and looked up later.
   const cityAdditions = await watermark('city_additions', 'seq')
   // A provider catalog sync removed keeps its place: its profile answers 410, not 404 (docs/sync.md).
-  const removed = await d1
-    .prepare(
-      "SELECT substr(key, 10) AS id FROM sync_versions WHERE key > 'provider:' AND key < 'provider;' AND removed = 1",
-    )
-    .raw<[string]>()
+  const removed = await d1.prepare(REMOVED).raw<[string]>()
   let items = (await count('cities')) + removed.length
   const watermarks = {} as Record<EntityKind, number>
   for (const kind of ENTITY_KINDS) {

@@ -23,12 +23,12 @@ export async function gateAnswer(
   const filter = await loadGate(memory.gate, c.env.GATE, waitUntil, report)
   // The purges tell when the additions are behind (src/gate/new-cities.ts): an isolate that
   // answers nothing but refused slugs learns of them too.
-  memory.purges.refreshIfDue(c.env.DB, waitUntil, report)
+  memory.purges.refreshIfDue(c.env.CONTROL, waitUntil, report)
   const valueOf = (name: string) => values[name] ?? ''
   const answer =
     decided ??
     checkSlugs(filter, params, valueOf, (built) =>
-      citiesAddedAfter(memory.newCities, built.meta, c.env.DB, waitUntil, report),
+      citiesAddedAfter(memory.newCities, built.meta, c.env.CONTROL, waitUntil, report),
     )
   if (answer || !filter) return answer
   // A slug the isolate would refuse on additions read before the newest purge it knows of
@@ -36,7 +36,7 @@ export async function gateAnswer(
   const additions = await currentNewCities(
     memory.newCities,
     filter.meta,
-    c.env.DB,
+    c.env.CONTROL,
     { ms: GATE_DEADLINE_MS, waitUntil },
     report,
   )

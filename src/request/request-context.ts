@@ -21,7 +21,7 @@ export function requestContext(
     const trail = c.get('trail')
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p)
     if (memory.purges.known && !memory.purges.current)
-      await purgesKnown(memory.purges, c.env.DB, waitUntil, c.get('reporter').problem)
+      await purgesKnown(memory.purges, c.env.CONTROL, waitUntil, c.get('reporter').problem)
     const reads = pageReads(c, sourcesOf(c.env), (session) =>
       c.set('readSessions', [...c.get('readSessions'), session]),
     )

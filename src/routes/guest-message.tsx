@@ -141,7 +141,7 @@ async function storeMessage(
   let outcome: Awaited<ReturnType<typeof saveGuestMessage>>
   try {
     outcome = await saveGuestMessage(
-      c.env.DB,
+      c.env.CONTROL,
       {
         providerId: provider.id,
         deviceId: c.get('deviceId'),

@@ -79,7 +79,12 @@ export async function replayEndpoint(c: Context<AppEnv>): Promise<Response> {
       400,
       headers,
     )
-  const replay = await replayDeadLetters(c.env.DB, c.env.CATALOG_CHANGES, selection, caller.who)
+  const replay = await replayDeadLetters(
+    c.env.CONTROL,
+    c.env.CATALOG_CHANGES,
+    selection,
+    caller.who,
+  )
   if ('missing' in replay)
     return c.json({ error: 'no such dead letters', missing: replay.missing }, 404, headers)
   if ('error' in replay) return c.json(replay, 503, { ...headers, 'retry-after': '10' })

@@ -32,7 +32,7 @@ const EMPTY_FORM: PurgeFormState = { by: 'url', value: '', error: null }
 /** The purge form, or for a viewer what they may do; with the latest purges. */
 function purgeHome(c: Context<AppEnv>, person: OpsPerson, form: PurgeFormState, status = 200) {
   return (async () => {
-    const rows = await recentPurges(c.env.DB, { who: '', tag: '', limit: 10 })
+    const rows = await recentPurges(c.env.CONTROL, { who: '', tag: '', limit: 10 })
     const body = (
       <>
         {allows(person.role, 'purger') ? (
@@ -57,7 +57,7 @@ async function previewOf(c: Context<AppEnv>, by: string, value: string) {
   if ('error' in named) return named
   const resolved = purgeTags(named.request, c.env.PUBLIC_ORIGIN)
   if ('error' in resolved) return resolved
-  return { tags: await previewPurge(c.env.DB, resolved.tags) }
+  return { tags: await previewPurge(c.env.CONTROL, resolved.tags) }
 }
 
 /** GET /__ops/purges/preview?by=&value=: what the purge would reach, and its confirmation. */
@@ -90,7 +90,7 @@ export const opsPurgeConfirm = withAccess('purger', async (c, person, form) => {
   const resolved = 'error' in named ? named : purgeTags(named.request, c.env.PUBLIC_ORIGIN)
   if ('error' in resolved) return purgeHome(c, person, { by, value, error: resolved.error }, 400)
   const outcome = await runPurge(
-    { db: c.env.DB, known: c.get('memory').purges, problem: c.get('reporter').problem },
+    { db: c.env.CONTROL, known: c.get('memory').purges, problem: c.get('reporter').problem },
     person.email,
     {
       paths: resolved.paths,
@@ -109,7 +109,7 @@ export const opsPurgeConfirm = withAccess('purger', async (c, person, form) => {
 
 /** GET /__ops/purges/:id: one purge as the audit log holds it. */
 export const opsPurgeResult = withAccess('viewer', async (c, person) => {
-  const row = await auditEntry(c.env.DB, Number(c.req.param('id')))
+  const row = await auditEntry(c.env.CONTROL, Number(c.req.param('id')))
   if (!row)
     return consolePage(c, person, 'No such purge', <p>The audit log has no such row.</p>, 404)
   const path = row.urls[0]
@@ -121,7 +121,7 @@ export const opsPurgeResult = withAccess('viewer', async (c, person) => {
 export const opsPurges = withAccess('viewer', async (c, person) => {
   const who = (c.req.query('who') ?? '').trim().toLowerCase()
   const tag = (c.req.query('tag') ?? '').trim()
-  const rows = await recentPurges(c.env.DB, { who, tag, limit: 100 })
+  const rows = await recentPurges(c.env.CONTROL, { who, tag, limit: 100 })
   const body = (
     <>
       <AuditFilter action={OPS_PURGES} who={who} tag={tag} />

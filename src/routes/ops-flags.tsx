@@ -140,7 +140,7 @@ async function save(
   const at = new Date().toISOString()
   const value = storedText(store, name).replace(/\s+/g, ' ').slice(0, 300)
   const outcome = failed ? `flag ${name} ${failed}` : `flag ${name} set: ${value || 'default'}`
-  const row = await writeAuditRow(c.env.DB, {
+  const row = await writeAuditRow(c.env.CONTROL, {
     at,
     who: person.email,
     urls: [],

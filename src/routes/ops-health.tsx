@@ -29,9 +29,9 @@ const DEAD_SHOWN = 50
 
 async function readHealth(env: Env, now: number): Promise<CatalogHealth> {
   const [applied, dead, cron, gate] = await Promise.all([
-    appliedLately(env.DB, now),
-    openDeadLetters(env.DB, DEAD_SHOWN),
-    cronSteps(env.DB),
+    appliedLately(env.CONTROL, now),
+    openDeadLetters(env.CONTROL, DEAD_SHOWN),
+    cronSteps(env.CONTROL),
     gateMeta(env.GATE),
   ])
   const built = gate && {
@@ -91,8 +91,8 @@ async function healthPage(
 export const opsLiveHealth = withAccess('viewer', async (c) => {
   const now = Date.now()
   const [applied, dead] = await Promise.all([
-    appliedLately(c.env.DB, now),
-    openDeadLetters(c.env.DB, 0),
+    appliedLately(c.env.CONTROL, now),
+    openDeadLetters(c.env.CONTROL, 0),
   ])
   const counts: LiveCounts = { now, applied, deadOpen: dead.open }
   return consoleJson(c, counts)
@@ -117,7 +117,12 @@ export const opsHealthReplay = withAccess('editor', async (c, person, form) => {
     const error = id ? `"${id}" is not a dead letter's number` : 'name a dead letter by its number'
     return healthPage(c, person, { id, error }, 400)
   }
-  const replay = await replayDeadLetters(c.env.DB, c.env.CATALOG_CHANGES, selection, person.email)
+  const replay = await replayDeadLetters(
+    c.env.CONTROL,
+    c.env.CATALOG_CHANGES,
+    selection,
+    person.email,
+  )
   if ('missing' in replay)
     return healthPage(c, person, { id, error: `there is no dead letter #${id}` }, 400)
   if ('error' in replay)

@@ -19,7 +19,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
   const at = new Date(now).toISOString()
   const headers = { 'cache-control': 'no-store' }
   const audit = async (entry: Omit<PurgeAudit, 'at'>) => {
-    const failed = await writeAudit(c.env.DB, { at, ...entry })
+    const failed = await writeAudit(c.env.CONTROL, { at, ...entry })
     if (failed) c.get('reporter').problem('purge: audit row not written', { error: failed })
     return failed === null
   }
@@ -33,7 +33,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
     c.get('memory').purgeRefusals.count(
       outcome,
       at,
-      c.env.DB,
+      c.env.CONTROL,
       (p) => c.executionCtx.waitUntil(p),
       c.get('reporter').problem,
     )
@@ -48,7 +48,7 @@ export async function purgeEndpoint(c: Context<AppEnv>): Promise<Response> {
   }
 
   const outcome = await runPurge(
-    { db: c.env.DB, known: c.get('memory').purges, problem: c.get('reporter').problem },
+    { db: c.env.CONTROL, known: c.get('memory').purges, problem: c.get('reporter').problem },
     who,
     request,
     now,

@@ -23,14 +23,33 @@ function referencesOf(m: CatalogMessage): Reference[] {
 
 const NOUN = { cities: 'city', providers: 'provider' } as const
 
+/** Where a database holds the rows a reference names: the catalog's own tables, or control's. */
+export type ReferenceTables = Readonly<Record<Reference[1], string>>
+
+/** The tables of a database holding the whole catalog. */
+export const CATALOG_TABLES: ReferenceTables = { cities: 'cities', providers: 'providers' }
+
+/** Control's: its cities, and its directory of the providers the shards hold. */
+export const DIRECTORY_TABLES: ReferenceTables = {
+  cities: 'cities',
+  providers: 'provider_directory',
+}
+
 /**
  * Why a message that failed to apply on its own cannot be applied, naming the field: the row it
  * refers to is not in the catalog. Null when that is not why. Read only for a message the queue
  * gave up on.
  */
-export async function referenceProblem(db: D1Database, m: CatalogMessage): Promise<string | null> {
+export async function referenceProblem(
+  db: D1Database,
+  m: CatalogMessage,
+  tables: ReferenceTables = CATALOG_TABLES,
+): Promise<string | null> {
   for (const [field, table, id] of referencesOf(m)) {
-    const row = await db.prepare(`SELECT 1 AS found FROM ${table} WHERE id = ?`).bind(id).first()
+    const row = await db
+      .prepare(`SELECT 1 AS found FROM ${tables[table]} WHERE id = ?`)
+      .bind(id)
+      .first()
     if (!row) return `${field}: ${NOUN[table]} ${id} is not in the catalog`
   }
   return null

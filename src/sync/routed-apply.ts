@@ -28,8 +28,8 @@ const PARALLEL_SHARDS = 6
 export interface RoutedOutcome {
   /** The messages to retry: a failed shard's, a failed move's, all when control failed. */
   retry: CatalogMessage[]
-  /** What failed: a shard by number, or control. */
-  failures: { database: number | 'control'; error: string }[]
+  /** What failed: a shard by number (with its part's messages), or control. */
+  failures: { database: number | 'control'; error: string; messages?: CatalogMessage[] }[]
   /** D1's count of rows read and written, every database's summed. */
   rows: RowsTouched
 }
@@ -253,9 +253,9 @@ export async function applyRouted(
   const pending: OutboxRow[] = []
   for (const [shard, result] of outcomes) {
     if (result instanceof Error) {
-      outcome.failures.push({ database: shard, error: result.message })
-      for (const m of routed.shards[shard] ?? [])
-        if (!outcome.retry.includes(m)) outcome.retry.push(m)
+      const part = routed.shards[shard] ?? []
+      outcome.failures.push({ database: shard, error: result.message, messages: part })
+      for (const m of part) if (!outcome.retry.includes(m)) outcome.retry.push(m)
     } else pending.push(...result)
   }
   pending.push(...(await runMoves(databases, routed, known, outcomes, outcome)))

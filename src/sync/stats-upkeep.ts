@@ -3,7 +3,11 @@ import { JOB_SERVICES } from '../catalog/jobs'
 import { SERVICES } from '../catalog/services'
 import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
+import type { Databases } from '../data/databases'
+import { controlStatsStatements, shardStatsStatements } from '../data/refresh-stats'
 import { derivationStatements } from './apply'
+import { shardOutboxStatements } from './outbox'
+import { flushOutboxes } from './routed-apply'
 
 // What the cron still does for the stats (docs/data.md, "Derived stats"): the sync consumer keeps
 // every stat current as changes arrive, so the cron recomputes only what time changes without a
@@ -137,5 +141,78 @@ export async function statsUpkeep(
       .bind(now.getTime(), next),
   ])
   const expired = (results[0]?.meta.changes ?? 0) + (results[1]?.meta.changes ?? 0)
+  return { expired, checked: slice?.n ?? 0, drifted: drifted.length }
+}
+
+/** SQL: the jobs that closed between `?1` and `?2`, touched. */
+const EXPIRED_JOBS = `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+  SELECT 'jobs', service, city_id FROM jobs WHERE valid_through > ? AND valid_through <= ?`
+
+/** SQL: the keywords whose last day ended between `?1` and `?2`, touched. */
+const ENDED_KEYWORDS = `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+  SELECT 'keyword', keyword, 0 FROM activity_ends WHERE end_date >= ? AND end_date < ?`
+
+/** SQL: the rows of `?1` (JSON of [kind, value, city]) touched. */
+const TOUCH = `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+  SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`
+
+/**
+ * The same run across control and the shards (docs/scale.md): the cursors on control; each
+ * shard checks the slice of its own cities (the others have no rows there) and recomputes what
+ * expired or drifted, writing the stats rows it touched to its outbox; control applies the
+ * outboxes (its copies, the rollups), then the activities whose last day ended.
+ */
+export async function statsUpkeepRouted(
+  databases: Databases,
+  now: Date,
+  { cities = DRIFT_CITIES, report = logProblem }: { cities?: number; report?: Report } = {},
+): Promise<Upkeep> {
+  const { control } = databases
+  const { results: cursors } = await control
+    .prepare('SELECT name, value FROM cron_cursors')
+    .all<{ name: string; value: number }>()
+  const cursor = Object.fromEntries(cursors.map((c) => [c.name, c.value]))
+  const expiredAfter = cursor.expired ?? now.getTime()
+  const after = cursor.drift ?? 0
+  const at = instant(now.getTime())
+  const shards = await Promise.all(
+    databases.shards.map(async (db) => {
+      const [listings, jobs, end] = await db.batch<Touched & { last: number | null; n: number }>([
+        db.prepare(LISTING_DRIFT).bind(after, cities),
+        db.prepare(JOB_DRIFT).bind(after, cities, at),
+        db.prepare(SLICE_END).bind(after, cities),
+      ])
+      const drifted = [...(listings?.results ?? []), ...(jobs?.results ?? [])]
+      const results = await db.batch([
+        db.prepare(EXPIRED_JOBS).bind(instant(expiredAfter), at),
+        db.prepare(TOUCH).bind(JSON.stringify(drifted.map((d) => [d.kind, d.value, d.city_id]))),
+        ...shardStatsStatements(db, now, 'touched'),
+        ...shardOutboxStatements(db, { providers: [], jobs: [] }),
+        db.prepare('DELETE FROM sync_touched'),
+      ])
+      return { drifted, expired: results[0]?.meta.changes ?? 0, slice: end?.results[0] }
+    }),
+  )
+  const drifted = shards.flatMap((s) => s.drifted)
+  const slice = shards[0]?.slice
+  const next = slice && slice.n === cities ? (slice.last ?? 0) : 0
+  if (drifted.length)
+    report('cron: stats drifted from a recompute, rewritten', {
+      rows: drifted.length,
+      first: drifted.slice(0, 5).map((d) => `${d.kind} ${d.value} ${d.city_id}`),
+    })
+  await flushOutboxes(databases, now)
+  const results = await control.batch([
+    control.prepare(ENDED_KEYWORDS).bind(instant(expiredAfter).slice(0, 10), at.slice(0, 10)),
+    ...controlStatsStatements(control, now, 'touched'),
+    control.prepare('DELETE FROM sync_touched'),
+    control
+      .prepare(
+        `INSERT INTO cron_cursors (name, value) VALUES ('expired', ?1), ('drift', ?2)
+         ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+      )
+      .bind(now.getTime(), next),
+  ])
+  const expired = shards.reduce((n, s) => n + s.expired, results[0]?.meta.changes ?? 0)
   return { expired, checked: slice?.n ?? 0, drifted: drifted.length }
 }

@@ -2,21 +2,25 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { SERVICES } from '../../src/catalog/services'
-import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
+import { aProvider, cityId, purge, refreshCatalogStats, shardOf } from '../support/builders'
 import { anIsolate, statementsOnceWarm, page, robotsOf, textOf } from '../support/fetch-page'
 
 describe('city hubs (ALL_SERVICES_CITY)', () => {
   it('list every service and job family of the city with counts, linking only to pages worth a visit', async () => {
-    const city = await env.DB.prepare("SELECT id FROM cities WHERE slug = 'atlanta-ga'").first<{
+    const city = await env.CONTROL.prepare(
+      "SELECT id FROM cities WHERE slug = 'atlanta-ga'",
+    ).first<{
       id: number
     }>()
     const services = (
-      await env.DB.prepare('SELECT service, providers FROM service_city_stats WHERE city_id = ?')
+      await env.CONTROL.prepare(
+        'SELECT service, providers FROM service_city_stats WHERE city_id = ?',
+      )
         .bind(city?.id)
         .all<{ service: string; providers: number }>()
     ).results
     const jobs = (
-      await env.DB.prepare('SELECT service, jobs FROM job_city_stats WHERE city_id = ?')
+      await env.CONTROL.prepare('SELECT service, jobs FROM job_city_stats WHERE city_id = ?')
         .bind(city?.id)
         .all<{ service: string; jobs: number }>()
     ).results
@@ -35,10 +39,11 @@ describe('city hubs (ALL_SERVICES_CITY)', () => {
   })
 
   it('count each caregiver once, however many services they offer', async () => {
-    const counts = await env.DB.prepare(
-      `SELECT COUNT(*) AS listings, COUNT(DISTINCT provider_id) AS people
+    const counts = await shardOf('atlanta-ga')
+      .prepare(
+        `SELECT COUNT(*) AS listings, COUNT(DISTINCT provider_id) AS people
          FROM provider_services WHERE city_id = ?`,
-    )
+      )
       .bind(await cityId('atlanta-ga'))
       .first<{ listings: number; people: number }>()
     const people = counts?.people ?? 0
@@ -54,10 +59,11 @@ describe('city hubs (ALL_SERVICES_CITY)', () => {
   })
 
   it('count only the caregivers of services that have pages for the visitor', async () => {
-    const shown = await env.DB.prepare(
-      `SELECT COUNT(DISTINCT provider_id) AS n FROM provider_services
+    const shown = await shardOf('atlanta-ga')
+      .prepare(
+        `SELECT COUNT(DISTINCT provider_id) AS n FROM provider_services
         WHERE city_id = ? AND service != 'day-care'`,
-    )
+      )
       .bind(await cityId('atlanta-ga'))
       .first<{ n: number }>()
     await env.FLAGS.put(

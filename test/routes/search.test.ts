@@ -1,5 +1,5 @@
-import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { everyDatabase } from '../support/builders'
 import { fetchPage, page, robotsOf, textOf } from '../support/fetch-page'
 
 const FORM = /<form role="search" class="search-form" action="\/search" method="get">/
@@ -17,17 +17,20 @@ async function expectRedirect(params: Record<string, string>, to: string) {
 
 /** Places the test catalog lacks: two towns of one name, and one with no providers at all. */
 beforeAll(async () => {
-  await env.DB.batch(
-    [
-      [990001, 'springfield-il', 'Springfield', 'IL', 39.80172, -89.64371, 114394],
-      [990002, 'springfield-mo', 'Springfield', 'MO', 37.21533, -93.29824, 169176],
-      [990003, 'quietville-ga', 'Quietville', 'GA', 33.7491, -84.3879, 800],
-    ].map((row) =>
-      env.DB.prepare(
-        'INSERT INTO cities (id, slug, name, state_code, lat, lng, population) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).bind(...row),
-    ),
-  )
+  for (const db of everyDatabase())
+    await db.batch(
+      [
+        [990001, 'springfield-il', 'Springfield', 'IL', 39.80172, -89.64371, 114394],
+        [990002, 'springfield-mo', 'Springfield', 'MO', 37.21533, -93.29824, 169176],
+        [990003, 'quietville-ga', 'Quietville', 'GA', 33.7491, -84.3879, 800],
+      ].map((row) =>
+        db
+          .prepare(
+            'INSERT INTO cities (id, slug, name, state_code, lat, lng, population) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          )
+          .bind(...row),
+      ),
+    )
 })
 
 describe('the search form', () => {

@@ -1,9 +1,12 @@
 import { env, exports } from 'cloudflare:workers'
 import type { EntryMeta } from '../../src/cache/entry-meta'
 import { memory } from '../../src/app'
-import { refreshStats } from '../../src/data/refresh-stats'
-import { buildGate } from '../../src/gate/build-gate'
+import { databasesOf } from '../../src/data/databases'
+import { controlStatsStatements, shardStatsStatements } from '../../src/data/refresh-stats'
+import { buildGate, CONTROL_GATE } from '../../src/gate/build-gate'
 import { saveGate } from '../../src/gate/gate-store'
+import { JOB_HEAD, PROVIDER_HEAD } from '../../src/sync/outbox'
+import { copyCityRows } from '../../scripts/import/finish'
 
 export interface ProviderFixture {
   id: number
@@ -26,11 +29,77 @@ export interface ProviderFixture {
 // build (NEW_ID_MARGIN in src/gate/gate-filter.ts), as a provider added since the build is.
 let nextId = 20_000
 
-/** A provider with one service, with defaults for everything a test does not care about. */
+/** The shard holding the city `cityId` (by control's cities and the layout), and its number. */
+export async function shardOfCityId(cityId: number): Promise<{ shard: number; db: D1Database }> {
+  const row = await env.CONTROL.prepare('SELECT slug FROM cities WHERE id = ?')
+    .bind(cityId)
+    .first<{ slug: string }>()
+  const placed = row && databasesOf(env).ofCity(row.slug)
+  if (!placed) throw new Error(`no shard holds city ${cityId}`)
+  return placed
+}
+
+/** Control and every shard: where a city is written (control's, and each shard's copy). */
+export function everyDatabase(): D1Database[] {
+  const { control, shards } = databasesOf(env)
+  return [control, ...shards]
+}
+
+/** The shard holding the city with slug `slug`. */
+export function shardOf(slug: string): D1Database {
+  const placed = databasesOf(env).ofCity(slug)
+  if (!placed) throw new Error(`no shard holds city ${slug}`)
+  return placed.db
+}
+
+/**
+ * Control's directory rows of providers and jobs `ids` as their shard holds them now, as the
+ * sync's outbox writes them (version 0: any message the sync brings is newer).
+ */
+export async function listInDirectory(
+  shard: number,
+  { providers = [], jobs = [] }: { providers?: number[]; jobs?: number[] },
+): Promise<void> {
+  const db = databasesOf(env).shards[shard] as D1Database
+  const [p, j] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(
+        `SELECT p.id, p.city_id, p.name_slug, p.updated_at, ${PROVIDER_HEAD} AS head FROM providers p
+          WHERE p.id IN (SELECT value FROM json_each(?))`,
+      )
+      .bind(JSON.stringify(providers)),
+    db
+      .prepare(
+        `SELECT j.id, j.city_id, j.title_slug, j.valid_through, j.posted_at AS updated_at,
+                ${JOB_HEAD} AS head FROM jobs j WHERE j.id IN (SELECT value FROM json_each(?))`,
+      )
+      .bind(JSON.stringify(jobs)),
+  ])
+  await env.CONTROL.batch([
+    env.CONTROL.prepare(
+      `INSERT OR REPLACE INTO provider_directory (id, shard, city_id, name_slug, version, updated_at, head)
+       SELECT r.value ->> 'id', ?1, r.value ->> 'city_id', r.value ->> 'name_slug', 0,
+              r.value ->> 'updated_at', r.value ->> 'head' FROM json_each(?2) AS r`,
+    ).bind(shard, JSON.stringify(p?.results ?? [])),
+    env.CONTROL.prepare(
+      `INSERT OR REPLACE INTO job_directory (id, shard, city_id, title_slug, version, valid_through, updated_at, head)
+       SELECT r.value ->> 'id', ?1, r.value ->> 'city_id', r.value ->> 'title_slug', 0,
+              r.value ->> 'valid_through', r.value ->> 'updated_at', r.value ->> 'head'
+         FROM json_each(?2) AS r`,
+    ).bind(shard, JSON.stringify(j?.results ?? [])),
+  ])
+}
+
+/**
+ * A provider with one service, with defaults for everything a test does not care about: on its
+ * city's shard, and in control's directory.
+ */
 export async function aProvider(
   fields: Partial<ProviderFixture> & { cityId: number; service: string },
 ) {
-  const city = await env.DB.prepare('SELECT lat, lng FROM cities WHERE id = ?')
+  const { shard, db } = await shardOfCityId(fields.cityId)
+  const city = await db
+    .prepare('SELECT lat, lng FROM cities WHERE id = ?')
     .bind(fields.cityId)
     .first<{ lat: number; lng: number }>()
   const p: ProviderFixture = {
@@ -48,45 +117,50 @@ export async function aProvider(
     createdAt: '2026-01-01T00:00:00Z',
     ...fields,
   }
-  await env.DB.batch([
-    env.DB.prepare(
-      `INSERT INTO providers (id, name_slug, first_name, last_name, business_type, city_id, lat, lng,
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO providers (id, name_slug, first_name, last_name, business_type, city_id, lat, lng,
          headline, bio, years_experience, badges, availability, traits, languages, certifications,
          review_count, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'CAREGIVER', ?, ?, ?, 'Headline', 'Bio', ?, ?, ?, 0, 'ENGLISH', '', 0, ?, ?)`,
-    ).bind(
-      p.id,
-      `${p.firstName.toLowerCase()}-${p.lastName.charAt(0).toLowerCase()}`,
-      p.firstName,
-      p.lastName,
-      p.cityId,
-      p.lat,
-      p.lng,
-      p.years,
-      p.badges,
-      p.availability,
-      p.createdAt,
-      p.createdAt,
-    ),
-    env.DB.prepare(
-      `INSERT INTO provider_services (provider_id, service, city_id, lat, lng, rank_score, created_at,
+      )
+      .bind(
+        p.id,
+        `${p.firstName.toLowerCase()}-${p.lastName.charAt(0).toLowerCase()}`,
+        p.firstName,
+        p.lastName,
+        p.cityId,
+        p.lat,
+        p.lng,
+        p.years,
+        p.badges,
+        p.availability,
+        p.createdAt,
+        p.createdAt,
+      ),
+    db
+      .prepare(
+        `INSERT INTO provider_services (provider_id, service, city_id, lat, lng, rank_score, created_at,
          rate_min, rate_max, pay_unit, years_experience, badges, availability, ages, options, schedules)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'hr', ?, ?, ?, 0, 0, 0)`,
-    ).bind(
-      p.id,
-      p.service,
-      p.cityId,
-      p.lat,
-      p.lng,
-      p.rankScore,
-      p.createdAt,
-      p.rateMin,
-      p.rateMax,
-      p.years,
-      p.badges,
-      p.availability,
-    ),
+      )
+      .bind(
+        p.id,
+        p.service,
+        p.cityId,
+        p.lat,
+        p.lng,
+        p.rankScore,
+        p.createdAt,
+        p.rateMin,
+        p.rateMax,
+        p.years,
+        p.badges,
+        p.availability,
+      ),
   ])
+  await listInDirectory(shard, { providers: [p.id] })
   return p
 }
 
@@ -108,12 +182,16 @@ export async function purge(body: { urls?: string[]; tags?: string[] }): Promise
  * (src/cron/refresh-derived.ts): that isolate, here the worker's, forgets its derived reads.
  */
 export async function refreshCatalogStats() {
-  await refreshStats(env.DB, new Date())
+  const databases = databasesOf(env)
+  const now = new Date()
+  await Promise.all(databases.shards.map((db) => db.batch(shardStatsStatements(db, now))))
+  await copyCityRows(databases)
+  await databases.control.batch(controlStatsStatements(databases.control, now))
   memory.derivedReads.clear()
 }
 
 export async function cityId(slug: string): Promise<number> {
-  const row = await env.DB.prepare('SELECT id FROM cities WHERE slug = ?')
+  const row = await env.CONTROL.prepare('SELECT id FROM cities WHERE slug = ?')
     .bind(slug)
     .first<{ id: number }>()
   if (!row) throw new Error(`no city ${slug} in the test catalog`)
@@ -125,7 +203,7 @@ export async function cityId(slug: string): Promise<number> {
  * once; the worker's own keeps its copy for five minutes.
  */
 export async function rebuildGate(): Promise<void> {
-  await saveGate(env.GATE, await buildGate(env.DB))
+  await saveGate(env.GATE, await buildGate(env.CONTROL, new Date(), CONTROL_GATE))
 }
 
 /** What the edge cache stores beside a page, with defaults a test overrides where it matters. */
