@@ -1,4 +1,5 @@
 import { PAGE_TYPES } from '../catalog/enums'
+import type { Databases } from '../data/databases'
 import { SERVICES } from '../catalog/services'
 import { entityId } from '../urls/paths'
 import type { PurgeRequest } from './purge'
@@ -90,44 +91,54 @@ export interface TagPreview {
 
 /**
  * What a purge would reach, before it is made: each tag it bumps, the page kinds it covers and an
- * estimate, from the catalog, of how many pages carry it. Each estimate is one indexed read.
+ * estimate, from the catalog, of how many pages carry it. Each estimate is one indexed read on
+ * control (its directory, cities and stats copies), a provider's two: the directory, then its
+ * shard's listings.
  */
-export async function previewPurge(db: D1Database, tags: readonly string[]): Promise<TagPreview[]> {
+export async function previewPurge(
+  databases: Pick<Databases, 'control' | 'shards'>,
+  tags: readonly string[],
+): Promise<TagPreview[]> {
   return Promise.all(
     tags.map(async (tag) => {
       const kind = tag.slice(0, tag.indexOf(':')) as TagKind
       return {
         tag,
         pages: TAG_PAGES[kind],
-        estimate: await estimate(db, kind, tag.slice(kind.length + 1)),
+        estimate: await estimate(databases, kind, tag.slice(kind.length + 1)),
       }
     }),
   )
 }
 
-async function estimate(db: D1Database, kind: TagKind, value: string): Promise<number | null> {
+async function estimate(
+  { control, shards }: Pick<Databases, 'control' | 'shards'>,
+  kind: TagKind,
+  value: string,
+): Promise<number | null> {
   const count = async (sql: string, ...binds: (string | number)[]) =>
-    Number(
-      (
-        await db
-          .prepare(sql)
-          .bind(...binds)
-          .first<{ n: number | null }>()
-      )?.n ?? 0,
-    )
+    countOn(control, sql, ...binds)
   switch (kind) {
     case 'url':
     case 'segment':
     case 'keyword':
       return 1
     case 'job':
-      return count('SELECT COUNT(*) AS n FROM jobs WHERE id = ?', Number(value))
+      return count('SELECT COUNT(*) AS n FROM job_directory WHERE id = ?', Number(value))
     case 'provider': {
       // The profile, and a directory and a state page for each service it offers.
-      const services = await count(
-        'SELECT COUNT(*) AS n FROM provider_services WHERE provider_id = ?',
-        Number(value),
-      )
+      const placed = await control
+        .prepare('SELECT shard FROM provider_directory WHERE id = ?')
+        .bind(Number(value))
+        .first<{ shard: number }>()
+      const shard = placed && shards[placed.shard]
+      const services = shard
+        ? await countOn(
+            shard,
+            'SELECT COUNT(*) AS n FROM provider_services WHERE provider_id = ?',
+            Number(value),
+          )
+        : 0
       return services === 0 ? 0 : 1 + 2 * services
     }
     case 'city':
@@ -148,4 +159,16 @@ async function estimate(db: D1Database, kind: TagKind, value: string): Promise<n
     default:
       return null
   }
+}
+
+/** The count `sql` reads on `db`. */
+async function countOn(db: D1Database, sql: string, ...binds: (string | number)[]) {
+  return Number(
+    (
+      await db
+        .prepare(sql)
+        .bind(...binds)
+        .first<{ n: number | null }>()
+    )?.n ?? 0,
+  )
 }

@@ -23,6 +23,7 @@ import {
   PurgeResult,
 } from '../views/ops/purge-views'
 import { consoleJson, consolePage, onPublicOrigin } from './ops-page'
+import { databasesOf } from '../data/databases'
 
 // The ops console's purge pages (docs/operations.md, "The ops console"): forms that post and
 // redirect, each request behind Access (src/request/ops-access.ts).
@@ -57,7 +58,7 @@ async function previewOf(c: Context<AppEnv>, by: string, value: string) {
   if ('error' in named) return named
   const resolved = purgeTags(named.request, c.env.PUBLIC_ORIGIN)
   if ('error' in resolved) return resolved
-  return { tags: await previewPurge(c.env.CONTROL, resolved.tags) }
+  return { tags: await previewPurge(databasesOf(c.env), resolved.tags) }
 }
 
 /** GET /__ops/purges/preview?by=&value=: what the purge would reach, and its confirmation. */

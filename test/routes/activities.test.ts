@@ -33,7 +33,7 @@ const ids = (html: string) =>
 
 async function current(column: 'category' | 'subcategory', keyword: string): Promise<Row[]> {
   return (
-    await env.DB.prepare(
+    await env.CONTROL.prepare(
       `SELECT * FROM activities WHERE ${column} = ? AND (end_date IS NULL OR end_date >= ?) ORDER BY start_date, id`,
     )
       .bind(keyword, today())
@@ -53,7 +53,7 @@ describe('camps and activities', () => {
 
   it('lists the keyword’s activities that have not ended, in date order', async () => {
     const rows = await current('category', 'sports')
-    const ended = await env.DB.prepare(
+    const ended = await env.CONTROL.prepare(
       "SELECT id FROM activities WHERE category = 'sports' AND end_date < ?",
     )
       .bind(today())

@@ -1,6 +1,6 @@
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { page, textOf } from '../support/fetch-page'
+import { fromShards } from '../support/databases'
 
 /** The answers section of a page, as text: each question followed by its answer. */
 async function answersOn(path: string): Promise<string> {
@@ -13,15 +13,21 @@ async function answersOn(path: string): Promise<string> {
 
 /** What the catalog holds of babysitters in `where`, counted here straight from the tables. */
 async function counted(where: string, ...params: string[]) {
-  const row = await env.DB.prepare(
-    `SELECT COUNT(*) AS n, SUM(ps.badges & 1 != 0) AS checked, SUM(p.rating IS NOT NULL) AS reviewed,
-            SUM(p.review_count) AS reviews
+  // A state's cities may be on several shards: each counts its own, summed here.
+  const parts = await fromShards<{ n: number; checked: number; reviewed: number; reviews: number }>(
+    `SELECT COUNT(*) AS n, IFNULL(SUM(ps.badges & 1 != 0), 0) AS checked,
+            IFNULL(SUM(p.rating IS NOT NULL), 0) AS reviewed, IFNULL(SUM(p.review_count), 0) AS reviews
        FROM provider_services ps JOIN providers p ON p.id = ps.provider_id
        JOIN cities c ON c.id = ps.city_id
       WHERE ps.service = 'babysitters' AND ${where}`,
+    ...params,
   )
-    .bind(...params)
-    .first<{ n: number; checked: number; reviewed: number; reviews: number }>()
+  const row = parts.reduce((sum, part) => ({
+    n: sum.n + part.n,
+    checked: sum.checked + part.checked,
+    reviewed: sum.reviewed + part.reviewed,
+    reviews: sum.reviews + part.reviews,
+  }))
   if (!row?.n) throw new Error(`no babysitters where ${where}`)
   return row
 }

@@ -24,7 +24,7 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   await env.FLAGS.delete('flags')
-  await env.DB.prepare('DELETE FROM guest_messages').run()
+  await env.CONTROL.prepare('DELETE FROM guest_messages').run()
 })
 
 const visitor = () => `care_did=${crypto.randomUUID()}`
@@ -53,7 +53,7 @@ const MESSAGE = {
 }
 const WITH_TOKEN = { ...MESSAGE, 'cf-turnstile-response': TURNSTILE_TEST.token }
 const count = async () =>
-  (await env.DB.prepare('SELECT COUNT(*) AS n FROM guest_messages').first<{ n: number }>())?.n
+  (await env.CONTROL.prepare('SELECT COUNT(*) AS n FROM guest_messages').first<{ n: number }>())?.n
 
 describe('Turnstile on the message form', () => {
   it('shows the widget on the form, and the policy lets its script and frame in', async () => {

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { EMBEDDED_STATE_BUDGET } from '../../src/views/listing/island-props'
 import type { ListingState } from '../../src/views/listing/listing-state'
-import { aProvider, purge } from '../support/builders'
+import { aProvider, purge, shardOf } from '../support/builders'
 import { cardLinks, statementsOnceWarm, fetchPage, page } from '../support/fetch-page'
 
 const DATA = { 'x-data-request': '1' }
@@ -92,12 +92,15 @@ describe('listing islands', () => {
   })
 
   it('carries a state no text can break out of', async () => {
-    const city = await env.DB.prepare("SELECT id FROM cities WHERE slug = 'denver-co'").first<{
+    const city = await env.CONTROL.prepare("SELECT id FROM cities WHERE slug = 'denver-co'").first<{
       id: number
     }>()
     const p = await aProvider({ cityId: city?.id ?? 0, service: 'tutors', rankScore: 99 })
     const hostile = '</script><script>alert(1)</script><!-- \u2028 & "quoted"'
-    await env.DB.prepare('UPDATE providers SET headline = ? WHERE id = ?').bind(hostile, p.id).run()
+    await shardOf('denver-co')
+      .prepare('UPDATE providers SET headline = ? WHERE id = ?')
+      .bind(hostile, p.id)
+      .run()
     await purge({ tags: ['city:denver-co'] })
     const { html } = await page('/tutors/denver-co')
     expect(html).not.toContain('<script>alert(1)')

@@ -12,7 +12,7 @@ interface Row {
 }
 
 async function citiesWith(service: string, where = '1 = 1', ...params: string[]): Promise<Row[]> {
-  const { results } = await env.DB.prepare(
+  const { results } = await env.CONTROL.prepare(
     `SELECT c.slug, c.lat, c.lng, c.population, s.providers
        FROM service_city_stats s JOIN cities c ON c.id = s.city_id
       WHERE s.service = ? AND ${where}`,

@@ -31,7 +31,7 @@ function post(token: string, fields: Record<string, string>, origin = ORIGIN) {
 }
 
 async function counts() {
-  const row = await env.DB.prepare(
+  const row = await env.CONTROL.prepare(
     'SELECT (SELECT COUNT(*) FROM purges) AS purges, (SELECT COUNT(*) FROM purge_log) AS audit',
   ).first<{ purges: number; audit: number }>()
   return row
@@ -206,7 +206,7 @@ describe('purging from the console', () => {
     const shown = await (await fetchPage(result, as(purger))).text()
     expect(shown).toContain(`Purged 1 tag`)
     expect(shown).toContain(PURGER)
-    const audit = await env.DB.prepare(
+    const audit = await env.CONTROL.prepare(
       'SELECT token_name, urls, outcome FROM purge_log WHERE id = ?',
     )
       .bind(Number(result.split('/').pop()))

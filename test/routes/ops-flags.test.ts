@@ -76,7 +76,7 @@ describe('flags in the console', () => {
       flags: Record<string, unknown>
     }
     expect(stored.flags.providerSignUpBanner).toEqual({ state: 'ENABLED', default: true })
-    const audit = await env.DB.prepare(
+    const audit = await env.CONTROL.prepare(
       'SELECT token_name, outcome FROM purge_log ORDER BY id DESC LIMIT 1',
     ).first()
     expect(audit).toEqual({

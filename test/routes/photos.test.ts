@@ -1,6 +1,6 @@
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { fetchPage, page } from '../support/fetch-page'
+import { shardOf } from '../support/builders'
 
 /** The avatars of a page in order: initials, and the photo's attributes when there is one. */
 function avatars(html: string) {
@@ -12,11 +12,12 @@ function avatars(html: string) {
 }
 
 async function withPhoto(citySlug: string) {
-  const row = await env.DB.prepare(
-    `SELECT p.id, p.name_slug AS slug, p.photo_url AS photoUrl FROM providers p
+  const row = await shardOf(citySlug)
+    .prepare(
+      `SELECT p.id, p.name_slug AS slug, p.photo_url AS photoUrl FROM providers p
        JOIN cities c ON c.id = p.city_id
       WHERE c.slug = ? AND p.photo_url IS NOT NULL ORDER BY p.id LIMIT 1`,
-  )
+    )
     .bind(citySlug)
     .first<{ id: number; slug: string; photoUrl: string }>()
   if (!row) throw new Error(`the test catalog has no photo in ${citySlug}`)

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { BUYING_INTENTS } from '../../src/catalog/enums'
 import { SEGMENTS } from '../../src/catalog/segments'
 import { anIsolate, fetchPage, page, robotsOf, textOf } from '../support/fetch-page'
+import { fromShards } from '../support/databases'
 
 const FLOW = '/us-subscription/segment/nonmember'
 const DEVICE = '44444444-4444-4444-8444-444444444444'
@@ -202,11 +203,12 @@ describe('visitor cookies', () => {
 
 /** An open job's path, from the test catalog. */
 async function anOpenJob(): Promise<{ path: string; service: string }> {
-  const job = await env.DB.prepare(
-    `SELECT id, title_slug AS slug, service FROM jobs WHERE valid_through > ? ORDER BY id LIMIT 1`,
-  )
-    .bind(new Date().toISOString())
-    .first<{ id: number; slug: string; service: string }>()
+  const [job] = (
+    await fromShards<{ id: number; slug: string; service: string }>(
+      `SELECT id, title_slug AS slug, service FROM jobs WHERE valid_through > ? ORDER BY id LIMIT 1`,
+      new Date().toISOString(),
+    )
+  ).sort((a, b) => a.id - b.id)
   if (!job) throw new Error('the test catalog has no open job')
   return { path: `/job/${job.slug}-${job.id}`, service: job.service }
 }

@@ -5,7 +5,7 @@ import { createApp, withFastPath } from '../../src/app'
 import { Memory } from '../../src/memory'
 import { ROUTES } from '../../src/pages'
 import worker from '../../src/worker'
-import { withStatementFaults } from './with-faults'
+import { statementFaultsEverywhere } from './databases'
 
 export const ORIGIN = 'https://www.care.example'
 export const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
@@ -85,8 +85,8 @@ export function anIsolate(routes = ROUTES) {
     /** `settled`, with every D1 statement the request ran, its background work included. */
     statements: async (path: string, init: RequestInit = {}) => {
       const statements: string[] = []
-      const DB = withStatementFaults(env.DB, (sql) => void statements.push(sql))
-      return { ...(await settledThrough(worker, path, init, { DB })), statements }
+      const bindings = statementFaultsEverywhere((sql) => void statements.push(sql))
+      return { ...(await settledThrough(worker, path, init, bindings)), statements }
     },
   }
 }
@@ -175,5 +175,3 @@ export function textOf(html: string): string {
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
 }
-
-export const db = () => env.DB
