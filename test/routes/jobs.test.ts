@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { instant } from '../../src/data/jobs'
-import { purge, rebuildGate } from '../support/builders'
+import { listInDirectory, onEntityShard, purge, rebuildGate, shardOf } from '../support/builders'
 import {
   anIsolate,
   canonicalOf,
@@ -18,6 +18,7 @@ import {
   warm,
   withClockStill,
 } from '../support/fetch-page'
+import { fromShards, shards } from '../support/databases'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -47,16 +48,19 @@ const jobLinks = (html: string) =>
     Number(m[1]),
   )
 
+/**
+ * The jobs `where` picks across the shards, by id; a `where` ending in `ORDER BY id [DESC]
+ * LIMIT n` picks the first n of the whole catalog.
+ */
 async function jobs(where: string, ...params: (string | number)[]): Promise<JobRow[]> {
-  return (
-    await env.DB.prepare(`SELECT * FROM jobs WHERE ${where}`)
-      .bind(...params)
-      .all<JobRow>()
-  ).results
+  const rows = await fromShards<JobRow>(`SELECT * FROM jobs WHERE ${where}`, ...params)
+  const order = /ORDER BY id( DESC)? LIMIT (\d+)$/.exec(where.trim())
+  rows.sort((a, b) => (order?.[1] ? b.id - a.id : a.id - b.id))
+  return order ? rows.slice(0, Number(order[2])) : rows
 }
 
 async function atlanta(): Promise<number> {
-  const row = await env.DB.prepare("SELECT id FROM cities WHERE slug = 'atlanta-ga'").first<{
+  const row = await env.CONTROL.prepare("SELECT id FROM cities WHERE slug = 'atlanta-ga'").first<{
     id: number
   }>()
   return row?.id ?? 0
@@ -100,9 +104,9 @@ describe('job listings (JOBS)', () => {
     if (first === undefined) throw new Error('no job listed')
     // The newest job now closes in an hour; its data changed, so ops purge the city's pages.
     const closes = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000)
-    await env.DB.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?')
-      .bind(instant(closes), first)
-      .run()
+    await onEntityShard('job', first, (db) => [
+      db.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?').bind(instant(closes), first),
+    ])
     await purge({ tags: ['city:atlanta-ga'] })
     const stored = await settled(path)
     expect(stored.res.headers.get('expires')).toBe(closes.toUTCString())
@@ -153,9 +157,9 @@ describe('job listings (JOBS)', () => {
     )
     expect(edges.length).toBe(3)
     for (const [i, job] of edges.entries())
-      await env.DB.prepare('UPDATE jobs SET hours_per_week = ? WHERE id = ?')
-        .bind((i + 1) * 10, job.id)
-        .run()
+      await onEntityShard('job', job.id, (db) => [
+        db.prepare('UPDATE jobs SET hours_per_week = ? WHERE id = ?').bind((i + 1) * 10, job.id),
+      ])
     await purge({ urls: ['/nanny-jobs/atlanta-ga'] })
     const open = await jobs(
       "service = 'nanny-jobs' AND city_id = ? AND valid_through > ? AND hours_per_week IS NOT NULL",
@@ -190,25 +194,28 @@ describe('job listings (JOBS)', () => {
   it('count the open jobs live, in the description and for the thin rule, before the stats catch up', async () => {
     const now = instant(new Date())
     // A listing the stats call indexable, all of whose counted jobs are still open.
-    const listing = await env.DB.prepare(
-      `SELECT s.service, s.city_id AS cityId, c.slug, s.jobs FROM job_city_stats s
-         JOIN cities c ON c.id = s.city_id
-        WHERE s.jobs >= 5 AND c.slug != 'atlanta-ga'
-          AND s.jobs = (SELECT COUNT(*) FROM jobs j
-                         WHERE j.service = s.service AND j.city_id = s.city_id AND j.valid_through > ?)
-        ORDER BY s.jobs, c.slug LIMIT 1`,
-    )
-      .bind(now)
-      .first<{ service: string; cityId: number; slug: string; jobs: number }>()
+    // Each shard holds its own cities' stats and jobs: the first of every shard's first.
+    const [listing] = (
+      await fromShards<{ service: string; cityId: number; slug: string; jobs: number }>(
+        `SELECT s.service, s.city_id AS cityId, c.slug, s.jobs FROM job_city_stats s
+           JOIN cities c ON c.id = s.city_id
+          WHERE s.jobs >= 5 AND c.slug != 'atlanta-ga'
+            AND s.jobs = (SELECT COUNT(*) FROM jobs j
+                           WHERE j.service = s.service AND j.city_id = s.city_id AND j.valid_through > ?)
+          ORDER BY s.jobs, c.slug LIMIT 1`,
+        now,
+      )
+    ).sort((a, b) => a.jobs - b.jobs || (a.slug < b.slug ? -1 : 1))
     if (!listing) throw new Error('no listing of five open jobs or more')
     const path = `/${listing.service}/${listing.slug}`
     expect(robotsOf((await page(path)).html)).toBe('index,follow')
     // All but four close now; the stats still count them until the cron runs.
-    await env.DB.prepare(
-      `UPDATE jobs SET valid_through = ? WHERE id IN (
+    await shardOf(listing.slug)
+      .prepare(
+        `UPDATE jobs SET valid_through = ? WHERE id IN (
          SELECT id FROM jobs WHERE service = ? AND city_id = ? AND valid_through > ?
           ORDER BY id LIMIT ?)`,
-    )
+      )
       .bind(
         instant(new Date(Date.now() - 60_000)),
         listing.service,
@@ -322,9 +329,9 @@ describe('job details', () => {
     const path = `/job/${job.title_slug}-${job.id}`
     // The job now closes in an hour; its data changed, so ops purge it.
     const closes = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000)
-    await env.DB.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?')
-      .bind(instant(closes), job.id)
-      .run()
+    await onEntityShard('job', job.id, (db) => [
+      db.prepare('UPDATE jobs SET valid_through = ? WHERE id = ?').bind(instant(closes), job.id),
+    ])
     await purge({ tags: [`job:${job.id}`] })
     expect((await settled(path)).res.status).toBe(200)
     const cached = await settled(path)
@@ -362,21 +369,33 @@ describe('job details', () => {
 
   async function closeAll(where: string, ...params: (string | number)[]) {
     const past = instant(new Date(Date.now() - 60_000))
-    await env.DB.prepare(`UPDATE jobs SET valid_through = ? WHERE valid_through > ? AND ${where}`)
-      .bind(past, instant(new Date()), ...params)
-      .run()
+    for (const [n, db] of shards().entries()) {
+      const { results } = await db
+        .prepare(
+          `UPDATE jobs SET valid_through = ? WHERE valid_through > ? AND ${where} RETURNING id`,
+        )
+        .bind(past, instant(new Date()), ...params)
+        .all<{ id: number }>()
+      await listInDirectory(n, { jobs: results.map((r) => r.id) })
+    }
   }
 
   it('point a closed job whose city has no other open job of its family to that family nearby', async () => {
     const now = instant(new Date())
     // A closed job in a place near Atlanta whose family Atlanta still has open jobs of.
+    const families = [
+      ...new Set(
+        (await jobs('city_id = ? AND valid_through > ?', await atlanta(), now)).map(
+          (j) => j.service,
+        ),
+      ),
+    ]
     const [job] = await jobs(
       `valid_through <= ? AND city_id IN (SELECT id FROM cities WHERE state_code = 'GA' AND slug != 'atlanta-ga')
-         AND service IN (SELECT service FROM jobs WHERE city_id = ? AND valid_through > ?)
+         AND service IN (SELECT value FROM json_each(?))
        ORDER BY id LIMIT 1`,
       now,
-      await atlanta(),
-      now,
+      JSON.stringify(families),
     )
     if (!job) throw new Error('no closed job near Atlanta')
     await closeAll('service = ? AND city_id = ?', job.service, job.city_id)
@@ -435,7 +454,9 @@ describe('job details', () => {
   it('answer a removed job with 404 from the gate alone once it is rebuilt', async () => {
     const [job] = await jobs('id > 1 AND id < (SELECT MAX(id) FROM jobs) ORDER BY id LIMIT 1')
     if (!job) throw new Error('no job between the first and the last')
-    await env.DB.prepare('DELETE FROM jobs WHERE id = ?').bind(job.id).run()
+    await onEntityShard('job', job.id, (db) => [
+      db.prepare('DELETE FROM jobs WHERE id = ?').bind(job.id),
+    ])
     await purge({ tags: [`job:${job.id}`] })
     // Positive and below the highest id: neither the shortcut for ids under 1 nor the
     // watermark decides, the bloom filter does.

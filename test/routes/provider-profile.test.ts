@@ -23,7 +23,8 @@ import {
   warm,
   withClockStill,
 } from '../support/fetch-page'
-import { purge, rebuildGate } from '../support/builders'
+import { onEntityShard, purge, rebuildGate, shardOfEntity } from '../support/builders'
+import { fromShards } from '../support/databases'
 
 interface Row {
   id: number
@@ -46,23 +47,29 @@ interface Row {
 }
 
 async function provider(where: string): Promise<Row> {
-  const row = await env.DB.prepare(
-    `SELECT * FROM providers WHERE ${where} ORDER BY id LIMIT 1`,
-  ).first<Row>()
+  // The lowest id of every shard's first: the catalog's first.
+  const [row] = (
+    await fromShards<Row>(`SELECT * FROM providers WHERE ${where} ORDER BY id LIMIT 1`)
+  ).sort((a, b) => a.id - b.id)
   if (!row) throw new Error(`no provider where ${where}`)
   return row
 }
 
 async function serviceRows(id: number) {
   return (
-    await env.DB.prepare('SELECT * FROM provider_services WHERE provider_id = ?').bind(id).all<{
-      service: string
-      rate_min: number
-      rate_max: number
-      ages: number
-      options: number
-      schedules: number
-    }>()
+    await (
+      await shardOfEntity('provider', id)
+    ).db
+      .prepare('SELECT * FROM provider_services WHERE provider_id = ?')
+      .bind(id)
+      .all<{
+        service: string
+        rate_min: number
+        rate_max: number
+        ages: number
+        options: number
+        schedules: number
+      }>()
   ).results
 }
 
@@ -118,10 +125,13 @@ describe('provider profiles', () => {
   it('average each rating category over the reviews and list the reviews', async () => {
     const p = await provider('review_count > 3')
     const averages = (
-      await env.DB.prepare(
-        `SELECT j.key AS category, AVG(j.value) AS average FROM reviews r, json_each(r.ratings) j
+      await (
+        await shardOfEntity('provider', p.id)
+      ).db
+        .prepare(
+          `SELECT j.key AS category, AVG(j.value) AS average FROM reviews r, json_each(r.ratings) j
           WHERE r.provider_id = ? AND j.key != 'OVERALL' GROUP BY j.key`,
-      )
+        )
         .bind(p.id)
         .all<{ category: RatingCategory; average: number }>()
     ).results
@@ -190,9 +200,9 @@ describe('provider profiles', () => {
       [0b0010101, 'Monday, Wednesday and Friday'],
       [0b1111111, 'every day'],
     ] as const) {
-      await env.DB.prepare('UPDATE providers SET availability = ? WHERE id = ?')
-        .bind(mask, p.id)
-        .run()
+      await onEntityShard('provider', p.id, (db) => [
+        db.prepare('UPDATE providers SET availability = ? WHERE id = ?').bind(mask, p.id),
+      ])
       await purge({ tags: [`provider:${p.id}`] })
       const text = textOf((await page(path)).html)
       expect(text).toContain(`Hours ${p.opening_hours}, ${days} `)
@@ -286,12 +296,12 @@ describe('provider profiles', () => {
       `/p/${p.name_slug}-${p.id}`,
       'BYPASS',
     ])
-    await env.DB.prepare("UPDATE providers SET name_slug = 'renamed-r' WHERE id = ?")
-      .bind(p.id)
-      .run()
+    await onEntityShard('provider', p.id, (db) => [
+      db.prepare("UPDATE providers SET name_slug = 'renamed-r' WHERE id = ?").bind(p.id),
+    ])
     // As catalog sync does after a change: purge the provider's pages.
     await purge({ tags: [`provider:${p.id}`] })
-    await isolate.memory.purges.refresh(env.DB)
+    await isolate.memory.purges.refresh(env.CONTROL)
     const after = await isolate.settled(`/p/made-up-${p.id}`)
     expect([after.res.headers.get('location'), after.cache]).toEqual([
       `/p/renamed-r-${p.id}`,
@@ -305,19 +315,19 @@ describe('provider profiles', () => {
     const rejected = await statementsOnceWarm('/p/nobody-0')
     expect([rejected.res.status, rejected.statements]).toEqual([404, []])
     const p = await provider('1 = 1')
-    await env.DB.batch([
-      env.DB.prepare('DELETE FROM reviews WHERE provider_id = ?').bind(p.id),
-      env.DB.prepare('DELETE FROM provider_services WHERE provider_id = ?').bind(p.id),
-      env.DB.prepare('DELETE FROM providers WHERE id = ?').bind(p.id),
+    await onEntityShard('provider', p.id, (db) => [
+      db.prepare('DELETE FROM reviews WHERE provider_id = ?').bind(p.id),
+      db.prepare('DELETE FROM provider_services WHERE provider_id = ?').bind(p.id),
+      db.prepare('DELETE FROM providers WHERE id = ?').bind(p.id),
     ])
     // As the data pipeline does after removing a provider: purge its pages from the edge.
     await purge({ tags: [`provider:${p.id}`] })
     expect((await fetchPage(`/p/${p.name_slug}-${p.id}`)).status).toBe(404)
     // Once the gate is rebuilt, the bloom filter itself refuses the id, which is positive and
     // below the highest (no shortcut for ids under 1 or a watermark applies): no D1 read.
-    const highest = await env.DB.prepare('SELECT MAX(id) AS id FROM providers').first<{
-      id: number
-    }>()
+    const [highest] = (
+      await fromShards<{ id: number }>('SELECT MAX(id) AS id FROM providers')
+    ).sort((a, b) => b.id - a.id)
     expect(p.id).toBeGreaterThan(0)
     expect(p.id).toBeLessThan(highest?.id ?? 0)
     await rebuildGate()

@@ -54,7 +54,9 @@ export function shardOf(slug: string): D1Database {
 
 /**
  * Control's directory rows of providers and jobs `ids` as their shard holds them now, as the
- * sync's outbox writes them (version 0: any message the sync brings is newer).
+ * sync's outbox writes them: a row already there keeps its version, a new one has version 0 (any
+ * message the sync brings is newer). A test that changes a provider's or job's rows on its shard
+ * calls it after, as the sync's outbox would.
  */
 export async function listInDirectory(
   shard: number,
@@ -77,17 +79,53 @@ export async function listInDirectory(
   ])
   await env.CONTROL.batch([
     env.CONTROL.prepare(
-      `INSERT OR REPLACE INTO provider_directory (id, shard, city_id, name_slug, version, updated_at, head)
+      `INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at, head)
        SELECT r.value ->> 'id', ?1, r.value ->> 'city_id', r.value ->> 'name_slug', 0,
-              r.value ->> 'updated_at', r.value ->> 'head' FROM json_each(?2) AS r`,
+              r.value ->> 'updated_at', r.value ->> 'head' FROM json_each(?2) AS r WHERE true
+       ON CONFLICT (id) DO UPDATE SET shard = excluded.shard, city_id = excluded.city_id,
+         name_slug = excluded.name_slug, updated_at = excluded.updated_at, head = excluded.head`,
     ).bind(shard, JSON.stringify(p?.results ?? [])),
     env.CONTROL.prepare(
-      `INSERT OR REPLACE INTO job_directory (id, shard, city_id, title_slug, version, valid_through, updated_at, head)
+      `INSERT INTO job_directory (id, shard, city_id, title_slug, version, valid_through, updated_at, head)
        SELECT r.value ->> 'id', ?1, r.value ->> 'city_id', r.value ->> 'title_slug', 0,
               r.value ->> 'valid_through', r.value ->> 'updated_at', r.value ->> 'head'
-         FROM json_each(?2) AS r`,
+         FROM json_each(?2) AS r WHERE true
+       ON CONFLICT (id) DO UPDATE SET shard = excluded.shard, city_id = excluded.city_id,
+         title_slug = excluded.title_slug, valid_through = excluded.valid_through,
+         updated_at = excluded.updated_at, head = excluded.head`,
     ).bind(shard, JSON.stringify(j?.results ?? [])),
   ])
+}
+
+/** The shard control's directory names for provider or job `id`. */
+export async function shardOfEntity(
+  kind: 'provider' | 'job',
+  id: number,
+): Promise<{ shard: number; db: D1Database }> {
+  const row = await env.CONTROL.prepare(`SELECT shard FROM ${kind}_directory WHERE id = ?`)
+    .bind(id)
+    .first<{ shard: number }>()
+  const db = row && databasesOf(env).shards[row.shard]
+  if (!row || !db) throw new Error(`the directory has no ${kind} ${id}`)
+  return { shard: row.shard, db }
+}
+
+/**
+ * Runs `statements` (made on the shard's binding) on the shard holding provider or job `id`,
+ * then lists it again in control's directory as its shard now holds it (gone from it, if the
+ * shard no longer has it).
+ */
+export async function onEntityShard(
+  kind: 'provider' | 'job',
+  id: number,
+  statements: (db: D1Database) => D1PreparedStatement[],
+): Promise<void> {
+  const { shard, db } = await shardOfEntity(kind, id)
+  await db.batch(statements(db))
+  const table = kind === 'provider' ? 'providers' : 'jobs'
+  const held = await db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).bind(id).first()
+  if (held) await listInDirectory(shard, kind === 'provider' ? { providers: [id] } : { jobs: [id] })
+  else await env.CONTROL.prepare(`DELETE FROM ${kind}_directory WHERE id = ?`).bind(id).run()
 }
 
 /**
