@@ -15,6 +15,8 @@ import {
   settled,
   textOf,
 } from '../support/fetch-page'
+import { shardOf } from '../support/builders'
+import { fromShards } from '../support/databases'
 
 interface Figures {
   avg: number
@@ -24,22 +26,32 @@ interface Figures {
 }
 
 async function figures(service: string, citySlug?: string): Promise<Figures> {
-  const row = await env.DB.prepare(
-    `SELECT AVG((ps.rate_min + ps.rate_max) / 2.0) AS avg, MIN(ps.rate_min) AS lo, MAX(ps.rate_max) AS hi, COUNT(*) AS n
+  // Every shard's part (a city's is on one), combined as one database's figures would be.
+  const parts = await fromShards<{ sum: number | null; lo: number; hi: number; n: number }>(
+    `SELECT SUM((ps.rate_min + ps.rate_max) / 2.0) AS sum, MIN(ps.rate_min) AS lo, MAX(ps.rate_max) AS hi, COUNT(*) AS n
        FROM provider_services ps JOIN cities c ON c.id = ps.city_id
       WHERE ps.service = ? AND (? IS NULL OR c.slug = ?)`,
+    service,
+    citySlug ?? null,
+    citySlug ?? null,
   )
-    .bind(service, citySlug ?? null, citySlug ?? null)
-    .first<Figures>()
-  if (!row) throw new Error('no figures')
-  return row
+  const held = parts.filter((p) => p.n > 0)
+  if (!held.length) throw new Error('no figures')
+  const n = held.reduce((total, p) => total + p.n, 0)
+  return {
+    avg: held.reduce((total, p) => total + (p.sum ?? 0), 0) / n,
+    lo: Math.min(...held.map((p) => p.lo)),
+    hi: Math.max(...held.map((p) => p.hi)),
+    n,
+  }
 }
 
 async function byExperience(service: string, citySlug: string) {
-  const { results } = await env.DB.prepare(
-    `SELECT years_experience AS years, (rate_min + rate_max) / 2.0 AS mid
+  const { results } = await shardOf(citySlug)
+    .prepare(
+      `SELECT years_experience AS years, (rate_min + rate_max) / 2.0 AS mid
        FROM provider_services ps JOIN cities c ON c.id = ps.city_id WHERE ps.service = ? AND c.slug = ?`,
-  )
+    )
     .bind(service, citySlug)
     .all<{ years: number; mid: number }>()
   return EXPERIENCE_BANDS.map((band) => {
@@ -110,7 +122,7 @@ describe('cost guides', () => {
   }, 30_000)
 
   it('say so honestly, and stay out of the index, when the sample is small', async () => {
-    const thin = await env.DB.prepare(
+    const thin = await env.CONTROL.prepare(
       `SELECT c.slug, s.providers FROM service_city_stats s JOIN cities c ON c.id = s.city_id
         WHERE s.service = 'tutors' AND s.providers < ? ORDER BY c.slug LIMIT 1`,
     )

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest'
 import { SEED_CITIES } from '../../src/catalog/cities'
 import { SERVICES } from '../../src/catalog/services'
 import { milesBetween } from '../../src/lib/geo'
-import { aProvider, cityId, purge, refreshCatalogStats } from '../support/builders'
+import {
+  aProvider,
+  cityId,
+  onEntityShard,
+  purge,
+  refreshCatalogStats,
+  shardOf,
+} from '../support/builders'
 import {
   anIsolate,
   canonicalOf,
@@ -14,6 +21,7 @@ import {
   robotsOf,
   textOf,
 } from '../support/fetch-page'
+import { fromShards } from '../support/databases'
 
 const ATLANTA = '/babysitters/atlanta-ga'
 
@@ -21,7 +29,17 @@ const idsOf = (html: string) => cardLinks(html).map((href) => Number(/-(\d+)$/.e
 
 async function all<T>(sql: string, ...params: (string | number)[]): Promise<T[]> {
   return (
-    await env.DB.prepare(sql)
+    await shardOf('atlanta-ga')
+      .prepare(sql)
+      .bind(...params)
+      .all<T>()
+  ).results
+}
+
+/** `sql`'s rows on control (its cities and its copies of the cities' stats). */
+async function onControl<T>(sql: string, ...params: (string | number)[]): Promise<T[]> {
+  return (
+    await env.CONTROL.prepare(sql)
       .bind(...params)
       .all<T>()
   ).results
@@ -103,9 +121,9 @@ describe('one year of experience', () => {
       expect(html).toContain('1 year of experience in Marietta, GA.')
       expect(html).not.toMatch(/\b1 years\b/)
     } finally {
-      await env.DB.batch([
-        env.DB.prepare('DELETE FROM provider_services WHERE provider_id = ?').bind(p.id),
-        env.DB.prepare('DELETE FROM providers WHERE id = ?').bind(p.id),
+      await onEntityShard('provider', p.id, (db) => [
+        db.prepare('DELETE FROM provider_services WHERE provider_id = ?').bind(p.id),
+        db.prepare('DELETE FROM providers WHERE id = ?').bind(p.id),
       ])
       await purge({ urls: ['/housekeeping/marietta-ga'] })
     }
@@ -255,7 +273,7 @@ describe('filters', () => {
 
 describe('thin pages', () => {
   it('keeps a city with too few providers out of the index but serves it to people', async () => {
-    const [thin] = await all<{ slug: string; providers: number }>(
+    const [thin] = await onControl<{ slug: string; providers: number }>(
       `SELECT c.slug, s.providers FROM service_city_stats s JOIN cities c ON c.id = s.city_id
         WHERE s.service = 'babysitters' AND s.providers < 5 ORDER BY c.slug LIMIT 1`,
     )
@@ -283,7 +301,7 @@ describe('links', () => {
 
   it('links the other services of the city that have enough providers', async () => {
     const { html } = await page(ATLANTA)
-    const counts = await all<{ service: string; providers: number }>(
+    const counts = await onControl<{ service: string; providers: number }>(
       'SELECT service, providers FROM service_city_stats WHERE city_id = ?',
       await cityId('atlanta-ga'),
     )
@@ -316,9 +334,13 @@ describe('links', () => {
          FROM provider_services WHERE service = 'babysitters' AND city_id = ?`,
       await cityId('atlanta-ga'),
     )
-    const [national] = await all<{ avg: number }>(
-      `SELECT AVG((rate_min + rate_max) / 2.0) AS avg FROM provider_services WHERE service = 'babysitters'`,
+    // Every shard's sum and count, for the average of the whole catalog.
+    const parts = await fromShards<{ sum: number; n: number }>(
+      `SELECT SUM((rate_min + rate_max) / 2.0) AS sum, COUNT(*) AS n FROM provider_services WHERE service = 'babysitters'`,
     )
+    const national = {
+      avg: parts.reduce((s, p) => s + (p.sum ?? 0), 0) / parts.reduce((n, p) => n + p.n, 0),
+    }
     if (!local || !national) throw new Error('no rates')
     const text = textOf((await page(ATLANTA)).html)
     expect(text).toContain(
@@ -341,7 +363,9 @@ interface Row {
   ages: number
 }
 
-const ATLANTA_CENTRE = await env.DB.prepare("SELECT lat, lng FROM cities WHERE slug = 'atlanta-ga'")
+const ATLANTA_CENTRE = await env.CONTROL.prepare(
+  "SELECT lat, lng FROM cities WHERE slug = 'atlanta-ga'",
+)
   .first<{
     lat: number
     lng: number

@@ -18,6 +18,7 @@ import worker from '../../src/worker'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, cardLinks, ORIGIN, robotsOf, textOf } from '../support/fetch-page'
 import { held, withStatementFaults } from '../support/with-faults'
+import { shards } from '../support/databases'
 
 // Requests go through an isolate of this file's own, fresh after each change to the flag store.
 let isolate: Isolate = anIsolate()
@@ -42,7 +43,7 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   await messaging(false)
-  await env.DB.prepare('DELETE FROM guest_messages').run()
+  await env.CONTROL.prepare('DELETE FROM guest_messages').run()
 })
 
 /** A form post as the profile's form sends it, from this site's page by default. */
@@ -71,7 +72,7 @@ const GOOD = {
 }
 
 const stored = () =>
-  env.DB.prepare('SELECT provider_id, device_id, name, email, body FROM guest_messages').all<{
+  env.CONTROL.prepare('SELECT provider_id, device_id, name, email, body FROM guest_messages').all<{
     provider_id: number
     device_id: string
     name: string
@@ -260,7 +261,8 @@ describe('embedded guest messaging', () => {
 
 describe('what the message form stores is bounded', () => {
   const count = async () =>
-    (await env.DB.prepare('SELECT COUNT(*) AS n FROM guest_messages').first<{ n: number }>())?.n
+    (await env.CONTROL.prepare('SELECT COUNT(*) AS n FROM guest_messages').first<{ n: number }>())
+      ?.n
   const asSomeoneElse = () => ({ cookie: `care_did=${crypto.randomUUID()}` })
 
   it('counts a network, not the visitor ids it makes up: 20 fresh ids store 3 messages', async () => {
@@ -328,7 +330,7 @@ describe('what the message form stores is bounded', () => {
 
   it('tells a visitor when the provider has had its day’s messages, not that they sent too many', async () => {
     const id = Number(/-(\d+)$/.exec(profile)?.[1])
-    await env.DB.prepare(
+    await env.CONTROL.prepare(
       `INSERT INTO guest_messages (provider_id, device_id, sender, name, email, body, created_at)
        SELECT ?1, 'd' || value, 'ipv4:203.0.113.' || value, 'n', 'e@example.com', 'b', ?2
        FROM json_each(?3)`,
@@ -349,7 +351,7 @@ describe('what the message form stores is bounded', () => {
   })
 
   it('refuses every message with the table at its cap, while purges and catalog writes go on', async () => {
-    await env.DB.prepare(
+    await env.CONTROL.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
        INSERT INTO guest_messages (provider_id, device_id, sender, name, email, body, created_at)
        SELECT 1, 'd' || i, 'flood', 'n', 'e@example.com', 'b', ?2 FROM n`,
@@ -371,13 +373,15 @@ describe('what the message form stores is bounded', () => {
     })
     expect(purge.status).toBe(200)
     expect(
-      await env.DB.prepare("SELECT COUNT(*) AS n FROM purges WHERE tag = 'city:atlanta-ga'").first(
-        'n',
-      ),
+      await env.CONTROL.prepare(
+        "SELECT COUNT(*) AS n FROM purges WHERE tag = 'city:atlanta-ga'",
+      ).first('n'),
     ).toBeGreaterThan(0)
-    const written = await env.DB.prepare(
-      'UPDATE providers SET headline = headline WHERE id = (SELECT MIN(id) FROM providers)',
-    ).run()
+    const written = await (shards()[0] as D1Database)
+      .prepare(
+        'UPDATE providers SET headline = headline WHERE id = (SELECT MIN(id) FROM providers)',
+      )
+      .run()
     expect(written.meta.changes).toBe(1)
   })
 
@@ -385,7 +389,7 @@ describe('what the message form stores is bounded', () => {
     const day = 86_400_000
     const now = Date.now()
     for (const age of [MESSAGE_KEEP_DAYS + 1, MESSAGE_KEEP_DAYS - 1])
-      await env.DB.prepare(
+      await env.CONTROL.prepare(
         `INSERT INTO guest_messages (provider_id, device_id, sender, name, email, body, created_at)
          VALUES (1, 'd', 's', 'n', 'e@example.com', 'b', ?)`,
       )
@@ -398,7 +402,7 @@ describe('what the message form stores is bounded', () => {
       ctx,
     )
     await waitOnExecutionContext(ctx)
-    const left = await env.DB.prepare('SELECT created_at FROM guest_messages').all<{
+    const left = await env.CONTROL.prepare('SELECT created_at FROM guest_messages').all<{
       created_at: string
     }>()
     expect(left.results).toEqual([
@@ -413,13 +417,15 @@ describe('a message D1 cannot store', () => {
     ['failing', () => Promise.reject(new Error('D1_ERROR: internal error'))],
   ])('gives the form back %s, everything typed kept, “not sent”', async (_, fault) => {
     const hold = held(60_000)
-    const db = withStatementFaults(env.DB, (sql) =>
+    const db = withStatementFaults(env.CONTROL, (sql) =>
       sql.includes('INSERT INTO guest_messages')
         ? { run: async (run) => (await fault(hold), run()) }
         : undefined,
     )
     try {
-      const { res, body } = await isolate.settled(`${profile}/message`, postInit(GOOD), { DB: db })
+      const { res, body } = await isolate.settled(`${profile}/message`, postInit(GOOD), {
+        CONTROL: db,
+      })
       expect(res.status).toBe(503)
       expect(res.headers.get('retry-after')).toBe('60')
       expect(textOf(body)).toContain('Your message was not sent')

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { aProvider, refreshCatalogStats } from '../support/builders'
+import { aProvider, everyDatabase, refreshCatalogStats } from '../support/builders'
 import {
   canonicalOf,
   cardLinks,
@@ -14,7 +14,7 @@ import {
 
 async function all<T>(sql: string, ...params: (string | number)[]): Promise<T[]> {
   return (
-    await env.DB.prepare(sql)
+    await env.CONTROL.prepare(sql)
       .bind(...params)
       .all<T>()
   ).results
@@ -59,14 +59,17 @@ describe('state pages (SEGMENTATION_STATE)', () => {
       population: 100_000 - k * 1000,
       providers: k < LINKED ? 6 : 5,
     }))
-    await env.DB.batch(
-      cities.map((c) =>
-        env.DB.prepare(
-          `INSERT INTO cities (id, slug, name, state_code, lat, lng, population)
+    for (const db of everyDatabase())
+      await db.batch(
+        cities.map((c) =>
+          db
+            .prepare(
+              `INSERT INTO cities (id, slug, name, state_code, lat, lng, population)
            VALUES (?, ?, ?, 'VT', 44, -72.6, ?)`,
-        ).bind(c.id, c.slug, c.name, c.population),
-      ),
-    )
+            )
+            .bind(c.id, c.slug, c.name, c.population),
+        ),
+      )
     for (const c of cities)
       for (let i = 0; i < c.providers; i++)
         await aProvider({ cityId: c.id, service: 'babysitters' })

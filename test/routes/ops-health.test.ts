@@ -40,7 +40,7 @@ async function deadJob(id: number, cityId: number): Promise<number> {
       m.entity.cityId = cityId
     }),
   ])
-  const row = await env.DB.prepare(
+  const row = await env.CONTROL.prepare(
     `SELECT id FROM sync_dead WHERE json_extract(message, '$.id') = ? ORDER BY id DESC`,
   )
     .bind(id)
@@ -68,7 +68,7 @@ function replay(token: string, fields: Record<string, string>) {
 }
 
 const state = async (deadId: number) =>
-  env.DB.prepare(
+  env.CONTROL.prepare(
     `SELECT (SELECT replayed_at FROM sync_dead WHERE id = ?) AS replayed,
             (SELECT COUNT(*) FROM purge_log) AS audit`,
   )
@@ -150,7 +150,7 @@ describe('the catalog health page', () => {
   it('answers bad input with the form and the reason next to the field', async () => {
     const editor = await accessToken(EDITOR)
     const csrf = await csrfOf(editor)
-    const before = await env.DB.prepare('SELECT COUNT(*) AS n FROM purge_log').first()
+    const before = await env.CONTROL.prepare('SELECT COUNT(*) AS n FROM purge_log').first()
     const cases: [string, string][] = [
       ['', 'name a dead letter by its number'],
       ['abc', '&quot;abc&quot; is not a dead letter&#x27;s number'],
@@ -163,7 +163,7 @@ describe('the catalog health page', () => {
       expect(html, id).toContain(`<p class="error" id="replay-id-error">${reason}</p>`)
       expect(html, id).toContain('aria-invalid="true"')
     }
-    expect(await env.DB.prepare('SELECT COUNT(*) AS n FROM purge_log').first()).toEqual(before)
+    expect(await env.CONTROL.prepare('SELECT COUNT(*) AS n FROM purge_log').first()).toEqual(before)
   })
 
   it('replays one dead letter for an editor: queued, marked, audited, then applied', async () => {
@@ -177,7 +177,7 @@ describe('the catalog health page', () => {
     const location = res.headers.get('location') ?? ''
     expect(location).toMatch(/^\/__ops\/health\?replayed=1&invalid=&open=\d+$/)
     expect((await state(dead))?.replayed).not.toBeNull()
-    const audit = await env.DB.prepare(
+    const audit = await env.CONTROL.prepare(
       'SELECT token_name, outcome FROM purge_log ORDER BY id DESC LIMIT 1',
     ).first()
     expect(audit).toEqual({ token_name: EDITOR, outcome: `dead letters replayed: 1 (#${dead})` })
@@ -187,7 +187,9 @@ describe('the catalog health page', () => {
     await vi.waitFor(
       async () =>
         expect(
-          await env.DB.prepare('SELECT city_id FROM jobs WHERE id = 930000021').first(),
+          await env.CONTROL.prepare(
+            'SELECT city_id FROM job_directory WHERE id = 930000021',
+          ).first(),
         ).toEqual({
           city_id: cityId,
         }),
@@ -198,14 +200,16 @@ describe('the catalog health page', () => {
   it('replays every open one at once, keeping a still invalid message dead', async () => {
     const editor = await accessToken(EDITOR)
     await deliver('catalog-changes-dead', [{ kind: 'job.upserted', id: 'not a number' }])
-    const invalid = await env.DB.prepare(
+    const invalid = await env.CONTROL.prepare(
       `SELECT id FROM sync_dead WHERE message LIKE '%not a number%'`,
     ).first<{ id: number }>()
     await deadJob(930000031, 930000096)
     const res = await replay(editor, { all: '1', csrf: await csrfOf(editor) })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toMatch(new RegExp(`invalid=${invalid?.id}&open=1$`))
-    const open = await env.DB.prepare('SELECT id FROM sync_dead WHERE replayed_at IS NULL').all<{
+    const open = await env.CONTROL.prepare(
+      'SELECT id FROM sync_dead WHERE replayed_at IS NULL',
+    ).all<{
       id: number
     }>()
     expect(open.results).toEqual([{ id: invalid?.id }])

@@ -3,9 +3,9 @@ import { env } from 'cloudflare:workers'
 import type { Event as SentryEvent } from '@sentry/types'
 import { expect, inject, it, vi } from 'vitest'
 import worker from '../../src/worker'
-import { aProvider, cityId } from '../support/builders'
+import { aProvider, cityId, onEntityShard, shardOf } from '../support/builders'
+import { statementFaultsEverywhere } from '../support/databases'
 import { GOOGLEBOT, ORIGIN, page, PHONE, sameDocument, settled } from '../support/fetch-page'
-import { withStatementFaults } from '../support/with-faults'
 
 // In a file of its own: storage is isolated per test file, and these tests break the catalog.
 
@@ -41,16 +41,18 @@ it('answers a render error inside the React shell with the 500 page, and stores 
     expect.arrayContaining(['renderWithHooks', 'ProfilePage', 'monthYear']),
   )
 
-  await env.DB.prepare('UPDATE providers SET created_at = ? WHERE id = ?')
-    .bind('2026-01-01T00:00:00Z', p.id)
-    .run()
+  await onEntityShard('provider', p.id, (db) => [
+    db
+      .prepare('UPDATE providers SET created_at = ? WHERE id = ?')
+      .bind('2026-01-01T00:00:00Z', p.id),
+  ])
   const fixed = await settled(`/p/test-p-${p.id}`)
   expect([fixed.res.status, fixed.cache]).toEqual([200, 'MISS'])
   expect((await settled(`/p/test-p-${p.id}`)).cache).toBe('HIT')
 })
 
 /** The real D1, except that the similar-providers read answers, a moment later, rows no card can show. */
-const similarUnreadable = withStatementFaults(env.DB, (sql) =>
+const similarUnreadable = statementFaultsEverywhere((sql) =>
   sql.includes('ps.provider_id != ?')
     ? {
         all: () =>
@@ -67,7 +69,7 @@ it('keeps the fallback of a section that fails after the shell has streamed, and
   const ctx = createExecutionContext()
   const res = await worker.fetch(
     new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
-    { ...env, DB: similarUnreadable },
+    { ...env, ...similarUnreadable },
     ctx,
   )
   // Status and headers were sent with the shell, before the section failed.
@@ -87,7 +89,7 @@ it('gives a crawler whose page had a section fail the stored copy, or 503 with R
   const asCrawler = { headers: { 'user-agent': GOOGLEBOT } }
   const p = await aProvider({ cityId: await cityId('atlanta-ga'), service: 'nannies' })
   const path = `/p/test-p-${p.id}`
-  const none = await settled(path, asCrawler, { DB: similarUnreadable })
+  const none = await settled(path, asCrawler, similarUnreadable)
   expect(none.res.status).toBe(503)
   expect(none.res.headers.get('retry-after')).toBe('30')
   expect(none.res.headers.get('cache-control')).toBe('no-store')
@@ -101,14 +103,14 @@ it('gives a crawler whose page had a section fail the stored copy, or 503 with R
   const now = Date.now()
   vi.useFakeTimers({ toFake: ['Date'] })
   vi.setSystemTime(now + 2 * 86_400_000)
-  const stale = await settled(path, asCrawler, { DB: similarUnreadable })
+  const stale = await settled(path, asCrawler, similarUnreadable)
   expect([stale.res.status, stale.cache]).toEqual([200, 'STALE'])
   expect(sameDocument(stale.body)).toBe(sameDocument(stored.body))
   vi.useRealTimers()
 })
 
 it('answers 503 with Retry-After and no-store when storage fails and no copy is cached', async () => {
-  await env.DB.exec('DROP TABLE service_city_stats')
+  await shardOf('atlanta-ga').exec('DROP TABLE service_city_stats')
   const { res, html } = await page('/babysitters/atlanta-ga')
   expect(res.status).toBe(503)
   expect(html).toContain('503: Service Unavailable')
