@@ -21,6 +21,7 @@ import {
   sameDocument,
 } from '../support/fetch-page'
 import worker from '../../src/worker'
+import { onEntityShard } from '../support/builders'
 
 async function purge(
   body: unknown,
@@ -62,7 +63,11 @@ async function storedCopy(path: string): Promise<Response | undefined> {
 /** The highest id of `table`: an id above it is unknown, but may be added before the next gate. */
 async function newestId(table: 'providers' | 'jobs'): Promise<number> {
   return (
-    (await env.DB.prepare(`SELECT MAX(id) AS id FROM ${table}`).first<{ id: number }>())?.id ?? 0
+    (
+      await env.CONTROL.prepare(
+        `SELECT MAX(id) AS id FROM ${table === 'providers' ? 'provider_directory' : 'job_directory'}`,
+      ).first<{ id: number }>()
+    )?.id ?? 0
   )
 }
 
@@ -327,9 +332,11 @@ describe('the edge cache', () => {
 
     // A card's data changes: another page, another ETag, and the old one no longer matches.
     const id = /(\d+)$/.exec(cardLinks(stored.body)[0] ?? '')?.[1] ?? ''
-    await env.DB.prepare('UPDATE providers SET headline = ? WHERE id = ?')
-      .bind('A headline that changes the ETag', id)
-      .run()
+    await onEntityShard('provider', Number(id), (db) => [
+      db
+        .prepare('UPDATE providers SET headline = ? WHERE id = ?')
+        .bind('A headline that changes the ETag', id),
+    ])
     await purge({ tags: [`provider:${id}`] })
     const other = anIsolate()
     await other.settled(path, crawler)
@@ -422,7 +429,7 @@ describe('purge', () => {
     expect((await settled('/tutors/seattle-wa')).cache).toBe('MISS')
     expect((await settled('/local/seattle-wa')).cache).toBe('MISS')
     expect((await settled('/tutors/denver-co')).cache).toBe('HIT')
-    const log = await env.DB.prepare(
+    const log = await env.CONTROL.prepare(
       "SELECT token_name, tags, purged FROM purge_log WHERE tags LIKE '%seattle%'",
     ).first()
     expect(log).toEqual({ token_name: 'ci', tags: '["city:seattle-wa"]', purged: 1 })
@@ -451,9 +458,11 @@ describe('purge', () => {
   it("by provider shows the card's new data, though its old markup was rendered once and kept", async () => {
     const listing = await settled('/child-care/denver-co')
     const id = /(\d+)$/.exec(cardLinks(listing.body)[0] ?? '')?.[1] ?? ''
-    await env.DB.prepare('UPDATE providers SET headline = ? WHERE id = ?')
-      .bind('Headline changed after the first render', id)
-      .run()
+    await onEntityShard('provider', Number(id), (db) => [
+      db
+        .prepare('UPDATE providers SET headline = ? WHERE id = ?')
+        .bind('Headline changed after the first render', id),
+    ])
     await purge({ tags: [`provider:${id}`] })
     const again = await settled('/child-care/denver-co')
     expect(again.cache).toBe('MISS')
@@ -468,9 +477,11 @@ describe('purge', () => {
     await settled(path)
     const pages = ['/babysitting-jobs/denver-co', path]
     for (const page of pages) expect([page, (await settled(page)).cache]).toEqual([page, 'HIT'])
-    await env.DB.prepare('UPDATE jobs SET title = ? WHERE id = ?')
-      .bind('Title changed after the first render', id)
-      .run()
+    await onEntityShard('job', Number(id), (db) => [
+      db
+        .prepare('UPDATE jobs SET title = ? WHERE id = ?')
+        .bind('Title changed after the first render', id),
+    ])
     await purge({ tags: ['service:babysitters'] })
     for (const page of pages) {
       const again = await settled(page)
@@ -497,7 +508,7 @@ describe('purge', () => {
     const tags = Array.from({ length: 60 }, (_, i) => `provider:${'9'.repeat(40)}${i}`)
     const before = Date.now()
     expect((await purge({ tags })).status).toBe(200)
-    const { results } = await env.DB.prepare(
+    const { results } = await env.CONTROL.prepare(
       `SELECT seq, at, tag FROM purges WHERE tag IN (${tags.map(() => '?').join(',')}) ORDER BY seq`,
     )
       .bind(...tags)

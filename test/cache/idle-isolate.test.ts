@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { afterEach, expect, it, vi } from 'vitest'
 import { REFRESH_MS } from '../../src/cache/generations'
-import { purge } from '../support/builders'
+import { purge, shardOf } from '../support/builders'
 import { anIsolate, sameDocument } from '../support/fetch-page'
 import { withStatementFaults } from '../support/with-faults'
 
@@ -17,11 +17,12 @@ afterEach(() => {
 
 /** Sets the headline of every pet carer in `city`, as a data change does. */
 async function headlines(city: string, headline: string) {
-  await env.DB.prepare(
-    `UPDATE providers SET headline = ? WHERE id IN (
+  await shardOf(city)
+    .prepare(
+      `UPDATE providers SET headline = ? WHERE id IN (
        SELECT ps.provider_id FROM provider_services ps JOIN cities c ON c.id = ps.city_id
        WHERE ps.service = 'pet-care' AND c.slug = ?)`,
-  )
+    )
     .bind(headline, city)
     .run()
 }
@@ -55,12 +56,12 @@ it('never serves the old copy after idling past REFRESH_MS: it reads the purges 
 it('renders instead of serving when the purges cannot be read by the deadline', async () => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined)
   const isolate = await idleAfterAPurge('seattle-wa', 'Old headline, purges unreadable', 'Newer')
-  const failing = withStatementFaults(env.DB, (sql) =>
+  const failing = withStatementFaults(env.CONTROL, (sql) =>
     sql.includes('FROM purges')
       ? { all: () => Promise.reject(new Error('D1 unavailable')) }
       : undefined,
   )
-  const next = await isolate.settled('/pet-care/seattle-wa', {}, { DB: failing })
+  const next = await isolate.settled('/pet-care/seattle-wa', {}, { CONTROL: failing })
   expect(next.cache).toBe('MISS')
   expect(next.body).not.toContain('Old headline, purges unreadable')
   expect(sameDocument(next.body)).toContain('Newer')

@@ -37,7 +37,7 @@ describe('a purge', () => {
     const lines = vi.spyOn(console, 'log')
     await settled('/tutors/denver-co')
     const res = await settled('/__ops/purge', request(['city:denver-co']), {
-      DB: auditFailing(env.DB),
+      CONTROL: auditFailing(env.CONTROL),
     })
     expect(res.res.status).toBe(200)
     expect(JSON.parse(res.body)).toMatchObject({ by: 'ops', logged: false })

@@ -92,7 +92,7 @@ it('locks out an IPv4 address with 429 after five failures a minute', async () =
 
 it('counts refusals in the audit log: one row per outcome and minute, not one per attempt', async () => {
   const rows = () =>
-    env.DB.prepare(
+    env.CONTROL.prepare(
       "SELECT outcome, refusals FROM purge_log WHERE token_name = 'unknown' AND refused_minute IS NOT NULL",
     ).all<{ outcome: string; refusals: number }>()
   const before = (await rows()).results
@@ -110,13 +110,13 @@ it('counts refusals in the audit log: one row per outcome and minute, not one pe
 
 it('keeps the audit log for a bounded time: the cron deletes older rows', async () => {
   const old = new Date(Date.now() - (AUDIT_KEEP_DAYS + 1) * 86_400_000).toISOString()
-  await env.DB.prepare(
+  await env.CONTROL.prepare(
     "INSERT INTO purge_log (at, token_name, urls, tags, purged, outcome) VALUES (?, 'ops', '[]', '[\"city:old\"]', 1, 'purged')",
   )
     .bind(old)
     .run()
-  expect(await forgetOldAudit(env.DB, Date.now())).toBeGreaterThanOrEqual(1)
-  const left = await env.DB.prepare('SELECT COUNT(*) AS n FROM purge_log WHERE at < ?')
+  expect(await forgetOldAudit(env.CONTROL, Date.now())).toBeGreaterThanOrEqual(1)
+  const left = await env.CONTROL.prepare('SELECT COUNT(*) AS n FROM purge_log WHERE at < ?')
     .bind(old.slice(0, 10) + 'T23:59:59.999Z')
     .first<{ n: number }>()
   expect(left?.n).toBe(0)

@@ -11,7 +11,7 @@ import { withStatementFaults } from '../support/with-faults'
 const SMALL: SketchSize = { cells: 1 << 12, hashes: 4, recent: 16 }
 
 async function purgeRows(tags: string[], at: number) {
-  await env.DB.prepare('INSERT INTO purges (at, tag) SELECT ?, value FROM json_each(?)')
+  await env.CONTROL.prepare('INSERT INTO purges (at, tag) SELECT ?, value FROM json_each(?)')
     .bind(at, JSON.stringify(tags))
     .run()
 }
@@ -21,13 +21,13 @@ it('lets a cold isolate know every purge from a snapshot and the rows after it, 
   const before = Array.from({ length: 40 }, (_, i) => `provider:snap${i}`)
   await purgeRows(before, now - 60_000)
   const warm = new KnownPurges(SMALL)
-  await warm.refresh(env.DB)
-  await warm.writeSnapshot(env.DB)
+  await warm.refresh(env.CONTROL)
+  await warm.writeSnapshot(env.CONTROL)
   await purgeRows(['provider:after-snapshot'], now)
 
   const rowsRead: number[] = []
   let roundTrips = 0
-  const db = withStatementFaults(env.DB, (sql) =>
+  const db = withStatementFaults(env.CONTROL, (sql) =>
     sql.includes('FROM purges WHERE')
       ? {
           all: async (read) => {
@@ -62,31 +62,31 @@ it('lets a cold isolate know every purge from a snapshot and the rows after it, 
 })
 
 it('is written by one isolate at a time: a second claim within the interval writes nothing', async () => {
-  await env.DB.exec('DELETE FROM purge_snapshots')
+  await env.CONTROL.exec('DELETE FROM purge_snapshots')
   const a = new KnownPurges(SMALL)
   const b = new KnownPurges(SMALL)
-  await a.refresh(env.DB)
-  await b.refresh(env.DB)
-  expect(await a.writeSnapshot(env.DB)).toBe(true)
-  expect(await b.writeSnapshot(env.DB)).toBe(false)
-  const rows = await env.DB.prepare(
+  await a.refresh(env.CONTROL)
+  await b.refresh(env.CONTROL)
+  expect(await a.writeSnapshot(env.CONTROL)).toBe(true)
+  expect(await b.writeSnapshot(env.CONTROL)).toBe(false)
+  const rows = await env.CONTROL.prepare(
     'SELECT count(*) AS n, sum(complete) AS complete FROM purge_snapshots',
   ).first<{ n: number; complete: number }>()
   expect(rows).toEqual({ n: 1, complete: 1 })
 })
 
 it('gives a cold isolate the folded cells first, then the whole ones over them, keeping what it read meanwhile', async () => {
-  await env.DB.exec('DELETE FROM purge_snapshots; DELETE FROM purge_snapshot_parts')
+  await env.CONTROL.exec('DELETE FROM purge_snapshots; DELETE FROM purge_snapshot_parts')
   const now = Date.now()
   const before = Array.from({ length: 200 }, (_, i) => `provider:fold${i}`)
   await purgeRows(before, now - 3_600_000)
   const warm = new KnownPurges(SMALL)
-  await warm.refresh(env.DB)
-  expect(await warm.writeSnapshot(env.DB)).toBe(true)
+  await warm.refresh(env.CONTROL)
+  expect(await warm.writeSnapshot(env.CONTROL)).toBe(true)
 
   // What the cold read asks of the parts: the folded one alone, a quarter of the cells.
   const partsRead: number[] = []
-  const db = withStatementFaults(env.DB, (sql) =>
+  const db = withStatementFaults(env.CONTROL, (sql) =>
     sql.includes('FROM purge_snapshot_parts')
       ? {
           all: async (read) => {
@@ -103,17 +103,17 @@ it('gives a cold isolate the folded cells first, then the whole ones over them, 
   expect(partsRead).toEqual([Math.ceil(SMALL.cells / FOLD / 3) * 4])
   for (const tag of before) expect(cold.newestOf([tag])).toBeGreaterThanOrEqual(now - 3_600_000)
   // Folded cells read too new: a snapshot of them is not written.
-  await env.DB.exec('DELETE FROM purge_snapshots')
-  expect(await cold.writeSnapshot(env.DB)).toBe(false)
-  expect(await warm.writeSnapshot(env.DB)).toBe(true)
+  await env.CONTROL.exec('DELETE FROM purge_snapshots')
+  expect(await cold.writeSnapshot(env.CONTROL)).toBe(false)
+  expect(await warm.writeSnapshot(env.CONTROL)).toBe(true)
 
   // A purge read meanwhile, then the whole snapshot: both known.
   await purgeRows(['provider:meanwhile'], now)
-  await cold.refresh(env.DB)
+  await cold.refresh(env.CONTROL)
   await cold.refine(db)
   // The whole parts (one at this size) read after the folded one.
   expect(partsRead).toHaveLength(2)
   for (const tag of before) expect(cold.newestOf([tag])).toBeGreaterThanOrEqual(now - 3_600_000)
   expect(cold.newestOf(['provider:meanwhile'])).toBe(now)
-  expect(await cold.writeSnapshot(env.DB, undefined, Date.now() + 60_000)).toBe(true)
+  expect(await cold.writeSnapshot(env.CONTROL, undefined, Date.now() + 60_000)).toBe(true)
 })

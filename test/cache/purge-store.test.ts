@@ -12,6 +12,7 @@ import {
 import { purge } from '../support/builders'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
+import { statementFaultsEverywhere } from '../support/databases'
 import { withStatementFaults } from '../support/with-faults'
 
 // The purge store (D1's `purges` table) slow, failing or growing, through the real worker and
@@ -26,7 +27,7 @@ const PURGE_READ = 'FROM purges'
 
 /** The real D1, its reads of the purges answered by `answer` (which may call the real `read`). */
 function purgeReads(answer: (read: () => Promise<D1Result>) => Promise<unknown>): D1Database {
-  return withStatementFaults(env.DB, (sql) =>
+  return withStatementFaults(env.CONTROL, (sql) =>
     sql.includes(PURGE_READ) ? { all: (read) => answer(read) } : undefined,
   )
 }
@@ -39,12 +40,12 @@ function heldRead() {
 }
 
 /** A request through `isolate` over `db`, answered without waiting for its background work. */
-async function through(isolate: Isolate, path: string, db: D1Database) {
+async function through(isolate: Isolate, path: string, db: D1Database | Partial<Env>) {
   const ctx = createExecutionContext()
   const started = performance.now()
   const res = await isolate.worker.fetch(
     new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
-    { ...env, DB: db },
+    { ...env, ...('prepare' in db ? { CONTROL: db } : db) },
     ctx,
   )
   const body = await res.text()
@@ -62,21 +63,21 @@ describe('the purges an isolate knows', () => {
     await purge({ tags: ['city:boston-ma'] })
     await settled('/nannies/boston-ma')
     const isolate = anIsolate()
-    await isolate.settled('/nannies/boston-ma', {}, { DB: db })
+    await isolate.settled('/nannies/boston-ma', {}, { CONTROL: db })
     expect(read.length).toBe(1)
     expect(read[0]).toBeGreaterThanOrEqual(1)
     // Another isolate's purge; this one asks again once REFRESH_MS has passed.
     await purge({ tags: ['city:seattle-wa', 'provider:424242'] })
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + REFRESH_MS + 1)
-    await isolate.settled('/nannies/boston-ma', {}, { DB: db })
+    await isolate.settled('/nannies/boston-ma', {}, { CONTROL: db })
     expect(read).toEqual([read[0], 2])
     expect(isolate.memory.purges.newestOf(['provider:424242'])).toBeGreaterThan(0)
   })
 
   it('apply under read replication: each read continues from where the last one stood', async () => {
     const sessions: unknown[] = []
-    const db = withStatementFaults(env.DB, () => undefined)
+    const db = withStatementFaults(env.CONTROL, () => undefined)
     const watched = new Proxy(db, {
       get(target, prop) {
         if (prop !== 'withSession') return Reflect.get(target, prop) as unknown
@@ -100,20 +101,20 @@ describe('the purges an isolate knows', () => {
     const now = Date.now()
     known.record(['provider:1'], now - PURGE_KEEP_MS - 1)
     known.record(['provider:2'], now - 1)
-    await known.refresh(env.DB)
+    await known.refresh(env.CONTROL)
     expect(known.newestOf(['provider:1'])).toBe(0)
     expect(known.newestOf(['provider:2'])).toBe(now - 1)
   })
 
   it('are deleted from D1 by the cron once older than any stored page', async () => {
     const now = Date.now()
-    await env.DB.prepare(
+    await env.CONTROL.prepare(
       "INSERT INTO purges (at, tag) VALUES (?, 'provider:old'), (?, 'provider:new')",
     )
       .bind(now - PURGE_KEEP_MS - 1, now)
       .run()
-    expect(await forgetOldPurges(env.DB, now)).toBeGreaterThanOrEqual(1)
-    const tags = await env.DB.prepare(
+    expect(await forgetOldPurges(env.CONTROL, now)).toBeGreaterThanOrEqual(1)
+    const tags = await env.CONTROL.prepare(
       "SELECT tag FROM purges WHERE tag IN ('provider:old', 'provider:new')",
     ).all<{ tag: string }>()
     expect(tags.results.map((r) => r.tag)).toEqual(['provider:new'])
@@ -156,8 +157,9 @@ describe('a stored page', () => {
     const stored = await settled('/special-needs/boston-ma')
     const isolate = anIsolate()
     const purges = heldRead()
-    // The purges answer after their deadline (the render has begun) and before the render fails.
-    const db = withStatementFaults(env.DB, (sql) => {
+    // The purges answer after their deadline (the render has begun) and before the render fails
+    // (its listings, on the city's shard).
+    const db = statementFaultsEverywhere((sql) => {
       if (sql.includes(PURGE_READ)) return { all: purges.until }
       if (sql.includes('provider_services'))
         return {
@@ -206,7 +208,7 @@ it('a purge D1 cannot record answers 503, purges nothing and is logged as failed
       body: JSON.stringify({ tags: ['city:austin-tx'] }),
     },
     {
-      DB: withStatementFaults(env.DB, (sql) =>
+      CONTROL: withStatementFaults(env.CONTROL, (sql) =>
         sql.startsWith('INSERT INTO purges')
           ? { run: () => Promise.reject(new Error('D1 unavailable')) }
           : undefined,
@@ -216,7 +218,7 @@ it('a purge D1 cannot record answers 503, purges nothing and is logged as failed
   expect(res.res.status).toBe(503)
   expect(JSON.parse(res.body)).toMatchObject({ logged: true })
   expect((await settled('/tutors/austin-tx')).cache).toBe('HIT')
-  const row = await env.DB.prepare(
+  const row = await env.CONTROL.prepare(
     'SELECT token_name, purged, outcome FROM purge_log WHERE tags = \'["city:austin-tx"]\'',
   ).first<{ token_name: string; purged: number; outcome: string }>()
   expect(row).toMatchObject({ token_name: 'ops', purged: 0 })

@@ -4,7 +4,8 @@ import { afterEach, expect, it, vi } from 'vitest'
 import worker from '../../src/worker'
 import type { App } from '../support/fetch-page'
 import { anIsolate, ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
-import { withStatementFaults } from '../support/with-faults'
+import { everyDatabase, shardOf } from '../support/builders'
+import { statementFaultsEverywhere } from '../support/databases'
 
 // In a file of its own: these tests break storage for real, and storage is per test file.
 
@@ -21,7 +22,10 @@ function pastStaleWindow(): void {
 
 it('never stores a page whose streamed section failed', async () => {
   // Related links read job counts; the main listing does not. Only that section fails.
-  await env.DB.exec('ALTER TABLE job_city_stats RENAME TO job_city_stats_away')
+  // Wherever a section reads them: the city's shard, or control's copies.
+  const databases = everyDatabase()
+  for (const db of databases)
+    await db.exec('ALTER TABLE job_city_stats RENAME TO job_city_stats_away')
   try {
     const first = await settled('/nannies/denver-co')
     expect(first.res.status).toBe(200)
@@ -29,24 +33,25 @@ it('never stores a page whose streamed section failed', async () => {
     const second = await settled('/nannies/denver-co')
     expect([first.cache, second.cache]).toEqual(['MISS', 'MISS'])
   } finally {
-    await env.DB.exec('ALTER TABLE job_city_stats_away RENAME TO job_city_stats')
+    for (const db of databases)
+      await db.exec('ALTER TABLE job_city_stats_away RENAME TO job_city_stats')
   }
 })
 
-/** The real D1, each page read answered by `answer` (which may call the real `read`). */
+/** Control and the shards, each page read answered by `answer` (which may call the real `read`). */
 function d1Answering(answer: (sql: string, read: () => Promise<unknown>) => Promise<unknown>) {
-  return withStatementFaults(env.DB, (sql) => ({ all: (read) => answer(sql, read) }))
+  return statementFaultsEverywhere((sql) => ({ all: (read) => answer(sql, read) }))
 }
 
 /**
  * A request over `db`, through the worker or another isolate, its background work finished when
  * it returns.
  */
-async function over(db: D1Database, path: string, app: App = worker) {
+async function over(bindings: Partial<Env>, path: string, app: App = worker) {
   const ctx = createExecutionContext()
   const res = await app.fetch(
     new Request(ORIGIN + path, { headers: { 'user-agent': PHONE } }),
-    { ...env, DB: db },
+    { ...env, ...bindings },
     ctx,
   )
   const body = await res.text()
@@ -97,7 +102,7 @@ it('serves the stored copy when storage fails, and 503 with Retry-After where th
   expect(cached.cache).toBe('MISS')
   pastStaleWindow()
   // Live rows: derived tables may be answered from memory for a minute.
-  await env.DB.exec('DROP TABLE provider_services')
+  await shardOf('denver-co').exec('DROP TABLE provider_services')
 
   const stale = await settled('/babysitters/denver-co')
   expect(stale.res.status).toBe(200)
