@@ -1,7 +1,7 @@
-// The test catalog in control and the shards (docs/scale.md), once per test file and only in a
-// file that asks: the set-up (test/setup.ts) restores DB alone, which the pages and the consumer
-// still read. Restored from the rows the import across databases and its end per database left
-// once for the run (test/node/catalog-snapshot.ts).
+// The test catalog in control and the shards (docs/scale.md), once per test file: the set-up
+// (test/setup.ts) restores it before every file, and a test that reads them may call it to have
+// them (a second call loads nothing). Restored from the rows the import across databases and its
+// end per database left once for the run (test/node/catalog-snapshot.ts).
 import { env } from 'cloudflare:workers'
 import { shardBindingName } from '../../src/catalog/placement'
 import type { Databases } from '../../src/data/databases'

@@ -1,10 +1,11 @@
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import { singleCatalog } from '../support/single-catalog'
 import { applyChanges } from '../../src/sync/apply'
 import { COALESCE_MS, flushPendingPurges } from '../../src/sync/purge-tags'
 import { aMessage } from './examples'
 
-const db = env.DB
+// These test the one database's apply: its catalog, restored here.
+const db = await singleCatalog()
 const ATLANTA = 4180439
 
 async function row<T = Record<string, unknown>>(

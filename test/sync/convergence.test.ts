@@ -1,6 +1,6 @@
-import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { singleCatalog } from '../support/single-catalog'
 import { applyChanges } from '../../src/sync/apply'
 import type { CatalogMessage } from '../../src/sync/messages'
 import { cityId } from '../support/builders'
@@ -10,7 +10,8 @@ import { aMessage, removeRowsFrom } from './examples'
 // refused for a reference not yet there is delivered again later, as the queue retries it), ends
 // on the same tables as the set applied at once.
 
-const db = env.DB
+// These test the one database's apply: its catalog, restored here.
+const db = await singleCatalog()
 const NOW = new Date('2026-01-01T00:00:00Z')
 const CITIES = [await cityId('atlanta-ga'), await cityId('boston-ma')]
 const P = [940000001, 940000002]

@@ -1,6 +1,6 @@
-import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { singleCatalog } from '../support/single-catalog'
 import { rollupSql } from '../../src/data/rollups'
 import { cityId } from '../support/builders'
 import { aMessage, applyAfterProviders, removeRowsFrom } from './examples'
@@ -10,7 +10,8 @@ import { aMessage, applyAfterProviders, removeRowsFrom } from './examples'
 // states, offering and withdrawing services, removed; activities changing keyword and dates. The
 // national rates by experience among them, summed from the states' rows.
 
-const db = env.DB
+// These test the one database's apply: its catalog, restored here.
+const db = await singleCatalog()
 const NOW = new Date('2026-01-01T00:00:00Z')
 const CITIES = await Promise.all(['atlanta-ga', 'sandy-springs-ga', 'boston-ma'].map(cityId))
 const PROVIDERS = [950000001, 950000002, 950000003]

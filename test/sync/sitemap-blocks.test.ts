@@ -1,14 +1,16 @@
-import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { openDb } from '../../src/data/db'
-import { refreshStats } from '../../src/data/refresh-stats'
+import { controlStatsStatements } from '../../src/data/refresh-stats'
 import type { BlockTable } from '../../src/data/sitemap-rows'
-import { countBlocks, findBlock } from '../../src/data/sitemap-rows'
+import { CONTROL_BLOCK_TABLES, countBlocks, findBlock } from '../../src/data/sitemap-rows'
 import { Timing } from '../../src/observability/timing'
-import { applyChanges } from '../../src/sync/apply'
+import type { CatalogMessage } from '../../src/sync/messages'
+import { applyRouted } from '../../src/sync/routed-apply'
 import { cityId, purge } from '../support/builders'
+import { fromShards } from '../support/databases'
 import { ORIGIN, page } from '../support/fetch-page'
+import { shardedCatalog } from '../support/sharded-catalog'
 import { aMessage } from './examples'
 
 // The blocks sitemap files are cut from (migrations/0018_sitemap_blocks.sql) stay right as sync
@@ -16,31 +18,51 @@ import { aMessage } from './examples'
 // none passes its cap, and the files list every row once. Caps here are a few rows, so blocks
 // split and empty within a handful of changes.
 
-const db = env.DB
+// The blocks are control's, cut from its cities and its directory of the shards' providers and
+// jobs; the batches are applied across control and the shards.
+const databases = await shardedCatalog()
+const db = databases.control
 const reads = openDb(db, new Timing())
+const TABLES = CONTROL_BLOCK_TABLES
 const NOW = new Date('2026-01-01T00:00:00Z')
 const CITY = await cityId('atlanta-ga')
 // Newer than every version of the test catalog's own messages: a change to a row it loaded
 // applies (an older one would be dropped by the version guard, and no block would ever shrink).
 let version =
-  ((await db.prepare('SELECT MAX(version) AS v FROM sync_versions').first<{ v: number }>())?.v ??
-    0) + 1
+  Math.max(
+    0,
+    ...(await fromShards<{ v: number | null }>('SELECT MAX(version) AS v FROM sync_versions')).map(
+      (r) => r.v ?? 0,
+    ),
+  ) + 1
+
+/** The blocks packed again from control's cities and directory, as the import's end does. */
+async function refreshStats(control: D1Database, now: Date): Promise<void> {
+  await control.batch(controlStatsStatements(control, now))
+}
+
+/** `batch` applied across control and the shards. */
+async function applyChanges(_: D1Database, batch: CatalogMessage[], { now }: { now: Date }) {
+  await applyRouted(databases, batch, { now })
+}
 
 async function setCap(table: BlockTable, size: number): Promise<void> {
   await db.prepare('UPDATE sitemap_caps SET size = ? WHERE source = ?').bind(size, table).run()
 }
 
 async function ids(table: BlockTable): Promise<number[]> {
-  const { results } = await db.prepare(`SELECT id FROM ${table} ORDER BY id`).all<{ id: number }>()
+  const { results } = await db
+    .prepare(`SELECT id FROM ${TABLES[table]} ORDER BY id`)
+    .all<{ id: number }>()
   return results.map((r) => r.id)
 }
 
 /** The rows of the n-th block, read as its sitemap file reads them. */
 async function blockRows(table: BlockTable, n: number): Promise<number[]> {
-  const parts = await findBlock(reads, table, n, 1_000_000)
+  const parts = await findBlock(reads, table, n, 1_000_000, TABLES)
   if (!parts.length) return []
   const { results } = await db
-    .prepare(`SELECT id FROM ${table} WHERE id BETWEEN ? AND ? ORDER BY id`)
+    .prepare(`SELECT id FROM ${TABLES[table]} WHERE id BETWEEN ? AND ? ORDER BY id`)
     .bind(parts[0]?.first ?? 0, parts.at(-1)?.last ?? 0)
     .all<{ id: number }>()
   return results.map((r) => r.id)
@@ -53,7 +75,7 @@ async function blockRows(table: BlockTable, n: number): Promise<number[]> {
 async function expectBlocksRight(table: BlockTable, cap: number): Promise<void> {
   const { results: blocks } = await db
     .prepare(
-      `SELECT size, (SELECT COUNT(*) FROM ${table}
+      `SELECT size, (SELECT COUNT(*) FROM ${TABLES[table]}
                       WHERE id >= first_id AND (next IS NULL OR id < next)) AS rows
          FROM (SELECT first_id, size, LEAD(first_id) OVER (ORDER BY first_id) AS next
                  FROM sitemap_blocks WHERE source = ?)`,

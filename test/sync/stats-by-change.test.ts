@@ -1,6 +1,6 @@
-import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { singleCatalog } from '../support/single-catalog'
 import { refreshStats } from '../../src/data/refresh-stats'
 import { applyChanges } from '../../src/sync/apply'
 import { cityId } from '../support/builders'
@@ -12,7 +12,8 @@ import { aMessage, applyAfterProviders, removeRowsFrom } from './examples'
 // badges and update times changing, listings offered at rates past the city's extremes and
 // withdrawn, providers removed, reviews added, moved and removed; in batches of one to four.
 
-const db = env.DB
+// These test the one database's apply: its catalog, restored here.
+const db = await singleCatalog()
 const NOW = new Date('2026-01-01T00:00:00Z')
 // A city no provider is in yet, in a state of its own.
 const NEW_CITY = aMessage('city.added', (m) => {
