@@ -2,7 +2,6 @@
 // messages, routed with nothing known beforehand, land where the placement puts their cities,
 // each provider's listings and reviews with it; what names no known city or provider is set
 // aside with its reason; a provider whose city moves to another shard is a move.
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { LAYOUTS } from '../../src/catalog/placement'
@@ -10,6 +9,7 @@ import type { CatalogMessage } from '../../src/sync/messages'
 import { parseMessage } from '../../src/sync/messages'
 import type { Whereabouts } from '../../src/sync/route'
 import { routeMessages } from '../../src/sync/route'
+import { singleCatalog } from '../support/single-catalog'
 import { aMessage } from './examples'
 
 const catalog: CatalogMessage[] = inject('catalogLines').map((line) => {
@@ -20,8 +20,11 @@ const catalog: CatalogMessage[] = inject('catalogLines').map((line) => {
 
 const nothingKnown: Whereabouts = { citySlug: () => null, providerShard: () => null }
 
+// The one database's catalog, to hold the routing against (restored here).
+const single = await singleCatalog()
+
 async function column<T>(sql: string): Promise<T[]> {
-  const rows = await env.DB.prepare(sql).raw<[T]>()
+  const rows = await single.prepare(sql).raw<[T]>()
   return rows.map(([value]) => value)
 }
 

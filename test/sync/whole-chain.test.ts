@@ -10,8 +10,11 @@ import { aMessage } from './examples'
 
 // A new provider id the gate lets through: within its margin above the ids it was built with.
 const ID =
-  ((await env.DB.prepare('SELECT MAX(id) AS id FROM providers').first<{ id: number }>())?.id ?? 0) +
-  400
+  ((
+    await env.CONTROL.prepare('SELECT MAX(id) AS id FROM provider_directory').first<{
+      id: number
+    }>()
+  )?.id ?? 0) + 400
 const PROFILE = `/p/maria-g-${ID}`
 const LISTING = '/babysitters/atlanta-ga'
 const HEADLINE = 'Bilingual babysitter, evenings and weekends'
@@ -33,14 +36,19 @@ async function post(messages: CatalogMessage[]) {
 
 /**
  * Until the queue has delivered the change at `version` to the consumer and it is applied: the
- * version row the consumer writes in the change's own D1 batch, beside the change and its
- * purge. A poll that ends as the row appears; only its ceiling is a clock.
+ * version control's directory (or its tombstone, for a removal) holds once control has applied
+ * the shard's outbox, in the batch that records the change's purge. A poll that ends as the row
+ * appears; only its ceiling is a clock.
  */
 async function applied(version: number, removed: 0 | 1) {
   await vi.waitFor(
     async () => {
-      const row = await env.DB.prepare('SELECT version, removed FROM sync_versions WHERE key = ?')
-        .bind(`provider:${ID}`)
+      const row = await env.CONTROL.prepare(
+        `SELECT COALESCE(d.version, t.version) AS version, d.id IS NULL AND t.key IS NOT NULL AS removed
+           FROM (SELECT 1) LEFT JOIN provider_directory d ON d.id = ?1
+           LEFT JOIN directory_tombstones t ON t.key = ?2`,
+      )
+        .bind(ID, `provider:${ID}`)
         .first()
       expect(row).toEqual({ version, removed })
     },
