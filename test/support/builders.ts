@@ -219,9 +219,8 @@ export async function purge(body: { urls?: string[]; tags?: string[] }): Promise
  * Recomputes the aggregates hub pages and link modules read, as the cron does in its isolate
  * (src/cron/refresh-derived.ts): that isolate, here the worker's, forgets its derived reads.
  */
-export async function refreshCatalogStats() {
+export async function refreshCatalogStats(now = new Date()) {
   const databases = databasesOf(env)
-  const now = new Date()
   await Promise.all(databases.shards.map((db) => db.batch(shardStatsStatements(db, now))))
   await copyCityRows(databases)
   await databases.control.batch(controlStatsStatements(databases.control, now))

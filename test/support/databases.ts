@@ -3,6 +3,8 @@
 import { env } from 'cloudflare:workers'
 import { shardBindingName } from '../../src/catalog/placement'
 import { databasesOf } from '../../src/data/databases'
+import type { CatalogMessage } from '../../src/sync/messages'
+import { applyRouted } from '../../src/sync/routed-apply'
 import type { Faults } from './with-faults'
 import { withStatementFaults } from './with-faults'
 
@@ -43,4 +45,14 @@ export async function fromShards<T>(sql: string, ...params: unknown[]): Promise<
     ),
   )
   return each.flat()
+}
+
+/** `messages` applied across control and the shards as the consumer does; throws if any waits. */
+export async function applyAcross(
+  messages: readonly CatalogMessage[],
+  options: { now?: Date } = {},
+): Promise<void> {
+  const outcome = await applyRouted(databasesOf(env), messages, options)
+  if (outcome.retry.length)
+    throw new Error(`not applied: ${outcome.failures.map((f) => f.error).join('; ')}`)
 }

@@ -13,7 +13,8 @@ import { htmlProblems } from '../support/html-validity'
 import { anIsolate } from '../support/fetch-page'
 import { arbitraryOf, validOf } from '../support/zod-arbitrary'
 import { cityId } from '../support/builders'
-import { removeRowsFrom } from './examples'
+import { fromShards } from '../support/databases'
+import { removeRowsEverywhere } from './examples'
 
 // The contract end to end: random valid messages of every kind, their arbitraries derived from
 // the zod schemas (test/support/zod-arbitrary.ts), applied by the worker's own queue consumer;
@@ -206,11 +207,14 @@ describe('the contract, end to end', () => {
           await deliver(first)
           await deliver(later)
           const isolate = anIsolate()
-          const rows = await env.DB.prepare(
-            'SELECT id, name_slug AS slug FROM providers WHERE id >= ? ORDER BY id',
-          )
-            .bind(FIRST_ID)
-            .all<{ id: number; slug: string }>()
+          const rows = {
+            results: (
+              await fromShards<{ id: number; slug: string }>(
+                'SELECT id, name_slug AS slug FROM providers WHERE id >= ? ORDER BY id',
+                FIRST_ID,
+              )
+            ).sort((a, b) => a.id - b.id),
+          }
           const expected = new Map<string, number[]>()
           for (const r of rows.results)
             expected.set(`/p/${r.slug ? `${r.slug}-` : ''}${r.id}`, [200])
@@ -220,9 +224,10 @@ describe('the contract, end to end', () => {
             CatalogMessage,
             { kind: 'job.upserted' }
           >
-          const jobRow = await env.DB.prepare('SELECT title_slug AS slug FROM jobs WHERE id = ?')
-            .bind(j.id)
-            .first<{ slug: string }>()
+          const [jobRow] = await fromShards<{ slug: string }>(
+            'SELECT title_slug AS slug FROM jobs WHERE id = ?',
+            j.id,
+          )
           expected.set(`/job/${jobRow?.slug ? `${jobRow.slug}-` : ''}${j.id}`, [200, 410])
           const listing = first.find((m) => m.kind === 'provider-service.offered') as {
             service: string
@@ -250,8 +255,7 @@ describe('the contract, end to end', () => {
             }
           }
         } finally {
-          await removeRowsFrom(env.DB, FIRST_ID, NOW)
-          await env.DB.prepare('DELETE FROM cities WHERE id >= ?').bind(FIRST_ID).run()
+          await removeRowsEverywhere(FIRST_ID, NOW)
         }
       }),
       { numRuns: 4 },

@@ -14,6 +14,9 @@ import type { CatalogMessage, MessageKind } from '../../src/sync/messages'
 import { parseMessage } from '../../src/sync/messages'
 import { refreshStats } from '../../src/data/refresh-stats'
 import { applyChanges } from '../../src/sync/apply'
+import { env } from 'cloudflare:workers'
+import { databasesOf } from '../../src/data/databases'
+import { refreshCatalogStats } from '../support/builders'
 
 export const EXAMPLES: Record<MessageKind, unknown> = {
   'city.added': cityAdded,
@@ -96,4 +99,36 @@ export async function applyAfterProviders(
   ]
   for (let i = 0; i < messages.length; i += run.size)
     await applyChanges(db, messages.slice(i, i + run.size), { now: run.now })
+}
+
+/**
+ * `removeRowsFrom` across control and the shards: each shard's rows from `firstId` on and their
+ * versions, control's directory rows, activities, cities and tombstones of them; then the stats
+ * derived again everywhere (as the import's end does).
+ */
+export async function removeRowsEverywhere(firstId: number, now: Date): Promise<void> {
+  const { control, shards } = databasesOf(env)
+  const versions = `%:${String(firstId).slice(0, 7)}%`
+  for (const db of shards)
+    await db.batch([
+      ...[
+        'DELETE FROM reviews WHERE id >= ?1 OR provider_id >= ?1',
+        'DELETE FROM provider_services WHERE provider_id >= ?1',
+        'DELETE FROM providers WHERE id >= ?1',
+        'DELETE FROM jobs WHERE id >= ?1',
+        'DELETE FROM cities WHERE id >= ?1',
+      ].map((sql) => db.prepare(sql).bind(firstId)),
+      db.prepare('DELETE FROM sync_versions WHERE key LIKE ?1').bind(versions),
+    ])
+  await control.batch([
+    ...[
+      'DELETE FROM provider_directory WHERE id >= ?1',
+      'DELETE FROM job_directory WHERE id >= ?1',
+      'DELETE FROM activities WHERE id >= ?1',
+      'DELETE FROM cities WHERE id >= ?1',
+    ].map((sql) => control.prepare(sql).bind(firstId)),
+    control.prepare('DELETE FROM sync_versions WHERE key LIKE ?1').bind(versions),
+    control.prepare('DELETE FROM directory_tombstones WHERE key LIKE ?1').bind(versions),
+  ])
+  await refreshCatalogStats(now)
 }

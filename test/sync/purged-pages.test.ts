@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { applyChanges } from '../../src/sync/apply'
+import { applyAcross } from '../support/databases'
 import type { CatalogMessage } from '../../src/sync/messages'
 import { anIsolate, settled, textOf } from '../support/fetch-page'
 import type { Draft } from './examples'
@@ -13,11 +13,15 @@ import { aMessage } from './examples'
 // A new provider id the gate lets through: within its margin above the ids it was built with
 // (docs/sync.md, "The gate").
 const ID =
-  ((await env.DB.prepare('SELECT MAX(id) AS id FROM providers').first<{ id: number }>())?.id ?? 0) +
-  500
+  ((
+    await env.CONTROL.prepare('SELECT MAX(id) AS id FROM provider_directory').first<{
+      id: number
+    }>()
+  )?.id ?? 0) + 500
 const PROFILE = `/p/maria-g-${ID}`
 const JOB_ID =
-  ((await env.DB.prepare('SELECT MAX(id) AS id FROM jobs').first<{ id: number }>())?.id ?? 0) + 500
+  ((await env.CONTROL.prepare('SELECT MAX(id) AS id FROM job_directory').first<{ id: number }>())
+    ?.id ?? 0) + 500
 /** Pages no change of this file shows on: each must stay a hit. */
 const UNTOUCHED = ['/nannies/boston-ma', '/senior-care/boston-ma', '/explore/d/cooking']
 
@@ -31,7 +35,7 @@ async function warm(paths: readonly string[]) {
 
 /** Applies `messages`, then asks for `paths` through another isolate: status, cache and body. */
 async function afterChange(messages: CatalogMessage[], paths: readonly string[]) {
-  await applyChanges(env.DB, messages)
+  await applyAcross(messages)
   const isolate = anIsolate()
   const pages: Record<string, { status: number; cache: string | null; body: string }> = {}
   for (const path of [...paths, ...UNTOUCHED]) {
@@ -54,7 +58,7 @@ const listing = aMessage('provider-service.offered', (m) => {
 
 describe('pages after a catalog change', () => {
   it('re-renders a provider’s profile and the listings showing it when the provider changes', async () => {
-    await applyChanges(env.DB, [provider(), listing])
+    await applyAcross([provider(), listing])
     const shown = [PROFILE, '/babysitters/atlanta-ga', '/babysitters/ga']
     await warm([...shown, ...UNTOUCHED])
     const pages = await afterChange(
@@ -72,7 +76,7 @@ describe('pages after a catalog change', () => {
         m.entity.providerId = ID
         m.entity.rating = rating
       })
-    await applyChanges(env.DB, [review(930000011, 5), review(930000012, 1)])
+    await applyAcross([review(930000011, 5), review(930000012, 1)])
     // Both reviews, as an isolate that has seen the change renders the profile and stores it.
     expect(textOf((await anIsolate().settled(PROFILE)).body)).toContain('★ 3.0 (2 reviews)')
     await warm([PROFILE, ...UNTOUCHED])

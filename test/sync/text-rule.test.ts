@@ -1,11 +1,15 @@
-import { env, exports } from 'cloudflare:workers'
+import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { d1Target, importLines } from '../../scripts/import/import-lines'
 import { messageProblems } from '../../src/sync/messages'
 import { anIsolate, ORIGIN } from '../support/fetch-page'
-import { cityId, aProvider } from '../support/builders'
+import { cityId, aProvider, onEntityShard } from '../support/builders'
+import { singleCatalog } from '../support/single-catalog'
 import type { Draft } from './examples'
 import { example } from './examples'
+
+// The import's rule, on the one database it still loads (its catalog restored here).
+const single = await singleCatalog()
 
 // The text rule at each door of the catalog (the contract, so the endpoint, the queue and the
 // import), and its last guard where stored text reaches a page.
@@ -75,7 +79,7 @@ describe('the text rule at the catalog’s doors', () => {
       text: JSON.stringify({ ...m, id: 950000101 + i }),
     }))
     const counts = await importLines({
-      target: d1Target(env.DB),
+      target: d1Target(single),
       lines,
       file: null,
       reject: (line, reason) => rejected.push(`${line}: ${reason}`),
@@ -84,7 +88,7 @@ describe('the text rule at the catalog’s doors', () => {
       '1: entity.headline: has a control character (U+0007) at character 9',
     ])
     expect(counts.applied).toBe(1)
-    await env.DB.prepare('DELETE FROM providers WHERE id >= 950000101').run()
+    await single.prepare('DELETE FROM providers WHERE id >= 950000101').run()
   })
 })
 
@@ -92,11 +96,11 @@ describe('the last guard', () => {
   it('shows a row stored around the rule without its control characters', async () => {
     const p = await aProvider({ cityId: await cityId('atlanta-ga'), service: 'babysitters' })
     const raw = 'Bell\u0007 esc\u001b[31m nul\u0000 rlo\u202e c1\u0085 end'
-    await env.DB.prepare(
-      'UPDATE providers SET headline = ?1, bio = ?1, first_name = ?2 WHERE id = ?3',
-    )
-      .bind(raw, 'Te\u0000st', p.id)
-      .run()
+    await onEntityShard('provider', p.id, (db) => [
+      db
+        .prepare('UPDATE providers SET headline = ?1, bio = ?1, first_name = ?2 WHERE id = ?3')
+        .bind(raw, 'Te\u0000st', p.id),
+    ])
     const { res, body } = await anIsolate().settled(`/p/test-p-${p.id}`)
     expect(res.status).toBe(200)
     expect(body).toContain('Bell esc[31m nul rlo c1 end')
