@@ -2,10 +2,10 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { REFRESH_MS } from '../../src/cache/generations'
-import { buildGate } from '../../src/gate/build-gate'
+import { buildGate, CONTROL_GATE } from '../../src/gate/build-gate'
 import { NEW_ID_MARGIN } from '../../src/gate/gate-filter'
 import { readGate, saveGate } from '../../src/gate/gate-store'
-import { applyChanges } from '../../src/sync/apply'
+import { applyAcross } from '../support/databases'
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, ORIGIN } from '../support/fetch-page'
@@ -22,8 +22,11 @@ if (!built) throw new Error('setup saved no gate')
 const FAR = built.meta.watermarks.provider + NEW_ID_MARGIN + 1_000
 /** Within the margin: D1 decides, and its 404 is stored briefly. */
 const NEAR =
-  ((await env.DB.prepare('SELECT MAX(id) AS id FROM providers').first<{ id: number }>())?.id ?? 0) +
-  700
+  ((
+    await env.CONTROL.prepare('SELECT MAX(id) AS id FROM provider_directory').first<{
+      id: number
+    }>()
+  )?.id ?? 0) + 700
 const profile = (id: number) => `/p/maria-g-${id}`
 const CITY_HUB = '/local/pine-mountain-ga'
 
@@ -54,7 +57,7 @@ describe('the gate after a catalog change', () => {
     expect((await statusOf(isolate, CITY_HUB)).status).toBe(404)
 
     // Applied elsewhere (the consumer's isolate): this one learns of it from the purge store.
-    await applyChanges(env.DB, [aMessage('city.added'), ...provider(FAR)])
+    await applyAcross([aMessage('city.added'), ...provider(FAR)])
     await purgesSeen(isolate)
     const page = await statusOf(isolate, profile(FAR))
     expect(page.status).toBe(200)
@@ -69,24 +72,22 @@ describe('the gate after a catalog change', () => {
     await isolate.settled('/nannies/denver-co')
     expect(await statusOf(isolate, profile(NEAR))).toMatchObject({ status: 404 })
     expect(await statusOf(isolate, profile(NEAR))).toMatchObject({ status: 404, cache: 'HIT' })
-    await applyChanges(env.DB, provider(NEAR))
+    await applyAcross(provider(NEAR))
     await purgesSeen(isolate)
     expect(await statusOf(isolate, profile(NEAR))).toMatchObject({ status: 200, cache: 'MISS' })
   })
 
   it('answers 410 for a removed provider, before and after the gate is built again', async () => {
     const isolate = anIsolate()
-    await applyChanges(env.DB, provider(FAR + 1))
+    await applyAcross(provider(FAR + 1))
     expect((await statusOf(isolate, profile(FAR + 1))).status).toBe(200)
-    await applyChanges(env.DB, [
-      aMessage('provider.removed', (m) => ((m.id = FAR + 1), (m.version = 2e12))),
-    ])
+    await applyAcross([aMessage('provider.removed', (m) => ((m.id = FAR + 1), (m.version = 2e12)))])
     await purgesSeen(isolate)
     const gone = await statusOf(isolate, profile(FAR + 1))
     expect(gone.status).toBe(410)
     expect(gone.body).toContain('This page has been removed')
 
-    await saveGate(env.GATE, await buildGate(env.DB))
+    await saveGate(env.GATE, await buildGate(env.CONTROL, new Date(), CONTROL_GATE))
     expect((await statusOf(anIsolate(), profile(FAR + 1))).status).toBe(410)
     // A provider never in the catalog is still a 404, with no D1 read.
     expect((await statusOf(anIsolate(), profile(FAR + 50))).status).toBe(404)
@@ -95,18 +96,18 @@ describe('the gate after a catalog change', () => {
   it('lets D1 decide when the additions cannot be read in time, rather than refuse', async () => {
     const isolate = anIsolate()
     await isolate.settled('/nannies/denver-co')
-    await applyChanges(env.DB, provider(FAR + 2))
+    await applyAcross(provider(FAR + 2))
     vi.setSystemTime(Date.now() + REFRESH_MS)
     await isolate.settled('/nannies/denver-co')
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => (release = resolve))
-    const DB = withStatementFaults(env.DB, (sql) =>
+    const CONTROL = withStatementFaults(env.CONTROL, (sql) =>
       sql.includes('city_additions') ? { all: async (read) => (await held, read()) } : undefined,
     )
     const ctx = createExecutionContext()
     const res = await isolate.worker.fetch(
       new Request(ORIGIN + profile(FAR + 2)),
-      { ...env, DB },
+      { ...env, CONTROL },
       ctx,
     )
     // Answered while the read of the additions is still held: the page, from D1.
