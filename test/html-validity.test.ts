@@ -4,12 +4,11 @@ import type { RowSample } from '../scripts/sample-pages'
 import { ROW_SAMPLES } from '../scripts/sample-pages'
 import type { PageName } from '../src/pages'
 import { CRAWLER_FILES } from '../src/pages'
-import { applyChanges } from '../src/sync/apply'
 import { aProvider, cityId } from './support/builders'
 import { anIsolate, cardLinks, fetchPage, ORIGIN, settled } from './support/fetch-page'
 import { htmlProblems } from './support/html-validity'
-import { withStatementFaults } from './support/with-faults'
 import { aMessage } from './sync/examples'
+import { applyAcross, fromShards, statementFaultsEverywhere } from './support/databases'
 
 // Every page a person can be sent, valid by the WHATWG rules of `.htmlvalidate.json`: one or
 // more samples of each row of the page table, the visitor flow and the message form, and every
@@ -88,32 +87,31 @@ describe('every error page is valid HTML', () => {
   })
 
   it('a closed job (410) and a removed provider (410)', async () => {
-    const closed = await env.DB.prepare(
+    const [closed] = await fromShards<{ title_slug: string; id: number }>(
       `SELECT title_slug, id FROM jobs WHERE valid_through < ? LIMIT 1`,
+      new Date().toISOString(),
     )
-      .bind(new Date().toISOString())
-      .first<{ title_slug: string; id: number }>()
     if (!closed) throw new Error('no closed job in the test catalog')
     const job = await problemsOf(`/job/${closed.title_slug}-${closed.id}`)
     expect(job).toEqual({ status: 410, problems: [] })
 
-    const gone = await env.DB.prepare('SELECT MAX(id) AS id FROM providers').first<{ id: number }>()
+    const gone = await env.CONTROL.prepare('SELECT MAX(id) AS id FROM provider_directory').first<{
+      id: number
+    }>()
     const id = gone?.id ?? 0
-    await applyChanges(env.DB, [
-      aMessage('provider.removed', (m) => ((m.id = id), (m.version = 3e12))),
-    ])
+    await applyAcross([aMessage('provider.removed', (m) => ((m.id = id), (m.version = 3e12)))])
     const removed = await anIsolate().settled(`/p/someone-${id}`)
     expect(removed.res.status).toBe(410)
     expect(await htmlProblems(removed.body)).toEqual([])
   })
 
   it('storage failing with no copy to serve (503, the retry page)', async () => {
-    const failing = withStatementFaults(env.DB, (sql) =>
+    const failing = statementFaultsEverywhere((sql) =>
       sql.includes('FROM purge')
         ? undefined
         : { all: () => Promise.reject(new Error('D1_ERROR: storage failing on cue')) },
     )
-    const { res, body } = await anIsolate().settled('/pet-care/austin-tx', {}, { DB: failing })
+    const { res, body } = await anIsolate().settled('/pet-care/austin-tx', {}, failing)
     expect(res.status).toBe(503)
     expect(res.headers.get('retry-after')).not.toBeNull()
     expect(await htmlProblems(body)).toEqual([])

@@ -6,9 +6,11 @@ import {
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { readGate } from '../../src/gate/gate-store'
-import { applyChanges } from '../../src/sync/apply'
 import { COALESCE_MS } from '../../src/sync/purge-tags'
-import { statsUpkeep } from '../../src/sync/stats-upkeep'
+import { statsUpkeepRouted } from '../../src/sync/stats-upkeep'
+import { databasesOf } from '../../src/data/databases'
+import { shardOfCityId } from '../support/builders'
+import { applyAcross } from '../support/databases'
 import worker from '../../src/worker'
 import { aMessage } from '../sync/examples'
 
@@ -16,7 +18,11 @@ import { aMessage } from '../sync/examples'
 // recomputes what time closed and checks a rotating slice of cities; the gate takes in the
 // additions since it was stored; the coalesced purges are recorded once due, stream or none.
 
-const db = env.DB
+// Control: its cities, cursors, purges and copies of the cities' stats (the shards' own are
+// where a drift is found and repaired).
+const db = env.CONTROL
+const statsUpkeep = (_: D1Database, at: Date, options?: { cities: number }) =>
+  statsUpkeepRouted(databasesOf(env), at, options)
 const ATLANTA = 4180439
 
 async function runCron(at: number): Promise<void> {
@@ -44,8 +50,7 @@ const purgedAt = async (tag: string, at: number) =>
 describe('the cron, by what changed', () => {
   it('takes a job out of the open counts once its closing moment passed', async () => {
     const t0 = Date.now()
-    await applyChanges(
-      db,
+    await applyAcross(
       [
         aMessage('job.upserted', (m) => {
           m.id = 960_100_001
@@ -79,7 +84,8 @@ describe('the cron, by what changed', () => {
       .first<{ city_id: number; service: string; providers: number }>()
     expect(first).not.toBeNull()
     if (!first) return
-    await db
+    const { db: shard } = await shardOfCityId(first.city_id)
+    await shard
       .prepare(
         'UPDATE service_city_stats SET providers = providers + 7 WHERE service = ? AND city_id = ?',
       )
@@ -88,7 +94,7 @@ describe('the cron, by what changed', () => {
     const run = await statsUpkeep(db, new Date(now), slice)
     expect(run.checked).toBe(slice.cities)
     expect(run.drifted).toBe(1)
-    const repaired = await db
+    const repaired = await shard
       .prepare('SELECT providers FROM service_city_stats WHERE service = ? AND city_id = ?')
       .bind(first.service, first.city_id)
       .first<{ providers: number }>()
@@ -113,7 +119,7 @@ describe('the cron, by what changed', () => {
     const before = await readGate(env.GATE)
     expect(before).not.toBeNull()
     const id = (before?.meta.watermarks.provider ?? 0) + 5_000_000
-    await applyChanges(db, [aMessage('provider.upserted', (m) => (m.id = id))])
+    await applyAcross([aMessage('provider.upserted', (m) => (m.id = id))])
     expect(before?.has('provider', id)).toBe(false)
     await runCron(Date.now())
     const after = await readGate(env.GATE)
@@ -125,7 +131,7 @@ describe('the cron, by what changed', () => {
 
   it('records a state page’s coalesced purge once due, with no change after it', async () => {
     const t0 = Date.UTC(2032, 0, 1)
-    await applyChanges(db, [aMessage('provider.upserted'), aMessage('provider-service.offered')], {
+    await applyAcross([aMessage('provider.upserted'), aMessage('provider-service.offered')], {
       now: new Date(t0),
     })
     await runCron(t0 + COALESCE_MS - 1)

@@ -8,6 +8,7 @@ import type { Event as SentryEvent } from '@sentry/types'
 import { afterEach, expect, inject, it, vi } from 'vitest'
 import { GATE_KEY } from '../../src/gate/gate-store'
 import worker from '../../src/worker'
+import { everyBinding } from '../support/databases'
 import { withFaults } from '../support/with-faults'
 
 // The cron's two steps run whatever became of the other; each failure is reported, and each
@@ -36,7 +37,7 @@ async function runCron(at: Date, bindings: Partial<Env>): Promise<void> {
 }
 
 async function steps(): Promise<Record<string, StepRow>> {
-  const { results } = await env.DB.prepare('SELECT * FROM cron_steps').all<StepRow>()
+  const { results } = await env.CONTROL.prepare('SELECT * FROM cron_steps').all<StepRow>()
   return Object.fromEntries(results.map((row) => [row.step, row]))
 }
 
@@ -65,9 +66,11 @@ it('still builds the gate when the stats fail, and reports and records the failu
   const before = await steps()
   const at = new Date(Date.now() + 60_000)
   await env.GATE.delete(GATE_KEY)
-  // The stats are written in one batch; the gate only reads the catalog.
-  const db = withFaults(env.DB, { batch: () => Promise.reject(new Error('D1 batch unavailable')) })
-  await runCron(at, { DB: db })
+  // The stats are written in batches (each shard's, then control's); the gate only reads.
+  const failing = everyBinding((db) =>
+    withFaults(db, { batch: () => Promise.reject(new Error('D1 batch unavailable')) }),
+  )
+  await runCron(at, failing)
   const rows = await steps()
   expect(rows.stats?.last_success).toBe(before.stats?.last_success)
   expect(rows.stats?.last_failure).toBe(at.toISOString())
@@ -83,7 +86,9 @@ it('still refreshes the stats when the gate cannot be saved, and reports and rec
   const at = new Date(Date.now() + 120_000)
   const gate = withFaults(env.GATE, { put: () => Promise.reject(new Error('KV unavailable')) })
   // A city added since the gate was stored: the step must save it.
-  await env.DB.prepare("INSERT INTO city_additions (slug) VALUES ('saved-by-the-gate-ga')").run()
+  await env.CONTROL.prepare(
+    "INSERT INTO city_additions (slug) VALUES ('saved-by-the-gate-ga')",
+  ).run()
   await runCron(at, { GATE: gate })
   const rows = await steps()
   expect(rows.stats?.last_success).toBe(at.toISOString())

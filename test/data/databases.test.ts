@@ -8,6 +8,11 @@ import type { Layout } from '../../src/catalog/placement'
 import { LAYOUTS, shardBindingName, shardOfCity, shardsOfState } from '../../src/catalog/placement'
 import { STATES } from '../../src/catalog/states'
 import { databasesOf, LayoutError } from '../../src/data/databases'
+import { singleCatalog } from '../support/single-catalog'
+
+// The one database's catalog, which this file holds control and the shards to (or reads as
+// the single database's pages do): restored here, as the set-up restores only theirs.
+await singleCatalog()
 
 const codes = Object.keys(STATES).map((code) => code.toLowerCase())
 

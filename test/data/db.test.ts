@@ -6,6 +6,10 @@ import { DerivedReads, readsDerivedOnly } from '../../src/data/derived-reads'
 import { citiesOf, keptCities } from '../../src/data/kept-cities'
 import { Timing } from '../../src/observability/timing'
 import { withFaults, withStatementFaults } from '../support/with-faults'
+import { singleCatalog } from '../support/single-catalog'
+
+// Reads of the catalog's tables, on the one database that has them all: restored here.
+await singleCatalog()
 
 /** The real D1 binding, failing its first `failures` statements the way D1 reports a blip. */
 function flakyD1(failures: number, message = 'D1_ERROR: Network connection lost.'): D1Database {

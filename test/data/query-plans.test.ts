@@ -18,6 +18,10 @@ import {
   isScan,
   listingQuery,
 } from '../support/page-reads'
+import { singleCatalog } from '../support/single-catalog'
+
+// Reads of the catalog's tables, on the one database that has them all: restored here.
+await singleCatalog()
 
 describe('query plans', () => {
   it('never scan a whole table or index on any read a page makes', async () => {

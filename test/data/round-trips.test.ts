@@ -8,6 +8,11 @@ import { shardedCatalog } from '../support/sharded-catalog'
 import { Memory } from '../../src/memory'
 import { withFaults } from '../support/with-faults'
 import { cardLinks, ORIGIN, PHONE, settledThrough } from '../support/fetch-page'
+import { singleCatalog } from '../support/single-catalog'
+
+// The one database's catalog, which this file holds control and the shards to (or reads as
+// the single database's pages do): restored here, as the set-up restores only theirs.
+await singleCatalog()
 
 /** Long enough that reads in flight together overlap and reads one after another do not. */
 const ROUND_TRIP_MS = 15

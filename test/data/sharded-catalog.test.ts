@@ -5,6 +5,11 @@ import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Databases } from '../../src/data/databases'
 import { shardedCatalog } from '../support/sharded-catalog'
+import { singleCatalog } from '../support/single-catalog'
+
+// The one database's catalog, which this file holds control and the shards to (or reads as
+// the single database's pages do): restored here, as the set-up restores only theirs.
+await singleCatalog()
 
 let databases: Databases
 

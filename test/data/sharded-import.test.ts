@@ -13,6 +13,11 @@ import { databasesOf } from '../../src/data/databases'
 import { moveProvider } from '../../src/sync/move'
 import { routeMessages } from '../../src/sync/route'
 import { aMessage } from '../sync/examples'
+import { singleCatalog } from '../support/single-catalog'
+
+// The one database's catalog, which this file holds control and the shards to (or reads as
+// the single database's pages do): restored here, as the set-up restores only theirs.
+await singleCatalog()
 
 const databases = databasesOf(env)
 const lines = inject('catalogLines').map((text, i) => ({ line: i + 1, text }))

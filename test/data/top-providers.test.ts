@@ -8,6 +8,11 @@ import { openDb } from '../../src/data/db'
 import { findTopProviders } from '../../src/data/provider-listing'
 import { Timing } from '../../src/observability/timing'
 import { shardedCatalog } from '../support/sharded-catalog'
+import { singleCatalog } from '../support/single-catalog'
+
+// The one database's catalog, which this file holds control and the shards to (or reads as
+// the single database's pages do): restored here, as the set-up restores only theirs.
+await singleCatalog()
 
 let databases: Databases
 beforeAll(async () => {

@@ -6,11 +6,11 @@ import {
 import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it, vi } from 'vitest'
 import worker from '../../src/worker'
-import { buildGate } from '../../src/gate/build-gate'
+import { buildGate, CONTROL_GATE } from '../../src/gate/build-gate'
 import { GATE_ERROR_RATE, GateFilter, MAX_SLUG, NEW_ID_MARGIN } from '../../src/gate/gate-filter'
 import { GATE_KEY, readGate } from '../../src/gate/gate-store'
 import { findCitiesAddedAfter, NEW_CITIES_MAX_AGE_MS } from '../../src/gate/new-cities'
-import { aProvider, cityId } from '../support/builders'
+import { aProvider, cityId, everyDatabase } from '../support/builders'
 import type { App } from '../support/fetch-page'
 import { anIsolate, d1Reads, statementsOnceWarm, withClockStill } from '../support/fetch-page'
 import { unreachable, withStatementFaults } from '../support/with-faults'
@@ -20,7 +20,7 @@ function d1Around(
   match: string,
   answer: (read: () => Promise<unknown>, sql: string) => Promise<unknown>,
 ): D1Database {
-  return withStatementFaults(env.DB, (sql) =>
+  return withStatementFaults(env.CONTROL, (sql) =>
     sql.includes(match) ? { all: (read) => answer(read, sql) } : undefined,
   )
 }
@@ -30,7 +30,7 @@ async function over(app: App, db: D1Database, path: string): Promise<Response> {
   const ctx = createExecutionContext()
   const res = await app.fetch(
     new Request(`https://www.care.example${path}`),
-    { ...env, DB: db },
+    { ...env, CONTROL: db },
     ctx,
   )
   await res.body?.cancel()
@@ -42,9 +42,9 @@ describe('the gate', () => {
   it('never rejects a slug or id that is in the catalog', async () => {
     const gate = await readGate(env.GATE)
     if (!gate) throw new Error('setup saved no gate')
-    const cities = await env.DB.prepare('SELECT slug FROM cities').raw<[string]>()
-    const providers = await env.DB.prepare('SELECT id FROM providers').raw<[number]>()
-    const jobs = await env.DB.prepare('SELECT id FROM jobs').raw<[number]>()
+    const cities = await env.CONTROL.prepare('SELECT slug FROM cities').raw<[string]>()
+    const providers = await env.CONTROL.prepare('SELECT id FROM provider_directory').raw<[number]>()
+    const jobs = await env.CONTROL.prepare('SELECT id FROM job_directory').raw<[number]>()
     expect(cities.length).toBeGreaterThan(20)
     expect(cities.every(([slug]) => gate.has('city', slug))).toBe(true)
     expect(providers.every(([id]) => gate.has('provider', id))).toBe(true)
@@ -73,15 +73,19 @@ describe('the gate', () => {
     const provider = await aProvider({ cityId: await cityId('atlanta-ga'), service: 'babysitters' })
     expect(provider.id).toBeGreaterThan(before?.meta.watermarks.provider ?? Infinity)
     expect(before?.has('provider', provider.id)).toBe(true)
-    const rebuilt = await buildGate(env.DB)
+    const rebuilt = await buildGate(env.CONTROL, new Date(), CONTROL_GATE)
     expect(rebuilt.meta.watermarks.provider).toBe(provider.id)
     expect(rebuilt.has('provider', provider.id)).toBe(true)
   })
 
   it('serves a city added after the build from the next check of new cities, and from the rebuilt gate', async () => {
-    await env.DB.prepare(
-      "INSERT INTO cities (id, slug, name, state_code, lat, lng, population) VALUES (1, 'newtown-ga', 'Newtown', 'GA', 33.9, -84.3, 5000)",
-    ).run()
+    // On control and in every shard's copy, as a city's change is applied.
+    for (const db of everyDatabase())
+      await db
+        .prepare(
+          "INSERT INTO cities (id, slug, name, state_code, lat, lng, population) VALUES (1, 'newtown-ga', 'Newtown', 'GA', 33.9, -84.3, 5000)",
+        )
+        .run()
     await aProvider({ cityId: 1, service: 'babysitters' })
     expect((await readGate(env.GATE))?.has('city', 'newtown-ga')).toBe(false)
     // A fresh isolate has not heard of new cities yet: it asks before it refuses one.
@@ -91,7 +95,8 @@ describe('the gate', () => {
     expect(first.statements).toContainEqual(expect.stringContaining('FROM city_additions'))
 
     // A new slug for a city, once this isolate checks again (a minute on, any city's request).
-    await env.DB.prepare("UPDATE cities SET slug = 'newtown-north-ga' WHERE id = 1").run()
+    for (const db of everyDatabase())
+      await db.prepare("UPDATE cities SET slug = 'newtown-north-ga' WHERE id = 1").run()
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
       vi.setSystemTime(Date.now() + NEW_CITIES_MAX_AGE_MS)
@@ -129,7 +134,7 @@ describe('the gate', () => {
       const ctx = createExecutionContext()
       const res = await isolate.app.fetch(
         new Request('https://www.care.example/babysitters/lemuria-ga'),
-        { ...env, DB: db },
+        { ...env, CONTROL: db },
         ctx,
       )
       // Answered by D1, while the one read of new cities is still waiting.
@@ -138,7 +143,7 @@ describe('the gate', () => {
       // A read past its deadline is not waited for again: the next unknown slug goes to D1 at once.
       const next = await isolate.app.fetch(
         new Request('https://www.care.example/babysitters/mu-ga'),
-        { ...env, DB: db },
+        { ...env, CONTROL: db },
         createExecutionContext(),
       )
       expect([next.status, d1Reads(next), asked]).toEqual([404, 1, 1])
@@ -179,7 +184,7 @@ describe('the gate', () => {
     const asked: string[] = []
     const recording = d1Around('city_additions', (read, sql) => (asked.push(sql), read()))
     expect(await findCitiesAddedAfter(recording, Number.MAX_SAFE_INTEGER)).toEqual([])
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${asked[0] ?? ''}`)
+    const { results } = await env.CONTROL.prepare(`EXPLAIN QUERY PLAN ${asked[0] ?? ''}`)
       .bind(0, 1)
       .all<{ detail: string }>()
     expect(results.map((r) => r.detail)).toEqual([
@@ -198,7 +203,7 @@ describe('the gate', () => {
     const gate = await readGate(env.GATE)
     if (!gate) throw new Error('setup saved no gate')
     const statements: string[] = []
-    const counted = withStatementFaults(env.DB, (sql) => (statements.push(sql), undefined))
+    const counted = withStatementFaults(env.CONTROL, (sql) => (statements.push(sql), undefined))
     const isolate = anIsolate()
     await withClockStill(async () => {
       // The first request reads what the isolate keeps: the gate, the purges, the log of ids
@@ -227,7 +232,9 @@ describe('the gate', () => {
 
   it('refuses no id by its size while it has no filter (open)', async () => {
     const isolate = anIsolate()
-    const db = await env.DB.prepare('SELECT MAX(id) AS id FROM providers').first<{ id: number }>()
+    const db = await env.CONTROL.prepare('SELECT MAX(id) AS id FROM provider_directory').first<{
+      id: number
+    }>()
     const far = `/p/nobody-${(db?.id ?? 0) + 10 * NEW_ID_MARGIN}`
     const res = await isolate.settled(far, {}, { GATE: unreachable(env.GATE) })
     expect(res.res.status).toBe(404)

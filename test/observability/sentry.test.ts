@@ -12,7 +12,7 @@ import { pageContext, PAGES } from '../../src/pages'
 import worker from '../../src/worker'
 import { aProvider, cityId } from '../support/builders'
 import { anIsolate, ORIGIN, PHONE, settled } from '../support/fetch-page'
-import { withStatementFaults } from '../support/with-faults'
+import { statementFaultsEverywhere } from '../support/databases'
 
 // Every test here talks to the real capture server (test/node/sentry-capture.ts) over HTTP.
 const capture = inject('sentryOrigin')
@@ -86,15 +86,15 @@ function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean): Pro
 }
 
 /** The real D1, except that `sql` answers `rows` (which a test may make throw when read). */
-function d1Answering(match: string, rows: () => unknown[]): D1Database {
-  return withStatementFaults(env.DB, (sql) =>
+function d1Answering(match: string, rows: () => unknown[]): Partial<Env> {
+  return statementFaultsEverywhere((sql) =>
     sql.includes(match) ? { all: () => Promise.resolve({ results: rows() }) } : undefined,
   )
 }
 
 beforeAll(async () => {
   // Activities pages read this table and nothing else does: without it they fail for real.
-  await env.DB.exec('DROP TABLE activity_stats')
+  await env.CONTROL.exec('DROP TABLE activity_stats')
 })
 
 afterEach(async () => {
@@ -294,7 +294,7 @@ describe('error reporting', () => {
         },
       ),
     ])
-    const { res } = await reported('/child-care/phoenix-az', {}, { DB: aborted })
+    const { res } = await reported('/child-care/phoenix-az', {}, aborted)
     expect(res.status).toBe(500)
     expect(await received(OWN, '/child-care/phoenix-az')).toEqual([])
   })

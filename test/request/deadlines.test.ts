@@ -3,7 +3,8 @@ import { env } from 'cloudflare:workers'
 import { afterEach, expect, it, vi } from 'vitest'
 import type { Isolate } from '../support/fetch-page'
 import { anIsolate, ORIGIN, PHONE, sameDocument, settled } from '../support/fetch-page'
-import { held, withFaults, withStatementFaults } from '../support/with-faults'
+import { held, withFaults } from '../support/with-faults'
+import { statementFaultsEverywhere } from '../support/databases'
 
 // Storage that answers, but slowly: every read on a page's path has a deadline, and a page
 // answers within it plus rendering time, however long the store takes. In a file of its own:
@@ -113,7 +114,7 @@ it('answers a page whose D1 reads are slow with its stored copy, or 503, promptl
   vi.spyOn(console, 'error').mockImplementation(() => undefined)
   // The page's reads; the purge store's own deadline (its rows and snapshot) is tested in
   // purge-store.test.ts and purge-snapshot.test.ts.
-  const slowDb = withStatementFaults(env.DB, (sql) =>
+  const slowDb = statementFaultsEverywhere((sql) =>
     sql.includes('FROM purge')
       ? undefined
       : {
@@ -129,11 +130,11 @@ it('answers a page whose D1 reads are slow with its stored copy, or 503, promptl
   later(2 * 3_600_000)
   // An isolate with nothing in memory: every read of the page goes to the slow D1.
   const isolate = anIsolate()
-  const stale = await timed(isolate, '/pet-care/denver-co', { DB: slowDb })
+  const stale = await timed(isolate, '/pet-care/denver-co', slowDb)
   expect(stale.res.headers.get('x-cache')).toBe('STALE')
   expect(sameDocument(stale.body)).toBe(sameDocument(cached.body))
   expect(stale.ms).toBeLessThan(PROMPT_MS)
-  const none = await timed(isolate, '/pet-care/austin-tx', { DB: slowDb })
+  const none = await timed(isolate, '/pet-care/austin-tx', slowDb)
   expect(none.res.status).toBe(503)
   expect(none.res.headers.get('retry-after')).toBe('30')
   expect(none.ms).toBeLessThan(PROMPT_MS)

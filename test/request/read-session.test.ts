@@ -15,7 +15,7 @@ describe('the D1 session of a request', () => {
     const purges = new KnownPurges()
     // Before any purge is known: the primary.
     expect(readSession(purges, PAGE, now).constraint).toBe('first-primary')
-    await purges.refresh(env.DB)
+    await purges.refresh(env.CONTROL)
     expect(readSession(purges, PAGE, now).constraint).toBe('first-unconstrained')
     // Another page's purge, however recent, leaves this page on the replicas.
     purges.recordWritten(['city:boston-ma'], now - 1_000, 7, 'bookmark-a')
@@ -41,7 +41,8 @@ describe('the D1 session of a request', () => {
 
   it("is opened for every page's reads, at the bookmark of its own purge once purged", async () => {
     const constraints: unknown[] = []
-    const DB = withFaults(env.DB, {
+    // Control's sessions: where the purges are, so where a page's bookmark is.
+    const DB = withFaults(env.CONTROL, {
       withSession: (withSession, constraint) => {
         constraints.push(constraint)
         return withSession(constraint)
@@ -49,11 +50,11 @@ describe('the D1 session of a request', () => {
     })
     const isolate = anIsolate()
     // A fresh isolate reads from the primary until it knows the purges (read after its miss).
-    const cold = await isolate.settled('/nannies/austin-tx', {}, { DB })
+    const cold = await isolate.settled('/nannies/austin-tx', {}, { CONTROL: DB })
     expect(constraints[0]).toBe('first-primary')
     expect(sessionSaid(cold.res)).toBe('first-primary')
     constraints.length = 0
-    const warm = await isolate.settled('/nannies/austin-tx?sort=newest', {}, { DB })
+    const warm = await isolate.settled('/nannies/austin-tx?sort=newest', {}, { CONTROL: DB })
     expect(constraints[0]).toBe('first-unconstrained')
     expect(sessionSaid(warm.res)).toBe('first-unconstrained')
     const purge = await isolate.settled(
@@ -63,11 +64,11 @@ describe('the D1 session of a request', () => {
         headers: { authorization: 'Bearer test-ops-token', 'content-type': 'application/json' },
         body: JSON.stringify({ tags: ['city:austin-tx'] }),
       },
-      { DB },
+      { CONTROL: DB },
     )
     expect(purge.res.status).toBe(200)
     constraints.length = 0
-    const again = await isolate.settled('/nannies/austin-tx', {}, { DB })
+    const again = await isolate.settled('/nannies/austin-tx', {}, { CONTROL: DB })
     expect(again.cache).toBe('MISS')
     // The page's session, opened first, at the bookmark of the purge's write.
     expect(typeof constraints[0]).toBe('string')
@@ -75,7 +76,7 @@ describe('the D1 session of a request', () => {
     expect(sessionSaid(again.res)).toBe('bookmark')
     // A page the purge did not touch reads from any replica meanwhile.
     constraints.length = 0
-    await isolate.settled('/nannies/boston-ma', {}, { DB })
+    await isolate.settled('/nannies/boston-ma', {}, { CONTROL: DB })
     expect(constraints[0]).toBe('first-unconstrained')
   })
 })

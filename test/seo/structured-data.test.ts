@@ -1,9 +1,9 @@
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { ACTIVITY_KEYWORDS } from '../../src/catalog/activities'
 import { SEGMENTS } from '../../src/catalog/segments'
 import { jsonLd, settled } from '../support/fetch-page'
 import { parityGaps, ruleBreaks } from '../support/structured-data'
+import { fromShards } from '../support/databases'
 
 /** Every JSON-LD block of a page, checked for parity and Google's rules. */
 async function check(path: string) {
@@ -27,12 +27,9 @@ const clean = (r: Awaited<ReturnType<typeof check>>) => ({
 
 const types = (blocks: readonly Record<string, unknown>[]) => blocks.map((b) => b['@type'])
 
+/** The rows `sql` picks on each shard, one shard's after another's. */
 async function ids(sql: string, ...params: unknown[]): Promise<{ id: number; slug: string }[]> {
-  return (
-    await env.DB.prepare(sql)
-      .bind(...params)
-      .all<{ id: number; slug: string }>()
-  ).results
+  return fromShards<{ id: number; slug: string }>(sql, ...params)
 }
 
 describe('the checks', () => {

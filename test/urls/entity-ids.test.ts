@@ -1,9 +1,9 @@
-import { env } from 'cloudflare:workers'
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { ID } from '../../src/catalog/ranges'
-import { applyChanges } from '../../src/sync/apply'
+import { applyAcross } from '../support/databases'
+import { onEntityShard } from '../support/builders'
 import { MESSAGE_SCHEMAS, messageProblems } from '../../src/sync/messages'
 import { entityId, jobPath, PATTERNS, providerPath } from '../../src/urls/paths'
 import { anIsolate } from '../support/fetch-page'
@@ -69,7 +69,7 @@ describe('entity ids', () => {
 
   it('serves the profile of a provider with a 16-digit id that sync applied', async () => {
     const id = 1000000785878117
-    await applyChanges(env.DB, [
+    await applyAcross([
       aMessage('provider.upserted', (m) => {
         m.id = id
         m.entity.firstName = 'Bigid'
@@ -78,6 +78,9 @@ describe('entity ids', () => {
     ])
     const { res } = await anIsolate().settled(`/p/bigid-z-${id}`)
     expect(res.status).toBe(200)
-    await env.DB.prepare('DELETE FROM providers WHERE id = ?').bind(id).run()
+    await onEntityShard('provider', id, (db) => [
+      db.prepare('DELETE FROM provider_services WHERE provider_id = ?').bind(id),
+      db.prepare('DELETE FROM providers WHERE id = ?').bind(id),
+    ])
   })
 })

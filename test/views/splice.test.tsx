@@ -3,7 +3,6 @@ import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { Card } from '../../src/views/listing/card'
 import type { ListingState } from '../../src/views/listing/listing-state'
-import { env } from 'cloudflare:workers'
 import { findSimilarProviders } from '../../src/data/provider-listing'
 import { openDb } from '../../src/data/db'
 import { Timing } from '../../src/observability/timing'
@@ -12,6 +11,8 @@ import { providerPath } from '../../src/urls/paths'
 import { fetchPage, GOOGLEBOT, PHONE } from '../support/fetch-page'
 import { coalesce } from '../../src/views/coalesce'
 import { Splices } from '../../src/views/splice'
+import { shardOfEntity } from '../support/builders'
+import { fromShards } from '../support/databases'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -92,14 +93,16 @@ describe('splices: fragments placed as bytes', () => {
 
   it("serves a profile's similar providers, streamed or complete, as a fresh render of their cards writes", async () => {
     // A babysitter with no other service: the profile's similar providers are other babysitters.
-    const p = await env.DB.prepare(
-      `SELECT p.id, p.name_slug AS nameSlug, p.city_id AS cityId FROM providers p
-        WHERE (SELECT group_concat(service) FROM provider_services WHERE provider_id = p.id) = 'babysitters'
-        ORDER BY p.id LIMIT 1`,
-    ).first<{ id: number; nameSlug: string; cityId: number }>()
+    const [p] = (
+      await fromShards<{ id: number; nameSlug: string; cityId: number }>(
+        `SELECT p.id, p.name_slug AS nameSlug, p.city_id AS cityId FROM providers p
+          WHERE (SELECT group_concat(service) FROM provider_services WHERE provider_id = p.id) = 'babysitters'
+          ORDER BY p.id LIMIT 1`,
+      )
+    ).sort((a, b) => a.id - b.id)
     if (!p) throw new Error('the test catalog has no babysitter alone')
     const similar = await findSimilarProviders(
-      openDb(env.DB, new Timing()),
+      openDb((await shardOfEntity('provider', p.id)).db, new Timing()),
       'babysitters',
       p.cityId,
       p.id,
