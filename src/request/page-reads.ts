@@ -87,11 +87,14 @@ export function pageReads(
   opened: (session: ReadSession) => void,
 ): PageReads {
   const memory = c.get('memory')
+  // A request begun before its isolate knew the purges reads every database's primary, however
+  // soon the purges arrive: a session opened later cannot tell which of them its replica missed.
+  const cold = !memory.purges.current
   const byDatabase = new Map<D1Database, { d1: D1Reads; open: () => void; db: Db }>()
   const readsOf = (database: D1Database) => {
     let reads = byDatabase.get(database)
     if (!reads) {
-      const session = lazySession(c, database, database === sources.control, opened)
+      const session = lazySession(c, database, database === sources.control, opened, cold)
       const db = openDb(session.d1, c.get('timing'), {
         trail: c.get('trail'),
         derived: memory.derivedReads,
@@ -139,12 +142,15 @@ function lazySession(
   database: D1Database,
   keepsPurges: boolean,
   opened: (session: ReadSession) => void,
+  cold: boolean,
 ): { d1: D1Reads; open: () => void } {
   let session: D1DatabaseSession | undefined
   const open = (): D1DatabaseSession => {
     if (session) return session
     const tags = c.get('readTags') ?? [TAG.url(pageOfDataPath(c.req.path))]
-    const chosen = sessionRule(c.get('memory').purges, tags, keepsPurges)
+    const chosen: ReadSession = cold
+      ? { constraint: 'first-primary', since: null, covers: 0 }
+      : sessionRule(c.get('memory').purges, tags, keepsPurges)
     const started = database.withSession(chosen.constraint)
     c.get('timing').note('d1-session', sessionKind(chosen.constraint))
     // A bookmark is only comparable with those of its own database: the purges' are control's.
