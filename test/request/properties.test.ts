@@ -10,7 +10,16 @@ import { PAGE_SIZE } from '../../src/catalog/filters'
 import { Document } from '../../src/views/document'
 import { renderHtml } from '../../src/views/render-html'
 import { Breadcrumbs } from '../../src/views/parts/breadcrumbs'
-import { aProvider, cityId, purge } from '../support/builders'
+import {
+  aProvider,
+  cityId,
+  everyDatabase,
+  listInDirectory,
+  onEntityShard,
+  purge,
+  shardOfEntity,
+} from '../support/builders'
+import { fromShards } from '../support/databases'
 import {
   anIsolate,
   canonicalOf,
@@ -294,15 +303,19 @@ describe('any text stored in D1', () => {
         }),
         async ({ centre, name, headline, bio, author, review }) => {
           const p = await aProvider({ cityId: atlanta, service: 'babysitters' })
-          await env.DB.batch([
-            env.DB.prepare(
-              `UPDATE providers SET first_name = ?, headline = ?, bio = ?, business_type = ?,
+          await onEntityShard('provider', p.id, (db) => [
+            db
+              .prepare(
+                `UPDATE providers SET first_name = ?, headline = ?, bio = ?, business_type = ?,
                  business_name = ? WHERE id = ?`,
-            ).bind(name, headline, bio, centre ? 'SMB' : 'CAREGIVER', centre ? name : null, p.id),
-            env.DB.prepare(
-              `INSERT INTO reviews (id, provider_id, service, author, rating, ratings, body, created_at)
+              )
+              .bind(name, headline, bio, centre ? 'SMB' : 'CAREGIVER', centre ? name : null, p.id),
+            db
+              .prepare(
+                `INSERT INTO reviews (id, provider_id, service, author, rating, ratings, body, created_at)
                VALUES (?, ?, 'babysitters', ?, 5, '{}', ?, '2026-01-02T00:00:00Z')`,
-            ).bind(reviewId++, p.id, author, review),
+              )
+              .bind(reviewId++, p.id, author, review),
           ])
           const { res, body } = await settled(`/p/test-p-${p.id}`)
           expect(res.status).toBe(200)
@@ -325,24 +338,28 @@ describe('any text stored in D1', () => {
   }, 300_000)
 
   it('on a job: its title and description, in the page, its JobPosting and its breadcrumbs', async () => {
-    const template = await env.DB.prepare(
-      'SELECT id, title_slug AS slug FROM jobs WHERE valid_through > ? ORDER BY id LIMIT 1',
-    )
-      .bind(new Date(Date.now() + 86_400_000).toISOString())
-      .first<{ id: number; slug: string }>()
+    const [template] = (
+      await fromShards<{ id: number; slug: string }>(
+        'SELECT id, title_slug AS slug FROM jobs WHERE valid_through > ? ORDER BY id LIMIT 1',
+        new Date(Date.now() + 86_400_000).toISOString(),
+      )
+    ).sort((a, b) => a.id - b.id)
     if (!template) throw new Error('no open job in the test catalog')
     // Above the catalog's jobs, within the margin the gate lets ids newer than its build be.
     let jobId = 30_000
     await fc.assert(
       fc.asyncProperty(storedText, storedText, async (title, description) => {
         const id = jobId++
-        await env.DB.prepare(
-          `INSERT INTO jobs SELECT ?, title_slug, ?, service, job_type, employer, city_id, lat, lng, ?,
+        const { shard, db } = await shardOfEntity('job', template.id)
+        await db
+          .prepare(
+            `INSERT INTO jobs SELECT ?, title_slug, ?, service, job_type, employer, city_id, lat, lng, ?,
              pay_min, pay_max, pay_unit, schedule, hours_per_week, start_date, children, ages,
              requirements, rank_score, posted_at, valid_through FROM jobs WHERE id = ?`,
-        )
+          )
           .bind(id, title, description, template.id)
           .run()
+        await listInDirectory(shard, { jobs: [id] })
         const { res, body } = await settled(`/job/${template.slug}-${id}`)
         expect(res.status).toBe(200)
         expectElement(body, '<h1>', title, '</h1>')
@@ -358,7 +375,7 @@ describe('any text stored in D1', () => {
 
   it('on an activity listing: the name and description of an activity, in its card and its Event', async () => {
     // An activity on the first page of its keyword, dated so that the page states it as an Event.
-    const row = await env.DB.prepare(
+    const row = await env.CONTROL.prepare(
       `SELECT subcategory AS keyword, MIN(id) AS id FROM activities WHERE subcategory IS NOT NULL
         GROUP BY subcategory HAVING COUNT(*) <= ? ORDER BY subcategory LIMIT 1`,
     )
@@ -367,13 +384,13 @@ describe('any text stored in D1', () => {
     if (!row) throw new Error('no small activity keyword in the test catalog')
     const { id } = row
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString()
-    await env.DB.prepare('UPDATE activities SET start_date = ?, end_date = ? WHERE id = ?')
+    await env.CONTROL.prepare('UPDATE activities SET start_date = ?, end_date = ? WHERE id = ?')
       .bind(day(-1).slice(0, 10), day(60).slice(0, 10), id)
       .run()
     const path = `/explore/d/${row.keyword}`
     await fc.assert(
       fc.asyncProperty(storedText, storedText, async (name, description) => {
-        await env.DB.prepare('UPDATE activities SET name = ?, description = ? WHERE id = ?')
+        await env.CONTROL.prepare('UPDATE activities SET name = ?, description = ? WHERE id = ?')
           .bind(name, description, id)
           .run()
         await purge({ urls: [path] })
@@ -393,7 +410,7 @@ describe('any text stored in D1', () => {
 
   it("on a directory: the city's name, in its breadcrumbs and its BreadcrumbList", async () => {
     const path = '/babysitters/denver-co'
-    const original = await env.DB.prepare(
+    const original = await env.CONTROL.prepare(
       "SELECT name FROM cities WHERE slug = 'denver-co'",
     ).first<{
       name: string
@@ -401,9 +418,9 @@ describe('any text stored in D1', () => {
     try {
       await fc.assert(
         fc.asyncProperty(storedText, async (name) => {
-          await env.DB.prepare("UPDATE cities SET name = ? WHERE slug = 'denver-co'")
-            .bind(name)
-            .run()
+          // On control and every shard's copy, as a city's change is applied.
+          for (const db of everyDatabase())
+            await db.prepare("UPDATE cities SET name = ? WHERE slug = 'denver-co'").bind(name).run()
           // Place data is kept in memory for a minute: a fresh isolate reads it again now.
           await purge({ urls: [path] })
           const { res, body } = await anIsolate().settled(path)
@@ -415,9 +432,11 @@ describe('any text stored in D1', () => {
         { numRuns: 60 },
       )
     } finally {
-      await env.DB.prepare("UPDATE cities SET name = ? WHERE slug = 'denver-co'")
-        .bind(original?.name ?? 'Denver')
-        .run()
+      for (const db of everyDatabase())
+        await db
+          .prepare("UPDATE cities SET name = ? WHERE slug = 'denver-co'")
+          .bind(original?.name ?? 'Denver')
+          .run()
     }
   }, 300_000)
 })

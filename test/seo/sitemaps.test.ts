@@ -7,12 +7,13 @@ import { JOB_SERVICES } from '../../src/catalog/jobs'
 import { SERVICES } from '../../src/catalog/services'
 import { STATES } from '../../src/catalog/states'
 import { openDb } from '../../src/data/db'
-import { findBlock, packBlocksSql } from '../../src/data/sitemap-rows'
+import { findBlock, packBlocksSql, CONTROL_BLOCK_TABLES } from '../../src/data/sitemap-rows'
 import { Timing } from '../../src/observability/timing'
 import { CHUNKS } from '../../src/routes/sitemaps'
 import { MAX_URLS_PER_FILE } from '../../src/seo/sitemap-xml'
 import { aProvider, purge, rebuildGate, refreshCatalogStats } from '../support/builders'
 import { anIsolate, fetchPage, ORIGIN, page, settled } from '../support/fetch-page'
+import { fromShards } from '../support/databases'
 
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? '')
 
@@ -28,13 +29,16 @@ async function sitemapUrls(): Promise<Map<string, string | null>> {
 }
 
 async function providerCount(): Promise<number> {
-  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM providers').first<{ n: number }>()
+  const row = await env.CONTROL.prepare('SELECT COUNT(*) AS n FROM provider_directory').first<{
+    n: number
+  }>()
   return row?.n ?? 0
 }
 
 async function cities(): Promise<{ id: number; slug: string }[]> {
-  return (await env.DB.prepare('SELECT id, slug FROM cities').all<{ id: number; slug: string }>())
-    .results
+  return (
+    await env.CONTROL.prepare('SELECT id, slug FROM cities').all<{ id: number; slug: string }>()
+  ).results
 }
 
 /** Every page a sitemap could list but profiles and jobs: each service, state, city and guide. */
@@ -99,7 +103,7 @@ describe('sitemaps', () => {
   it('cannot pass 50,000 URLs in a file, whatever the catalog', async () => {
     // The most rows of a block (migrations/0018_sitemap_blocks.sql), a file, times the pages of
     // a row.
-    const { results } = await env.DB.prepare('SELECT source, size FROM sitemap_caps').all<{
+    const { results } = await env.CONTROL.prepare('SELECT source, size FROM sitemap_caps').all<{
       source: string
       size: number
     }>()
@@ -139,15 +143,17 @@ describe('sitemaps', () => {
     const urls = await sitemapUrls()
     // Every listed page, the listings, hubs and guides too thin to be listed (they are pages for
     // people, and their links are followed), and the pages of providers and jobs in such cities.
-    const thin = await env.DB.prepare(
-      `SELECT '/p/' || p.name_slug || '-' || p.id AS path FROM providers p
-         JOIN service_city_stats s ON s.city_id = p.city_id WHERE s.providers < 5
-       UNION SELECT '/job/' || j.title_slug || '-' || j.id FROM jobs j
-         JOIN job_city_stats s ON s.city_id = j.city_id AND s.service = j.service
-        WHERE s.jobs < 5 AND j.valid_through > ?`,
-    )
-      .bind(new Date().toISOString())
-      .all<{ path: string }>()
+    // Each shard holds its own cities' stats beside their providers and jobs.
+    const thin = {
+      results: await fromShards<{ path: string }>(
+        `SELECT '/p/' || p.name_slug || '-' || p.id AS path FROM providers p
+           JOIN service_city_stats s ON s.city_id = p.city_id WHERE s.providers < 5
+         UNION SELECT '/job/' || j.title_slug || '-' || j.id FROM jobs j
+           JOIN job_city_stats s ON s.city_id = j.city_id AND s.service = j.service
+          WHERE s.jobs < 5 AND j.valid_through > ?`,
+        new Date().toISOString(),
+      ),
+    }
     expect(thin.results.length).toBeGreaterThan(0)
     // Listed profiles and jobs link alike: every tenth of them is enough.
     const listed = [...urls.keys()].map((u) => u.replace(ORIGIN, ''))
@@ -186,13 +192,13 @@ describe('sitemaps', () => {
     await purge({ tags: ['page:sitemap'] })
     const made = Date.now()
     const urls = await sitemapUrls()
-    const providers = await env.DB.prepare(
-      'SELECT id, name_slug AS slug, updated_at AS at FROM providers',
+    const providers = await env.CONTROL.prepare(
+      'SELECT id, name_slug AS slug, updated_at AS at FROM provider_directory',
     ).all<{ id: number; slug: string; at: string }>()
     for (const p of providers.results)
       expect(urls.get(`${ORIGIN}/p/${p.slug}-${p.id}`)).toBe(new Date(p.at).toISOString())
-    const jobs = await env.DB.prepare(
-      'SELECT id, title_slug AS slug, valid_through AS until FROM jobs',
+    const jobs = await env.CONTROL.prepare(
+      'SELECT id, title_slug AS slug, valid_through AS until FROM job_directory',
     ).all<{ id: number; slug: string; until: string }>()
     const lives = POLICIES.sitemap.swr * 1000
     for (const j of jobs.results) {
@@ -234,21 +240,27 @@ describe('sitemaps', () => {
 
   it('read a block as consecutive parts of rows in id order', async () => {
     // Blocks of 10 providers: the second is the 11th to 20th.
-    await env.DB.prepare("UPDATE sitemap_caps SET size = 10 WHERE source = 'providers'").run()
-    await env.DB.batch(packBlocksSql().map((sql) => env.DB.prepare(sql)))
+    await env.CONTROL.prepare("UPDATE sitemap_caps SET size = 10 WHERE source = 'providers'").run()
+    await env.CONTROL.batch(
+      packBlocksSql(CONTROL_BLOCK_TABLES).map((sql) => env.CONTROL.prepare(sql)),
+    )
     const ids = (
-      await env.DB.prepare('SELECT id FROM providers ORDER BY id LIMIT 10 OFFSET 10').all<{
+      await env.CONTROL.prepare(
+        'SELECT id FROM provider_directory ORDER BY id LIMIT 10 OFFSET 10',
+      ).all<{
         id: number
       }>()
     ).results.map((r) => r.id)
-    const db = openDb(env.DB, new Timing())
-    expect(await findBlock(db, 'providers', 2, 3)).toEqual([
+    const db = openDb(env.CONTROL, new Timing())
+    expect(await findBlock(db, 'providers', 2, 3, CONTROL_BLOCK_TABLES)).toEqual([
       { first: ids[0], last: ids[2] },
       { first: ids[3], last: ids[5] },
       { first: ids[6], last: ids[8] },
       { first: ids[9], last: ids[9] },
     ])
     const count = await providerCount()
-    expect(await findBlock(db, 'providers', Math.ceil(count / 10) + 1, 3)).toEqual([])
+    expect(
+      await findBlock(db, 'providers', Math.ceil(count / 10) + 1, 3, CONTROL_BLOCK_TABLES),
+    ).toEqual([])
   })
 })

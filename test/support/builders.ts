@@ -219,7 +219,12 @@ export async function purge(body: { urls?: string[]; tags?: string[] }): Promise
  * Recomputes the aggregates hub pages and link modules read, as the cron does in its isolate
  * (src/cron/refresh-derived.ts): that isolate, here the worker's, forgets its derived reads.
  */
-export async function refreshCatalogStats(now = new Date()) {
+export async function refreshCatalogStats() {
+  await refreshCatalogStatsAt(new Date())
+}
+
+/** `refreshCatalogStats` as of `now`. */
+export async function refreshCatalogStatsAt(now: Date) {
   const databases = databasesOf(env)
   await Promise.all(databases.shards.map((db) => db.batch(shardStatsStatements(db, now))))
   await copyCityRows(databases)

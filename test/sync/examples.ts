@@ -16,7 +16,7 @@ import { refreshStats } from '../../src/data/refresh-stats'
 import { applyChanges } from '../../src/sync/apply'
 import { env } from 'cloudflare:workers'
 import { databasesOf } from '../../src/data/databases'
-import { refreshCatalogStats } from '../support/builders'
+import { refreshCatalogStatsAt } from '../support/builders'
 
 export const EXAMPLES: Record<MessageKind, unknown> = {
   'city.added': cityAdded,
@@ -130,5 +130,5 @@ export async function removeRowsEverywhere(firstId: number, now: Date): Promise<
     control.prepare('DELETE FROM sync_versions WHERE key LIKE ?1').bind(versions),
     control.prepare('DELETE FROM directory_tombstones WHERE key LIKE ?1').bind(versions),
   ])
-  await refreshCatalogStats(now)
+  await refreshCatalogStatsAt(now)
 }
