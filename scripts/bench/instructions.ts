@@ -130,11 +130,11 @@ async function tails(paths: readonly string[], d1: Server, needed: number): Prom
 }
 
 /**
- * `amount` requests of `paths` in turn from `from` on (each one, or one page again and again),
- * one at a time, tallied by status and `x-cache`. One at a time: the
- * worker's deadlines are wall-clock (a D1 read 500 ms, docs/hardening.md), and under callgrind,
- * 50 times slower, a read waiting on another request's render could pass its deadline and
- * answer the retry page instead, a cheaper request counted as a miss.
+ * `amount` requests of `paths` in turn from `from` on (each once, or one page again and again),
+ * one at a time, tallied by status and `x-cache`. One at a time: the worker's deadlines are
+ * wall-clock (a D1 read 500 ms, docs/hardening.md), and under callgrind, 50 times slower, a read
+ * waiting on another request's render could pass its deadline and answer the retry page
+ * instead, a cheaper request counted as a miss.
  */
 async function load(
   base: string,
