@@ -14,7 +14,8 @@
 //   npm run bench -- --instructions PATH  instructions a request of PATH's miss, counted by
 //                                      valgrind's callgrind (--hit, repeatable; --floor:
 //                                      /adult-care is then a page with nothing of its own,
-//                                      for --profile too)
+//                                      for --profile too; --tail: each city of PATH's tail
+//                                      once, its first render)
 //   npm run bench -- --cache-here      a miss's Cache API answered in the site's own workerd, as
 //                                      before the bench answered it in another (bench/harness.ts)
 //   npm run bench -- --purges          purge knowledge at 50 changes a second of 10 tags, 9 days
@@ -80,7 +81,8 @@ const USAGE = `
                                      valgrind's callgrind (--hit, repeatable; --floor:
                                      /adult-care is then a page with nothing of its own,
                                      for --profile too; --warmup N --requests N: a shorter
-                                     count than 500 after 2,000, for comparing on and off)
+                                     count than 500 after 2,000, for comparing on and off;
+                                     --tail: each city of PATH's tail once, its first render)
   npm run bench -- --cache-here      a miss's Cache API answered in the site's own workerd, as
                                      before the bench answered it in another (with the rows,
                                      --profile and --instructions)
@@ -134,8 +136,10 @@ const distance =
   values.distance === undefined ? null : wholeNumber('distance', values.distance, { max: 10_000 })
 if (values.profile !== undefined && !values.profile.startsWith('/'))
   usageError(`--profile takes a path such as /babysitters/atlanta-ga: got "${values.profile}"`)
-if (values.tail && values.profile === undefined)
-  usageError('--tail goes with --profile: --profile /babysitters/atlanta-ga --tail')
+if (values.tail && values.profile === undefined && !values.instructions.length)
+  usageError(
+    '--tail goes with --profile or --instructions: --instructions /babysitters/atlanta-ga --tail',
+  )
 
 if (values.stream) {
   await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
@@ -311,6 +315,7 @@ if (values.instructions.length) {
     cacheHere: values['cache-here'],
     warmup,
     requests,
+    tail: values.tail,
   })
   console.log(
     `\nnpm run bench -- --instructions: ${values.hit ? 'hits' : 'misses'}, ` +

@@ -6,7 +6,10 @@
 // times on kept-alive connections and the counts dumped: the total a request, and a dump that
 // callgrind_annotate splits by workerd's own functions (C++, Rust and V8's builtins, by name;
 // the JIT's code of the worker's JavaScript has none). D1 is answered by a workerd of its own,
-// not counted, and so is a miss's Cache API (harness.ts `Caching`), unless `cacheHere`.
+// not counted, and so is a miss's Cache API (harness.ts `Caching`), unless `cacheHere`. With
+// `tail`, a directory's long tail instead (find-pages.ts `findTail`): every other city's
+// directory of its service, each requested once, so every counted request is a city's first
+// render in the isolate, as a crawler's is.
 import { execFile } from 'node:child_process'
 import { chmod, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -14,7 +17,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import autocannon from 'autocannon'
+import { findTail } from './find-pages'
+import type { Server } from './harness'
 import { CATALOGS, PHONE, serve, serveCache, serveD1 } from './harness'
+import { cycling } from './long-tail'
 
 /** The workerd binary Miniflare runs (the `workerd` package's export). */
 const WORKERD = (createRequire(import.meta.url)('workerd') as { default: string }).default
@@ -46,12 +52,14 @@ export interface CountOptions {
   cacheHere: boolean
   warmup: number
   requests: number
+  /** Each path's long tail, a page at a time, each once (its first render in the isolate). */
+  tail: boolean
 }
 
 /** Counts each of `paths` in turn on one workerd run by callgrind. */
 export async function countInstructions(
   paths: readonly string[],
-  { hit, floor, cacheHere, warmup, requests }: CountOptions,
+  { hit, floor, cacheHere, warmup, requests, tail }: CountOptions,
 ): Promise<Counted[]> {
   const out = await mkdtemp(join(tmpdir(), 'care-callgrind-'))
   const wrapper = join(out, 'workerd')
@@ -62,25 +70,30 @@ export async function countInstructions(
   )
   await chmod(wrapper, 0o755)
   const d1 = await serveD1(CATALOGS.default)
+  const pages = tail ? await tails(paths, d1, warmup + requests) : paths.map((p) => [p])
   const cache = hit || cacheHere ? null : await serveCache()
   // Miniflare starts the workerd this names: only the site's runs under callgrind.
   process.env.MINIFLARE_WORKERD_PATH = wrapper
-  const site = await serve(CATALOGS.default, hit ? 'cached' : { missing: paths, cache }, d1, {
-    floor,
-  })
+  const site = await serve(
+    CATALOGS.default,
+    hit ? 'cached' : { missing: pages.flat(), cache },
+    d1,
+    { floor },
+  )
   delete process.env.MINIFLARE_WORKERD_PATH
   const [pid] = site.pids
   try {
     const counted: Counted[] = []
-    for (const path of paths) {
-      await load(site.base + path, warmup)
+    for (const [i, path] of paths.entries()) {
+      const these = pages[i] ?? [path]
+      await load(site.base, these, 0, warmup)
       await run('callgrind_control', ['--zero', String(pid)])
-      const answers = await load(site.base + path, requests)
+      const answers = await load(site.base, these, warmup, requests)
       await run('callgrind_control', ['--dump', String(pid)])
       const answer = oneAnswer(path, answers, hit)
       const file = await newestDump(out, pid ?? 0)
       counted.push({
-        path,
+        path: tail ? `${requests} of ${path}'s tail` : path,
         answer,
         requests,
         perRequest: await perRequest(file, requests),
@@ -96,22 +109,49 @@ export async function countInstructions(
   }
 }
 
+/** Each path's long tail, from a site of its own (not counted): at least `needed` pages. */
+async function tails(paths: readonly string[], d1: Server, needed: number): Promise<string[][]> {
+  const site = await serve(CATALOGS.default, 'cached', d1)
+  try {
+    const found: string[][] = []
+    for (const path of paths) {
+      const tail = await findTail(site.base, path)
+      if (tail.length < needed)
+        throw new Error(
+          `bench: ${path}'s tail has ${tail.length} pages, fewer than --warmup and --requests ` +
+            `(${needed}): each page is counted once`,
+        )
+      found.push(tail)
+    }
+    return found
+  } finally {
+    await site.mf.dispose()
+  }
+}
+
 /**
- * `amount` requests of `url`, one at a time, tallied by status and `x-cache`. One at a time: the
- * worker's deadlines are wall-clock (a D1 read 500 ms, docs/hardening.md), and under callgrind,
- * 50 times slower, a read waiting on another request's render could pass its deadline and
- * answer the retry page instead, a cheaper request counted as a miss.
+ * `amount` requests of `paths` in turn from `from` on (each once, or one page again and again),
+ * one at a time, tallied by status and `x-cache`. One at a time: the worker's deadlines are
+ * wall-clock (a D1 read 500 ms, docs/hardening.md), and under callgrind, 50 times slower, a read
+ * waiting on another request's render could pass its deadline and answer the retry page
+ * instead, a cheaper request counted as a miss.
  */
-async function load(url: string, amount: number): Promise<Record<string, number>> {
+async function load(
+  base: string,
+  paths: readonly string[],
+  from: number,
+  amount: number,
+): Promise<Record<string, number>> {
   const answers: Record<string, number> = {}
   await autocannon({
-    url,
+    url: base,
     headers: { 'user-agent': PHONE },
     connections: 1,
     amount,
     timeout: 120,
     requests: [
       {
+        ...cycling(paths, from),
         onResponse: (status, _body, _context, headers) => {
           const answer = `${status} ${(headers as Record<string, string | undefined>)['x-cache'] ?? '–'}`
           answers[answer] = (answers[answer] ?? 0) + 1

@@ -1,10 +1,12 @@
-// A provider whose new city is on another shard (docs/scale.md, "How sync routes a batch", step
-// 6): its change has been applied to the new shard, which now holds the provider; its listings,
-// reviews and their versions are copied there, the directory is switched, and they are removed
-// from the old shard. Each step is idempotent, so a move cut short is finished by running it again,
-// and the directory names the new shard only once the copy is there.
+// A provider or a job whose new city is on another shard (docs/scale.md, "How sync routes a
+// batch", step 6). A provider's change has been applied to the new shard, which now holds the
+// provider; its listings, reviews and their versions are copied there, the directory is switched,
+// and they are removed from the old shard. A job's row is whole in its message: the directory is
+// switched and the old shard's row removed. Each step is idempotent, so a move cut short is
+// finished by running it again, and the directory names the new shard only once the copy is there.
 import { versionKey } from '../catalog/version-key'
 import type { Databases } from '../data/databases'
+import { shardStatsStatements } from '../data/refresh-stats'
 import { RATINGS } from './apply'
 import type { OutboxRow } from './outbox'
 import { PENDING_OUTBOX, shardOutboxStatements } from './outbox'
@@ -204,4 +206,67 @@ async function cityOf(shard: D1Database, id: number): Promise<number | null> {
     .bind(id)
     .first<{ city_id: number }>()
   return row?.city_id ?? null
+}
+
+/**
+ * Finishes a job's move between shards. A job is one row, which its message carries whole, so the
+ * shard of its new city has already written it (the copy); what is left is to keep one of the two
+ * rows. The newer version wins: a move's row, or the old shard's when the message was older than
+ * what that shard holds (a late delivery naming the city it left). The directory names the
+ * winner's shard, marked as moving from the loser's until the loser's row (and its version) is
+ * deleted, in one batch that counts its city's jobs again and writes their stats and pages to its
+ * outbox. Idempotent; resolves to the loser's pending outbox rows (past `applied`).
+ */
+export async function moveJob(
+  databases: Databases,
+  move: Move,
+  { applied = [], now = new Date() }: { applied?: Applied; now?: Date } = {},
+): Promise<OutboxRow[]> {
+  const from = databases.shards[move.from]
+  const to = databases.shards[move.to]
+  if (!from || !to) throw new Error(`no shard ${move.from} or ${move.to} in the layout`)
+  const [held, left] = await Promise.all([heldJob(to, move.id), heldJob(from, move.id)])
+  if (held === null && left === null) return []
+  const [winner, loser] =
+    held !== null && (left === null || held >= left) ? [move.to, move.from] : [move.from, move.to]
+  const control = databases.control
+  await control
+    .prepare(
+      `UPDATE job_directory SET shard = ?2, status = 'moving', moving_from = ?3 WHERE id = ?1`,
+    )
+    .bind(move.id, winner, loser)
+    .run()
+  const db = databases.shards[loser] as D1Database
+  const removed = await db.batch([
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
+         SELECT 'jobs', service, city_id FROM jobs WHERE id = ?`,
+      )
+      .bind(move.id),
+    db.prepare('DELETE FROM jobs WHERE id = ?').bind(move.id),
+    db.prepare('DELETE FROM sync_versions WHERE key = ?').bind(versionKey('job', move.id)),
+    ...shardStatsStatements(db, now, 'touched', { listings: false }),
+    ...shardOutboxStatements(db, { providers: [], jobs: [] }),
+    db.prepare('DELETE FROM sync_touched'),
+    db.prepare(PENDING_OUTBOX).bind(applied[loser] ?? 0),
+  ])
+  await control
+    .prepare(
+      `UPDATE job_directory SET status = 'live', moving_from = NULL WHERE id = ? AND moving_from = ?`,
+    )
+    .bind(move.id, loser)
+    .run()
+  return pendingOf(removed, loser)
+}
+
+/** The version of the job `id` a shard holds a row of; null for none. */
+async function heldJob(shard: D1Database, id: number): Promise<number | null> {
+  const row = await shard
+    .prepare(
+      `SELECT v.version FROM jobs AS j JOIN sync_versions AS v ON v.key = ?2 WHERE j.id = ?1`,
+    )
+    .bind(id, versionKey('job', id))
+    .first<{ version: number }>()
+  return row?.version ?? null
 }

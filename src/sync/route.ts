@@ -1,18 +1,23 @@
 // Where each catalog change goes when the catalog spans databases (docs/scale.md, "How sync
 // routes a batch"): a city to control and to every shard's copy, a provider or job to the shard
 // of its city, a listing or a provider's removal to the provider's shard, an activity to control.
-// A routing table only: it reads nothing, it is told where cities and providers are.
+// A routing table only: it reads nothing, it is told where cities, providers and jobs are.
 import { citySlug } from '../catalog/cities'
 import type { Layout } from '../catalog/placement'
 import { shardOfCity } from '../catalog/placement'
 import type { CatalogMessage } from './messages'
 
-/** What the router is told: where a city is (by id) and which shard holds a provider. */
+/** What the router is told: where a city is (by id) and which shard holds a provider or job. */
 export interface Whereabouts {
   /** The slug of the city with id `id`, null for a city not known. */
   citySlug(id: number): string | null
   /** The shard holding the provider `id` (the directory's row), null for one on no shard. */
   providerShard(id: number): number | null
+  /**
+   * The shard holding the job `id` (the directory's row), null for one on no shard. Absent where
+   * no job can have moved (the import, which ends by building the directory from the shards).
+   */
+  jobShard?(id: number): number | null
 }
 
 export interface Routed {
@@ -27,18 +32,54 @@ export interface Routed {
    * one, and to be copied there, switched in the directory, then removed from the old one.
    */
   moves: { id: number; from: number; to: number }[]
+  /**
+   * Jobs whose new city is on another shard than the one holding them: routed to the new one,
+   * which takes the whole job from the message; then switched in the directory and removed from
+   * the old one (src/sync/move.ts, `moveJob`).
+   */
+  jobMoves: { id: number; from: number; to: number }[]
 }
 
-/** Where cities and providers are: what the batch said so far, else what the router is told. */
+/** Where cities, providers and jobs are: what the batch said so far, else what the router is told. */
 function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
   const cities = new Map<number, string>()
   const providers = new Map<number, number>()
+  const jobs = new Map<number, number>()
   const cityShard = (id: number) => {
     const slug = cities.get(id) ?? whereabouts.citySlug(id)
     return slug === null ? null : shardOfCity(layout, slug)
   }
   const providerShard = (id: number) => providers.get(id) ?? whereabouts.providerShard(id)
-  return { cities, providers, cityShard, providerShard }
+  const jobShard = (id: number) => jobs.get(id) ?? whereabouts.jobShard?.(id) ?? null
+  return { cities, providers, jobs, cityShard, providerShard, jobShard }
+}
+
+/** Where nothing is routed yet, on `shards` shards. */
+function nothingRouted(shards: number): Routed {
+  const none = () => []
+  return {
+    control: [],
+    shards: Array.from({ length: shards }, none),
+    unplaced: [],
+    moves: [],
+    jobMoves: [],
+  }
+}
+
+/**
+ * Provider or job `id`, held on shard `from`, now on `to` (its new city's shard): learnt for the
+ * rest of the batch, and a move when it changes shard.
+ */
+function placed(
+  moves: Routed['moves'],
+  learnt: Map<number, number>,
+  id: number,
+  from: number | null,
+  to: number | null,
+): void {
+  if (to === null) return
+  if (from !== null && from !== to) moves.push({ id, from, to })
+  learnt.set(id, to)
 }
 
 /**
@@ -52,13 +93,11 @@ export function routeMessages(
   messages: readonly CatalogMessage[],
   whereabouts: Whereabouts,
 ): Routed {
-  const routed: Routed = {
-    control: [],
-    shards: Array.from({ length: layout.shards }, () => []),
-    unplaced: [],
-    moves: [],
-  }
-  const { cities, providers, cityShard, providerShard } = batchPlaces(layout, whereabouts)
+  const routed = nothingRouted(layout.shards)
+  const { cities, providers, jobs, cityShard, providerShard, jobShard } = batchPlaces(
+    layout,
+    whereabouts,
+  )
   const toShard = (message: CatalogMessage, shard: number | null, what: string) => {
     if (shard === null) routed.unplaced.push({ message, reason: `${what} is on no shard` })
     else routed.shards[shard]?.push(message)
@@ -72,10 +111,7 @@ export function routeMessages(
         break
       case 'provider.upserted': {
         const shard = cityShard(message.entity.cityId)
-        const from = providerShard(message.id)
-        if (shard !== null && from !== null && from !== shard)
-          routed.moves.push({ id: message.id, from, to: shard })
-        if (shard !== null) providers.set(message.id, shard)
+        placed(routed.moves, providers, message.id, providerShard(message.id), shard)
         toShard(message, shard, `city ${message.entity.cityId}`)
         break
       }
@@ -95,9 +131,12 @@ export function routeMessages(
         for (const shard of routed.shards) shard.push(message)
         break
       case 'job.upserted':
-      case 'job.closed':
-        toShard(message, cityShard(message.entity.cityId), `city ${message.entity.cityId}`)
+      case 'job.closed': {
+        const shard = cityShard(message.entity.cityId)
+        placed(routed.jobMoves, jobs, message.id, jobShard(message.id), shard)
+        toShard(message, shard, `city ${message.entity.cityId}`)
         break
+      }
       case 'activity.upserted':
       case 'activity.removed':
         routed.control.push(message)

@@ -4,7 +4,7 @@ import type { RowsTouched } from './apply'
 import { messagesStatements, RATINGS } from './apply'
 import type { CatalogMessage } from './messages'
 import type { Applied, Move } from './move'
-import { moveProvider } from './move'
+import { moveJob, moveProvider } from './move'
 import type { OutboxRow } from './outbox'
 import { outboxCleanup, PENDING_OUTBOX, shardOutboxStatements } from './outbox'
 import { outboxStatements } from './outbox-apply'
@@ -36,54 +36,69 @@ export interface RoutedOutcome {
 
 /**
  * What the routing read learnt: the router's whereabouts, each shard's outbox applied, and the
- * moves of the batch's providers cut short after the directory's switch, to finish.
+ * moves of the batch's providers and jobs cut short after the directory's switch, to finish.
  */
 interface Known extends Whereabouts {
   applied: Applied
   unfinished: Move[]
+  unfinishedJobs: Move[]
 }
 
-/** SQL: the directory's providers whose move left rows on the shard they left. */
-const UNFINISHED = `SELECT id, moving_from AS "from", shard AS "to" FROM provider_directory
-  WHERE moving_from IS NOT NULL AND moving_from != shard`
+/** SQL: the directory's providers (or jobs) whose move left rows on the shard they left. */
+const unfinishedIn = (table: 'provider_directory' | 'job_directory') =>
+  `SELECT id, moving_from AS "from", shard AS "to" FROM ${table}
+    WHERE moving_from IS NOT NULL AND moving_from != shard`
+
+/** The directory's rows of the ids `?1` in `table`: where each is, and where it is leaving. */
+const placesIn = (table: 'provider_directory' | 'job_directory') =>
+  `SELECT id, shard, moving_from FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`
+
+type DirectoryPlace = { id: number; shard: number; moving_from: number | null }
+
+/** The directory's rows as the router's shard of each id, and the moves they leave unfinished. */
+function placesOf(rows: DirectoryPlace[]) {
+  const shardOf = new Map(rows.map((r) => [r.id, r.shard]))
+  const unfinished = rows.flatMap(({ id, shard, moving_from: from }) =>
+    from !== null && from !== shard ? [{ id, from, to: shard }] : [],
+  )
+  return { shardOf: (id: number) => shardOf.get(id) ?? null, unfinished }
+}
 
 /** The cities and providers the batch names, and the outbox applied: one control batch. */
 async function readKnown(control: D1Database, messages: readonly CatalogMessage[]): Promise<Known> {
   const cities = new Set<number>()
   const providers = new Set<number>()
+  const jobs = new Set<number>()
   for (const m of messages) {
     const city = 'entity' in m && 'cityId' in m.entity ? m.entity.cityId : null
     if (city !== null) cities.add(city)
     if (m.kind.startsWith('provider')) providers.add(m.id)
     if (m.kind === 'review.added') providers.add(m.entity.providerId)
+    if (m.kind.startsWith('job.')) jobs.add(m.id)
   }
-  const [slugs, shards, applied] = await control.batch([
+  const [slugs, providerRows, jobRows, applied] = await control.batch([
     control
       .prepare('SELECT id, slug FROM cities WHERE id IN (SELECT value FROM json_each(?))')
       .bind(JSON.stringify([...cities])),
-    control
-      .prepare(
-        'SELECT id, shard, moving_from FROM provider_directory WHERE id IN (SELECT value FROM json_each(?))',
-      )
-      .bind(JSON.stringify([...providers])),
+    control.prepare(placesIn('provider_directory')).bind(JSON.stringify([...providers])),
+    control.prepare(placesIn('job_directory')).bind(JSON.stringify([...jobs])),
     control.prepare('SELECT shard, seq FROM outbox_applied'),
   ])
   const slugOf = new Map(
     (slugs?.results as { id: number; slug: string }[]).map((r) => [r.id, r.slug]),
   )
-  const directory = shards?.results as { id: number; shard: number; moving_from: number | null }[]
-  const shardOf = new Map(directory.map((r) => [r.id, r.shard]))
-  const unfinished = directory.flatMap(({ id, shard, moving_from: from }) =>
-    from !== null && from !== shard ? [{ id, from, to: shard }] : [],
-  )
+  const providerPlaces = placesOf(providerRows?.results as DirectoryPlace[])
+  const jobPlaces = placesOf(jobRows?.results as DirectoryPlace[])
   const seqs: number[] = []
   for (const { shard, seq } of applied?.results as { shard: number; seq: number }[])
     seqs[shard] = seq
   return {
     citySlug: (id) => slugOf.get(id) ?? null,
-    providerShard: (id) => shardOf.get(id) ?? null,
+    providerShard: providerPlaces.shardOf,
+    jobShard: jobPlaces.shardOf,
     applied: seqs,
-    unfinished,
+    unfinished: providerPlaces.unfinished,
+    unfinishedJobs: jobPlaces.unfinished,
   }
 }
 
@@ -194,31 +209,48 @@ async function applyShards(
   return outcomes
 }
 
-/** The moves whose two shards applied their parts, run in turn; a failed one's message is retried. */
+/**
+ * The moves whose two shards applied their parts, run in turn, providers' then jobs'; a failed
+ * one's message is retried (the next batch naming the entity, or the cron, finishes it).
+ */
 async function runMoves(
   databases: Databases,
   routed: Routed,
-  known: Known,
+  { applied }: Known,
   outcomes: Map<number, OutboxRow[] | Error>,
   outcome: RoutedOutcome,
+  now: Date,
 ): Promise<OutboxRow[]> {
   const pending: OutboxRow[] = []
-  const retry = (move: Move, error: string) => {
-    outcome.failures.push({ database: move.to, error })
-    const upsert = routed.shards[move.to]?.find(
-      (m) => m.kind === 'provider.upserted' && m.id === move.id,
-    )
-    if (upsert && !outcome.retry.includes(upsert)) outcome.retry.push(upsert)
-  }
-  for (const move of routed.moves) {
-    if (outcomes.get(move.from) instanceof Error || outcomes.get(move.to) instanceof Error) {
-      retry(move, `move of provider ${move.id} waits for its shards`)
-      continue
+  const kinds = [
+    {
+      moves: routed.moves,
+      kinds: ['provider.upserted'],
+      run: (move: Move) => moveProvider(databases, move, applied),
+    },
+    {
+      moves: routed.jobMoves,
+      kinds: ['job.upserted', 'job.closed'],
+      run: (move: Move) => moveJob(databases, move, { applied, now }),
+    },
+  ]
+  for (const { moves, kinds: named, run } of kinds) {
+    const retry = (move: Move, error: string) => {
+      outcome.failures.push({ database: move.to, error })
+      for (const m of routed.shards[move.to] ?? [])
+        if (named.includes(m.kind) && m.id === move.id && !outcome.retry.includes(m))
+          outcome.retry.push(m)
     }
-    try {
-      pending.push(...(await moveProvider(databases, move, known.applied)))
-    } catch (error) {
-      retry(move, String(error))
+    for (const move of moves) {
+      if (outcomes.get(move.from) instanceof Error || outcomes.get(move.to) instanceof Error) {
+        retry(move, `move of ${named[0]?.split('.')[0]} ${move.id} waits for its shards`)
+        continue
+      }
+      try {
+        pending.push(...(await run(move)))
+      } catch (error) {
+        retry(move, String(error))
+      }
     }
   }
   return pending
@@ -248,6 +280,8 @@ export async function applyRouted(
   const routed = routeMessages(databases.layout, messages, known)
   for (const move of known.unfinished)
     if (!routed.moves.some((m) => m.id === move.id)) routed.moves.push(move)
+  for (const move of known.unfinishedJobs)
+    if (!routed.jobMoves.some((m) => m.id === move.id)) routed.jobMoves.push(move)
   outcome.retry.push(...routed.unplaced.map((u) => u.message))
   const outcomes = await applyShards(databases, routed, known, now, outcome.rows)
   const pending: OutboxRow[] = []
@@ -258,7 +292,7 @@ export async function applyRouted(
       for (const m of part) if (!outcome.retry.includes(m)) outcome.retry.push(m)
     } else pending.push(...result)
   }
-  pending.push(...(await runMoves(databases, routed, known, outcomes, outcome)))
+  pending.push(...(await runMoves(databases, routed, known, outcomes, outcome, now)))
   await applyOnControl(databases.control, routed.control, pending, now, messages, outcome)
   return outcome
 }
@@ -291,8 +325,12 @@ async function applyOnControl(
  */
 export async function flushOutboxes(databases: Databases, now = new Date()): Promise<number> {
   // A move cut short after the directory's switch is finished first: its outbox rows follow.
-  const { results: moves } = await databases.control.prepare(UNFINISHED).all<Move>()
-  for (const move of moves) await moveProvider(databases, move)
+  const [providers, jobs] = await databases.control.batch<Move>([
+    databases.control.prepare(unfinishedIn('provider_directory')),
+    databases.control.prepare(unfinishedIn('job_directory')),
+  ])
+  for (const move of providers?.results ?? []) await moveProvider(databases, move)
+  for (const move of jobs?.results ?? []) await moveJob(databases, move, { now })
   const { results } = await databases.control
     .prepare('SELECT shard, seq FROM outbox_applied')
     .all<{ shard: number; seq: number }>()

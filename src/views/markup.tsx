@@ -44,8 +44,6 @@ export const MARKUP_KEY = {
   card: (json: string) => `card:${json}`,
   /** A section about the provider on a profile: one of each a page. */
   profile: (section: string) => `profile:${section}`,
-  /** A section about the job on an open job's page: one of each a page. */
-  job: (section: string) => `job:${section}`,
   /**
    * The inside of the document's <main> up to its streamed sections, rendered apart before the
    * page (`mainMarkup`): its marker is text, the first of <main>, not an element's inside.

@@ -57,6 +57,7 @@ const ADDED = {
     'table outbox_applied',
     'table outbox_staged',
     'index provider_directory_moving',
+    'index job_directory_moving',
   ],
   catalog: ['table outbox'],
 }

@@ -37,6 +37,7 @@ describe('the test catalog routed on two shards', () => {
   it('places every message, and moves no one', () => {
     expect(routed.unplaced).toEqual([])
     expect(routed.moves).toEqual([])
+    expect(routed.jobMoves).toEqual([])
   })
 
   it('gives control and every shard each city, and control alone the activities', () => {
@@ -97,6 +98,7 @@ describe('a change routed by what the databases already hold', () => {
   const known: Whereabouts = {
     citySlug: (id) => (id === atlanta ? 'atlanta-ga' : id === seattle ? 'seattle-wa' : null),
     providerShard: (id) => (id === 77 ? 1 : null),
+    jobShard: (id) => (id === 88 ? 1 : null),
   }
 
   it('sends a listing, a review and a removal to the shard the directory names', () => {
@@ -130,5 +132,44 @@ describe('a change routed by what the databases already hold', () => {
     const routed = routeMessages(LAYOUTS.two, [moved], known)
     expect(routed.shards).toEqual([[moved], []])
     expect(routed.moves).toEqual([{ id: 77, from: 1, to: 0 }])
+  })
+
+  it('notes a job whose new city is on another shard as a move', () => {
+    const moved = aMessage('job.upserted', (m) => {
+      m.id = 88
+      m.entity.cityId = atlanta
+    })
+    const closed = aMessage('job.closed', (m) => {
+      m.id = 88
+      m.entity.cityId = seattle
+    })
+    const routed = routeMessages(LAYOUTS.two, [moved, closed], known)
+    expect(routed.shards).toEqual([[moved], [closed]])
+    // The second, from where the first put it.
+    expect(routed.jobMoves).toEqual([
+      { id: 88, from: 1, to: 0 },
+      { id: 88, from: 0, to: 1 },
+    ])
+    expect(routed.moves).toEqual([])
+  })
+
+  it('routes a job whose city changes within its shard as an ordinary update, and every job on one shard so', () => {
+    const seattleJob = aMessage('job.upserted', (m) => {
+      m.id = 88
+      m.entity.cityId = seattle
+    })
+    expect(routeMessages(LAYOUTS.two, [seattleJob], known)).toMatchObject({
+      shards: [[], [seattleJob]],
+      jobMoves: [],
+    })
+    const atlantaJob = aMessage('job.upserted', (m) => {
+      m.id = 88
+      m.entity.cityId = atlanta
+    })
+    const one = { ...known, jobShard: (id: number) => (id === 88 ? 0 : null) }
+    expect(routeMessages(LAYOUTS.one, [atlantaJob], one)).toMatchObject({
+      shards: [[atlantaJob]],
+      jobMoves: [],
+    })
   })
 })

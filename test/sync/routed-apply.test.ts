@@ -90,14 +90,19 @@ function batches(): CatalogMessage[][] {
       job(900000001, 'atlanta', 'job.closed'),
     ],
     [
-      // Atlanta is on the first shard, Pine Mountain on the second: a move between shards.
+      // Atlanta is on the first shard, Pine Mountain and Denver on the second: moves between shards.
       provider(900000001, 'pineMountain'),
+      job(900000002, 'atlanta'),
       removal('provider.removed', 900000003),
       removal('review.removed', 900000002),
       withdrawal(900000004, 'babysitters'),
       removal('activity.removed', 900000001),
     ],
-    [listing(900000001, 'nannies', 26), review(900000004, 900000001, 2)],
+    [
+      listing(900000001, 'nannies', 26),
+      review(900000004, 900000001, 2),
+      job(900000002, 'atlanta', 'job.closed'),
+    ],
   ]
 }
 
@@ -233,6 +238,9 @@ function replaced(which: number | 'control', db: (real: D1Database) => D1Databas
   return { ...databases, shards: list }
 }
 
+/** The routing read (control's first batch): cities, providers' and jobs' directory rows, outboxes applied. */
+const routingRead = (statements: D1PreparedStatement[]) => statements.length === 4
+
 const failing = (real: D1Database) =>
   withFaults(real, { batch: () => Promise.reject(new Error('D1_ERROR: shard unavailable')) })
 
@@ -285,6 +293,86 @@ describe(`the routed apply on ${databases.shards.length} shard(s) and control`, 
       ).toEqual({ shard: 1, status: 'live' })
     },
   )
+})
+
+describe.skipIf(!two)('a job moving to a city on another shard', () => {
+  const jobRow = () =>
+    databases.control
+      .prepare(
+        'SELECT shard, status, moving_from AS movingFrom FROM job_directory WHERE id = 900000002',
+      )
+      .first()
+  const held = () =>
+    Promise.all(
+      databases.shards.map((db) =>
+        db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE id = 900000002').first<number>('n'),
+      ),
+    )
+
+  it('is written on the new shard, switched in the directory and removed from the old one', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 3)
+    expect([await held(), await jobRow()]).toEqual([
+      [0, 1],
+      { shard: 1, status: 'live', movingFrom: null },
+    ])
+    const [outcome] = await applyBoth(list, 3, 4)
+    expect(outcome?.failures).toEqual([])
+    expect([await held(), await jobRow()]).toEqual([
+      [1, 0],
+      { shard: 0, status: 'live', movingFrom: null },
+    ])
+    // Denver's job counts and pages follow on its shard and on control.
+    await expectSameAsSingle()
+  })
+
+  it('stays where it is when a message older than its move arrives, naming the city it left', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 4)
+    const late = aMessage('job.upserted', (m) => {
+      Object.assign(m, { id: 900000002, version: 11 })
+      Object.assign(m.entity, { cityId: CITIES.denver.id })
+    })
+    const [outcome] = await applyBoth([[late]], 0, 1)
+    expect(outcome?.failures).toEqual([])
+    expect([await held(), await jobRow()]).toEqual([
+      [1, 0],
+      { shard: 0, status: 'live', movingFrom: null },
+    ])
+    // Its row lived a moment on the shard it left, whose pages are purged once more for it.
+    await expectSameAsSingle({ purgeTimes: false })
+  })
+
+  it('is finished by the cron when the old shard’s removal failed', async () => {
+    const list = batches()
+    await applyBoth(list, 0, 3)
+    // The second shard's third batch of the move's batch is the job's removal: after its part
+    // and the copy of the provider moving there.
+    let calls = 0
+    const cutShort = replaced(1, (real) =>
+      withFaults(real, {
+        batch: (batch, statements) =>
+          ++calls === 3 ? Promise.reject(new Error('the consumer stopped')) : batch(statements),
+      }),
+    )
+    const [outcome] = await applyBoth(list, 3, 4, cutShort)
+    expect(outcome?.retry.map((m) => [m.kind, m.id])).toEqual([['job.upserted', 900000002]])
+    expect([await held(), await jobRow()]).toEqual([
+      [1, 1],
+      { shard: 0, status: 'moving', movingFrom: 1 },
+    ])
+    await flushOutboxes(databases, moment(3))
+    expect([await held(), await jobRow()]).toEqual([
+      [1, 0],
+      { shard: 0, status: 'live', movingFrom: null },
+    ])
+    // The retry the queue makes changes nothing more.
+    expect(
+      (await applyRouted(databases, outcome?.retry ?? [], { now: moment(3) })).failures,
+    ).toEqual([])
+    await applyBoth(list, 4, list.length)
+    await expectSameAsSingle({ purgeTimes: false })
+  })
 })
 
 describe.skipIf(!two)('a move cut short after the directory’s switch', () => {
@@ -373,7 +461,7 @@ describe('a crash between the shards and control', () => {
     const down = replaced('control', (real) =>
       withFaults(real, {
         batch: (batch, statements) =>
-          statements.length === 3 ? batch(statements) : Promise.reject(new Error('control down')),
+          routingRead(statements) ? batch(statements) : Promise.reject(new Error('control down')),
       }),
     )
     const outcomes = await applyBoth(list, 1, 3, down)
@@ -402,7 +490,7 @@ describe('control applying an outbox row', () => {
     const down = replaced('control', (real) =>
       withFaults(real, {
         batch: (batch, statements) =>
-          statements.length === 3 ? batch(statements) : Promise.reject(new Error('control down')),
+          routingRead(statements) ? batch(statements) : Promise.reject(new Error('control down')),
       }),
     )
     const [outcome] = await applyBoth(list, 2, 3, down)

@@ -10,7 +10,7 @@ import { filterMarkup, Island } from '../../src/views/listing/islands'
 import type { CardModel, ListingState } from '../../src/views/listing/listing-state'
 import { DEFAULT_SITE, SiteContext } from '../../src/views/site-context'
 import { fetchPage } from '../support/fetch-page'
-import { jobPage, profile, provider, text } from '../support/page-props'
+import { profile, provider, text } from '../support/page-props'
 import type { ProviderCard } from '../../src/data/provider-listing'
 import { providerCard } from '../../src/views/directory/provider-card'
 import { Fragments } from '../../src/views/fragments'
@@ -18,8 +18,6 @@ import { Card, cardMarkup } from '../../src/views/listing/card'
 import { Markup, MARKUP_KEY } from '../../src/views/markup'
 import type { ProfilePageProps } from '../../src/views/profile/profile-page'
 import { ProfilePage, profileMarkup } from '../../src/views/profile/profile-page'
-import type { JobDetailPageProps } from '../../src/views/jobs/job-detail-page'
-import { JobDetailPage, jobMarkup } from '../../src/views/jobs/job-detail-page'
 
 const card: fc.Arbitrary<CardModel> = fc.record({
   key: fc.string({ minLength: 1, maxLength: 8 }),
@@ -174,32 +172,6 @@ describe('fragments rendered once', () => {
     expect(sections({ ...props, reviews: [...props.reviews, review] })).toContain('A new review')
     const rating = { label: 'A new rating', average: 4 }
     expect(sections({ ...props, ratings: [...props.ratings, rating] })).toContain('A new rating')
-  })
-
-  it("place what a fresh render writes for an open job's sections, and a job's start as of today", () => {
-    const render = (props: JobDetailPageProps, markup?: [unknown, string][]) =>
-      placed(
-        <SiteContext.Provider value={DEFAULT_SITE}>
-          <JobDetailPage {...props} />
-        </SiteContext.Provider>,
-        markup,
-      )
-    fc.assert(
-      fc.property(jobPage, (props) => {
-        const fragments = new Fragments()
-        // A first render has them in the page; the next ones place them.
-        const kept = (p: JobDetailPageProps) => {
-          jobMarkup(fragments, p)
-          return jobMarkup(fragments, p)
-        }
-        expect(jobMarkup(fragments, props)).toEqual([])
-        expect(render(props, kept(props))).toBe(render(props))
-        // The same job once its start date has passed.
-        const later = { ...props, now: new Date(Date.parse(props.job.startDate) + 2 * 86_400_000) }
-        expect(render(later, kept(later))).toBe(render(later))
-      }),
-      { numRuns: 150 },
-    )
   })
 
   it("place what a fresh render writes for every service's filter panel, plain and filtered", async () => {

@@ -1,4 +1,4 @@
-import { createElement, Suspense, use } from 'react'
+import { Suspense, use } from 'react'
 import type { Labelled } from '../../catalog/enums'
 import { labelsOf } from '../../catalog/labels'
 import type { Job } from '../../data/jobs'
@@ -10,11 +10,8 @@ import { longDate, rateRange, startLabel } from '../parts/format'
 import { Card } from '../listing/card'
 import type { CardModel } from '../listing/listing-state'
 import { scheduleLabel } from './job-card'
-import type { Fragments } from '../fragments'
-import { fragment } from '../fragment'
 import { Document } from '../document'
 import type { DocumentParts } from '../render-document'
-import { MARKUP_KEY, Placed } from '../markup'
 
 export interface JobDetailPageProps {
   head: Head
@@ -45,11 +42,6 @@ export interface JobDetailPageProps {
 export function JobDetailPage(props: JobDetailPageProps) {
   const { job } = props
   const body = jobBody(props)
-  const placed = (id: Section, attributes: { className?: string; 'aria-labelledby'?: string }) => (
-    <Placed tag={id === 'facts' ? 'dl' : 'section'} {...attributes} markupKey={MARKUP_KEY.job(id)}>
-      {createElement(SECTIONS[id].Component, { body })}
-    </Placed>
-  )
   return (
     <>
       <Breadcrumbs crumbs={props.crumbs} />
@@ -74,11 +66,17 @@ export function JobDetailPage(props: JobDetailPageProps) {
               label="Apply now"
             />
           </div>
-          {placed('facts', { className: 'facts job-facts' })}
-          {placed('description', { 'aria-labelledby': 'description-title' })}
-          {body.requirements.length
-            ? placed('requirements', { 'aria-labelledby': 'requirements-title' })
-            : null}
+          <dl className="facts job-facts">
+            <Facts body={body} />
+          </dl>
+          <section aria-labelledby="description-title">
+            <Description body={body} />
+          </section>
+          {body.requirements.length ? (
+            <section aria-labelledby="requirements-title">
+              <Requirements body={body} />
+            </section>
+          ) : null}
         </>
       )}
     </>
@@ -87,7 +85,9 @@ export function JobDetailPage(props: JobDetailPageProps) {
 
 /**
  * A job's page as its route hands it to `renderDocument`: the main rendered apart
- * (`JobDetailPage`), the other jobs streamed after it, an open job's sections as fragments.
+ * (`JobDetailPage`), the other jobs streamed after it. Its sections are rendered in the main:
+ * kept apart from a job's second render on, they saved about 1 % of its miss
+ * (docs/performance.md).
  */
 export function jobView(props: JobDetailPageProps): DocumentParts {
   return {
@@ -97,7 +97,6 @@ export function jobView(props: JobDetailPageProps): DocumentParts {
       </Document>
     ),
     main: <JobDetailPage {...props} />,
-    fragments: (fragments) => jobMarkup(fragments, props),
   }
 }
 
@@ -130,31 +129,6 @@ function jobBody(props: JobDetailPageProps): JobBody {
     ages: labelsOf(job.ages, props.ages),
     requirements: labelsOf(job.requirements, props.requirements),
   }
-}
-
-/** An open job's sections as fragments: all they show is the body, whose JSON keys them. */
-const jobKey = ({ body }: { body: JobBody }) => JSON.stringify(body)
-const SECTIONS = {
-  facts: fragment('job-facts', Facts, jobKey),
-  description: fragment('job-description', Description, jobKey),
-  requirements: fragment('job-requirements', Requirements, jobKey),
-}
-
-type Section = keyof typeof SECTIONS
-
-/**
- * An open job's sections, rendered once per content: keyed by the JSON of all they show (the
- * start as a label, so a job that has started is another key), never an old job's markup.
- * None on the content's first render in the isolate (`Fragments.sections`).
- */
-export function jobMarkup(fragments: Fragments, props: JobDetailPageProps): [string, string][] {
-  if (props.expired) return []
-  const body = jobBody(props)
-  const json = jobKey({ body })
-  const shown = Object.entries(SECTIONS).filter(
-    ([id]) => id !== 'requirements' || body.requirements.length > 0,
-  )
-  return fragments.sections('job', shown, () => body, json, MARKUP_KEY.job)
 }
 
 function Facts({ body }: { body: JobBody }) {

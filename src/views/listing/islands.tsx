@@ -48,7 +48,8 @@ export function Island({ name, state }: { name: IslandName; state: ListingState 
 /**
  * The filter panel, the largest island after the results, rendered once per filter values with
  * a stand-in for the listing's path, which is then written in: every city's listing of a service
- * with the same filters shares the render, so a city's first render places it too. Each
+ * with the same filters shares the render, so a city's first render places it too (5 % of a
+ * crawler's first render of a directory, docs/performance.md). Each
  * listing's own panel is kept as well (every page of it, sort, page N, shares it), so a repeat
  * render finds it whole.
  */
