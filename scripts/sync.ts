@@ -59,7 +59,7 @@ await runScript(async () => {
 }, origin)
 
 async function listDead(host: ImportHost): Promise<void> {
-  const results = await host.query<DeadRow>(OPEN_DEAD_SQL, limit)
+  const results = await host.queryOn<DeadRow>('CONTROL', OPEN_DEAD_SQL, limit)
   if (!results.length) {
     console.log('no dead-lettered messages')
     return

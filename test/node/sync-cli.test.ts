@@ -33,7 +33,8 @@ beforeAll(async () => {
   const host = await openHost({ local: true, persistTo: dir })
   try {
     for (const message of messages)
-      await host.query(
+      await host.queryOn(
+        'CONTROL',
         'INSERT INTO sync_dead (at, message, reason) VALUES (?, ?, ?)',
         Date.UTC(2026, 10, 1),
         JSON.stringify(message),

@@ -18,11 +18,11 @@ let dev: ChildProcess | undefined
 let base: string
 let job: { id: number; entity: { cityId: number } }
 
-/** The rows of `sql` on the server's own D1, read as `npm run purge -- --log` reads it. */
-async function query<T>(sql: string): Promise<T[]> {
+/** The rows of `sql` on the server's own D1 `binding`, read as `npm run purge -- --log` reads it. */
+async function query<T>(binding: string, sql: string): Promise<T[]> {
   const { stdout } = await promisify(execFile)(
     'node_modules/.bin/wrangler',
-    ['d1', 'execute', 'DB', '--local', '--persist-to', dir, '--json', '--command', sql],
+    ['d1', 'execute', binding, '--local', '--persist-to', dir, '--json', '--command', sql],
     { env: ENV },
   )
   return (JSON.parse(stdout) as { results: T[] }[])[0]?.results ?? []
@@ -33,7 +33,8 @@ beforeAll(async () => {
   job = JSON.parse(await readFile('docs/sync-examples/job.upserted.json', 'utf8')) as typeof job
   const host = await openHost({ local: true, persistTo: dir })
   try {
-    await host.query(
+    await host.queryOn(
+      'CONTROL',
       'INSERT INTO sync_dead (at, message, reason) VALUES (?, ?, ?)',
       Date.UTC(2026, 10, 1),
       JSON.stringify(job),
@@ -85,17 +86,20 @@ it('replays a dead letter through the worker, whose queue applies it once its ci
     { env: { ...ENV, SYNC_TOKEN: TOKEN } },
   )
   expect(replay.stdout).toContain(`replayed 1 messages through ${base}`)
-  // Applied by the worker's consumer: a poll of the server's D1 that ends as the row appears.
+  // Applied by the worker's consumer: a poll of the city's shard (whichever of the two local
+  // ones it is) that ends as the row appears.
   await vi.waitFor(
-    async () =>
-      expect(await query(`SELECT id, city_id FROM jobs WHERE id = ${job.id}`)).toEqual([
-        { id: job.id, city_id: job.entity.cityId },
-      ]),
+    async () => {
+      const sql = `SELECT id, city_id FROM jobs WHERE id = ${job.id}`
+      const rows = [...(await query('SHARD_00', sql)), ...(await query('SHARD_01', sql))]
+      expect(rows).toEqual([{ id: job.id, city_id: job.entity.cityId }])
+    },
     { timeout: 120_000, interval: 1_000 },
   )
   // Marked replayed, and not dead-lettered again.
   expect(
     await query<{ replayed: number }>(
+      'CONTROL',
       'SELECT COUNT(*) AS n, COUNT(replayed_at) AS replayed FROM sync_dead',
     ),
   ).toEqual([{ n: 1, replayed: 1 }])
