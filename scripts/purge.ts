@@ -74,7 +74,7 @@ function showLog(): void {
     : ['--local', ...(values['persist-to'] ? ['--persist-to', values['persist-to']] : [])]
   const out = execFileSync(
     'node_modules/.bin/wrangler',
-    ['d1', 'execute', 'DB', ...where, '--json', '--command', sql],
+    ['d1', 'execute', 'CONTROL', ...where, '--json', '--command', sql],
     {
       encoding: 'utf8',
       env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },

@@ -38,16 +38,16 @@ const pages: [string, string, number][] = [
 ]
 
 /**
- * The rows of each statement, run on the e2e server's own D1 (test/e2e/server.ts) as
- * `npm run purge -- --log` reads it. One `wrangler` per call: a few seconds each.
+ * The rows of each statement, run on the e2e server's first shard (test/e2e/server.ts), where a
+ * provider's and a job's rows live with their city's, as `npm run purge -- --log` reads control.
+ * One `wrangler` per call: a few seconds each.
  */
 async function query<T>(...statements: string[]): Promise<T[][]> {
   const { stdout } = await run(
     'node_modules/.bin/wrangler',
-    ['d1', 'execute', 'DB', '--local', '--persist-to', inject('persistDir'), '--json'].concat([
-      '--command',
-      statements.join(';\n'),
-    ]),
+    ['d1', 'execute', 'SHARD_00', '--local', '--persist-to', inject('persistDir'), '--json'].concat(
+      ['--command', statements.join(';\n')],
+    ),
     {
       env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' },
     },
