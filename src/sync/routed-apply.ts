@@ -222,28 +222,30 @@ async function runMoves(
   now: Date,
 ): Promise<OutboxRow[]> {
   const pending: OutboxRow[] = []
-  const kinds = [
+  const entities = [
     {
+      entity: 'provider',
       moves: routed.moves,
       kinds: ['provider.upserted'],
       run: (move: Move) => moveProvider(databases, move, applied),
     },
     {
+      entity: 'job',
       moves: routed.jobMoves,
       kinds: ['job.upserted', 'job.closed'],
       run: (move: Move) => moveJob(databases, move, { applied, now }),
     },
   ]
-  for (const { moves, kinds: named, run } of kinds) {
+  for (const { entity, moves, kinds, run } of entities) {
     const retry = (move: Move, error: string) => {
       outcome.failures.push({ database: move.to, error })
       for (const m of routed.shards[move.to] ?? [])
-        if (named.includes(m.kind) && m.id === move.id && !outcome.retry.includes(m))
+        if (kinds.includes(m.kind) && m.id === move.id && !outcome.retry.includes(m))
           outcome.retry.push(m)
     }
     for (const move of moves) {
       if (outcomes.get(move.from) instanceof Error || outcomes.get(move.to) instanceof Error) {
-        retry(move, `move of ${named[0]?.split('.')[0]} ${move.id} waits for its shards`)
+        retry(move, `move of ${entity} ${move.id} waits for its shards`)
         continue
       }
       try {
