@@ -30,10 +30,13 @@ const WRANGLER_ENV = {
  * Where the import runs. `sharded` (local): every batch goes to control and the shards of
  * wrangler.toml's layout as well as to DB, and the finish derives each database's own rows
  * (docs/scale.md): `npm run import` and the seed, so `npm start` has the catalog in every
- * database. An environment's import always goes to its layout's databases (`remoteConfig`).
+ * database. `layout` (local): routed by that layout instead, into the shards wrangler.toml binds
+ * (a re-pack's new layout, docs/scale.md). An environment's import always goes to its layout's
+ * databases (`remoteConfig`).
  */
 export type Target =
-  { local: true; persistTo?: string; sharded?: boolean } | { local: false; env: Environment }
+  | { local: true; persistTo?: string; sharded?: boolean; layout?: string }
+  | { local: false; env: Environment }
 
 export interface ImportHost extends ApplyTarget {
   checkpoint(): Promise<Checkpoint | null>
@@ -48,6 +51,12 @@ export interface ImportHost extends ApplyTarget {
   migrate(migrations: Migration[], binding?: string): Promise<void>
   /** Applies `messages` as the queue consumer does: one D1 batch, derivation and purges included. */
   changes(messages: CatalogMessage[]): Promise<void>
+  /**
+   * Applies the valid lines `items` across control and the shards as the queue consumer applies
+   * a batch (the routed apply: moves, outbox, stats and purges included); throws, with why,
+   * when any of them would be retried.
+   */
+  replay(items: readonly { text: string }[]): Promise<void>
   /** Empties control's catalog tables and the shards (a sharded host; elsewhere, nothing). */
   wipeSharded(): Promise<void>
   dispose(): Promise<void>
@@ -134,7 +143,7 @@ export async function openHost(target: Target): Promise<ImportHost> {
     const state = join(target.persistTo ?? '.wrangler/state', 'v3')
     const databases = localDatabases()
     const mf = localWorker(script, {
-      bindings: target.sharded ? { SHARD_LAYOUT: localLayout() } : {},
+      bindings: target.sharded ? { SHARD_LAYOUT: target.layout ?? localLayout() } : {},
       persistTo: state,
     })
     const host = client((await mf.ready).origin, () => mf.dispose())
@@ -195,6 +204,9 @@ function client(origin: string, dispose: () => Promise<void>): ImportHost {
     },
     changes: async (messages) => {
       await post('/changes', { messages, checkpoint: null } satisfies BatchRequest)
+    },
+    async replay(items) {
+      await post('/replay', `{"messages":[${items.map((i) => i.text).join(',')}]}`)
     },
     wipeSharded: async () => {
       await post('/wipe', {})

@@ -10,6 +10,7 @@ import { readCheckpoint } from './checkpoint'
 import { databasesOf } from '../../src/data/databases'
 import { readGate } from '../../src/gate/gate-store'
 import { applyChanges } from '../../src/sync/apply'
+import { applyRouted } from '../../src/sync/routed-apply'
 import { finishImport, finishSharded, rebuildGate } from './finish'
 import { applyImported, d1Target } from './import-lines'
 import { lowestCheckpoint, shardedTarget } from './sharded'
@@ -90,6 +91,13 @@ export default {
           await applyChanges(env.DB, messages)
           return new Response(null, { status: 204 })
         }
+        case '/replay': {
+          // A re-pack's changes since the export (docs/scale.md), applied as the queue consumer
+          // applies a batch: versions make a message the databases already hold a no-op.
+          const { messages } = await request.json<{ messages: CatalogMessage[] }>()
+          await replay(env, messages)
+          return new Response(null, { status: 204 })
+        }
         case '/answers': {
           const across = await shardedOf(env)
           const answers = [d1Target(env.DB).answers()]
@@ -140,6 +148,20 @@ export default {
     }
   },
 } satisfies ExportedHandler<ImportEnv>
+
+/**
+ * Applies `messages` with the routed apply of the queue consumer; throws, naming why, when any
+ * message would be retried (a database failed, or it names what no database holds), so that the
+ * import splits the batch down to the line at fault.
+ */
+async function replay(env: ImportEnv, messages: CatalogMessage[]): Promise<void> {
+  const { CONTROL, SHARD_LAYOUT } = env
+  if (!CONTROL || !SHARD_LAYOUT) throw new Error('a replay needs CONTROL and SHARD_LAYOUT')
+  const outcome = await applyRouted(databasesOf({ ...env, CONTROL, SHARD_LAYOUT }), messages)
+  if (outcome.retry.length === 0) return
+  const why = outcome.failures.map((f) => `${f.database}: ${f.error}`).join('; ')
+  throw new Error(why || 'it names a city, provider or job no database holds')
+}
 
 /** The D1 binding `name` of the worker's environment (control and shards are bound by name). */
 function d1Binding(env: ImportEnv, name: string): D1Database {
