@@ -4,16 +4,18 @@
 // the development token of package.json's start script is used.
 import { execFileSync } from 'node:child_process'
 import { tagProblem } from '../src/cache/tags'
+import { ALL_PAGES_TAGS } from '../src/sync/purge-tags'
 import { OPS_PURGE } from '../src/urls/paths'
 import { fail, originOption, parseCommandLine, runScript, usageError, wholeNumber } from './cli'
 import { deployTarget, environmentOption } from './wrangler-config'
 
 const USAGE = `
-npm run purge -- [--url PATH]... [--tag KIND:VALUE]... [--env staging|production | --origin URL]
+npm run purge -- [--url PATH]... [--tag KIND:VALUE]... [--all-pages] [--env staging|production | --origin URL]
 npm run purge -- --log [--limit 20] [--env staging|production | --persist-to DIR]
 
 Purges pages by URL (every query form and flag variant of it) and by tag (provider:8,
-city:atlanta-ga, service:babysitters, ...), through POST ${OPS_PURGE} of the local server
+city:atlanta-ga, service:babysitters, ...; --all-pages: every page type's tag, so every stored
+page, as after a re-pack's deploy), through POST ${OPS_PURGE} of the local server
 (http://localhost:8787), of an environment of wrangler.toml (--env), or of --origin.
 --log prints the audit log: every purge request, purged, refused or failed, and by whom.
 `
@@ -23,6 +25,7 @@ const DEV_TOKEN = 'dev-purge-token'
 const { values } = parseCommandLine(USAGE, {
   url: { type: 'string', multiple: true, default: [] },
   tag: { type: 'string', multiple: true, default: [] },
+  'all-pages': { type: 'boolean', default: false },
   env: { type: 'string' },
   origin: { type: 'string' },
   log: { type: 'boolean', default: false },
@@ -38,9 +41,10 @@ const origin = environment
 await runScript(() => (values.log ? showLog() : purge()), origin)
 
 async function purge(): Promise<void> {
-  if (values.url.length + values.tag.length === 0)
-    usageError('name at least one --url or --tag (or --log to read the audit log)')
-  for (const tag of values.tag) {
+  const tags = [...values.tag, ...(values['all-pages'] ? ALL_PAGES_TAGS : [])]
+  if (values.url.length + tags.length === 0)
+    usageError('name at least one --url or --tag, or --all-pages (or --log to read the audit log)')
+  for (const tag of tags) {
     const problem = tagProblem(tag)
     if (problem) usageError(problem)
   }
@@ -49,12 +53,12 @@ async function purge(): Promise<void> {
   const res = await fetch(new URL(OPS_PURGE, origin), {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ urls: values.url, tags: values.tag }),
+    body: JSON.stringify({ urls: values.url, tags }),
   })
   const text = await res.text()
   if (!res.ok) fail(`${origin} refused the purge: ${res.status} ${errorOf(text)}`)
   const { by = 'unknown', at = '' } = JSON.parse(text) as { by?: string; at?: string }
-  const what = [...values.url.map((u) => `url ${u}`), ...values.tag.map((t) => `tag ${t}`)]
+  const what = [...values.url.map((u) => `url ${u}`), ...tags.map((t) => `tag ${t}`)]
   console.log(`purged ${what.length}: ${what.join(', ')} (by ${by} at ${at} on ${origin})`)
 }
 

@@ -6,6 +6,7 @@
 // provider, job and city's rows on the shard the new layout places its city on.
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -13,7 +14,9 @@ import { getPlatformProxy } from 'wrangler'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogLines } from '../../scripts/seed/catalog-lines'
 import { catalogPlaces } from '../../scripts/seed/places'
+import { purgeRequestSchema } from '../../src/cache/purge'
 import { layoutNamed, shardOfCity } from '../../src/catalog/placement'
+import { ALL_PAGES_TAGS } from '../../src/sync/purge-tags'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 const NOW = new Date('2026-11-01T00:00:00Z')
@@ -272,5 +275,34 @@ describe('adding a shard: re-pack from layout one into two', { timeout: 600_000 
       for (const [id, shard] of directory)
         expect(shard, `provider ${id}`).toBe(where.get(`provider:${id}`))
     })
+  })
+})
+
+describe('the purge of every page after the switch', () => {
+  it('asks the purge endpoint for every page type’s tag, in a body the endpoint accepts', async () => {
+    const bodies: unknown[] = []
+    const server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      req.on('end', () => {
+        bodies.push(JSON.parse(body))
+        res.writeHead(200).end(JSON.stringify({ by: 'ops', at: '2026-11-28T00:00:00.000Z' }))
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const address = server.address()
+    const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+    try {
+      const { stdout } = await promisify(execFile)(
+        'node_modules/.bin/tsx',
+        ['scripts/purge.ts', '--all-pages', '--origin', origin],
+        { env: { ...ENV, PURGE_TOKEN: 'ops-token' } },
+      )
+      expect(stdout).toContain(`purged ${ALL_PAGES_TAGS.length}: tag page:`)
+    } finally {
+      server.close()
+    }
+    expect(bodies).toEqual([{ urls: [], tags: ALL_PAGES_TAGS }])
+    expect(purgeRequestSchema.safeParse(bodies[0]).success).toBe(true)
   })
 })
