@@ -3,7 +3,8 @@
 // export into layout `two` in fresh databases while the live layout takes the changes that
 // arrive meanwhile (through the queue consumer's routed apply); those changes are then replayed
 // into the new layout. The new layout must then hold exactly what the live one holds, every
-// provider, job and city's rows on the shard the new layout places its city on.
+// provider, job and city's rows on the shard the new layout places its city on. Then the purge
+// of every page that follows the switch's deploy, and the options' refusals.
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -304,5 +305,26 @@ describe('the purge of every page after the switch', () => {
     }
     expect(bodies).toEqual([{ urls: [], tags: ALL_PAGES_TAGS }])
     expect(purgeRequestSchema.safeParse(bodies[0]).success).toBe(true)
+  })
+})
+
+describe('the re-pack’s options refused with one line and exit 2', () => {
+  it.each([
+    [['--layout', 'nine'], '--layout names no layout of src/catalog/placement.ts: "nine"'],
+    [['--layout', 'two', '--env', 'staging'], '--layout is for --local imports'],
+    [['--replay', '--resume'], '--replay is not resumed'],
+    [['--replay', '--batch', '101'], '--batch takes a whole number'],
+  ])('%j', async (args, message) => {
+    const refused = await promisify(execFile)('node_modules/.bin/tsx', [
+      'scripts/import.ts',
+      '--file',
+      'catalog.ndjson',
+      ...args,
+    ]).then(
+      () => null,
+      (error: unknown) => error as { code: number; stderr: string },
+    )
+    expect(refused?.code).toBe(2)
+    expect(refused?.stderr).toContain(message)
   })
 })
