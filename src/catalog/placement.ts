@@ -34,7 +34,7 @@ const eastWest = everyState((state) => (WEST.has(state) ? 1 : 0))
 const REGIONS = [
   'ny ct ma me nh vt ri',
   'pa nj md de dc va wv',
-  'fl ga sc nc al',
+  'fl ga sc nc al pr',
   'tx ok la ar ms',
   'oh mi in il',
   'wi mn ia mo ne sd nd ky tn',
