@@ -274,7 +274,7 @@ const measured: BenchedCatalog[] =
         return { name: `${size}, ${layout}`, state: layoutCatalog(size, layout), layout }
       })
 
-await buildHarness()
+await buildHarness({ seed: sharded === null })
 if (sharded !== null) for (const c of measured) await seedLayout(c.layout ?? 'one')
 if (distance !== null) {
   const delay = distance

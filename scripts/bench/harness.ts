@@ -53,12 +53,16 @@ export async function step(
   await running
 }
 
-/** Assets, the default catalog (seeded once) and the benchmark worker's production bundle. */
-export async function buildHarness(): Promise<void> {
+/**
+ * Assets, the default catalog (seeded once; `seed: false` when the run serves only catalogs of its
+ * own) and the benchmark worker's production bundle.
+ */
+export async function buildHarness({ seed = true }: { seed?: boolean } = {}): Promise<void> {
   await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
-  await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'], {
-    progress: true,
-  })
+  if (seed)
+    await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'], {
+      progress: true,
+    })
   await step('benchmark bundle', 'node_modules/.bin/wrangler', [
     'deploy',
     '--dry-run',
