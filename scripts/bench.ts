@@ -8,6 +8,9 @@
 //   npm run bench -- --only directory  one page's rows, by its name in src/pages.ts (repeat for more; 'gate 404')
 //   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
 //                                      trip 50 ms away, and the round trips that implies
+//   npm run bench -- --layout eight    the rows (or --distance's) on the one-shard layout and on
+//                                      eight shards, side by side in one run (--large: the 1M
+//                                      providers); --import: the import's rows/s into each
 //   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
 //                                      --large: on the 1M-provider catalog; --tail: the
 //                                      directory of every other city of PATH's service in turn)
@@ -39,13 +42,15 @@
 // same worker, and the gate's 404 beside a bare one. Prints tables and the targets, met or not,
 // with a short CPU profile of the request behind each one missed; asserts nothing.
 import { readdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import type { Row } from './bench/bench-catalog'
-import { benchCatalog, label } from './bench/bench-catalog'
+import type { BenchedCatalog, Row } from './bench/bench-catalog'
+import { benchCatalog, catalogNamed, label } from './bench/bench-catalog'
 import { parseCommandLine, usageError, wholeNumber } from './cli'
+import { layoutNamed } from '../src/catalog/placement'
+import type { DistanceRow } from './bench/distance'
 import { benchDistance } from './bench/distance'
-import { buildHarness, SITE, step } from './bench/harness'
+import { buildHarness, layoutCatalog, SITE, step } from './bench/harness'
 import { markdownTable } from './bench/markdown-table'
 import { countInstructions } from './bench/instructions'
 import { gapProfile, profileRoute } from './bench/profile'
@@ -59,12 +64,12 @@ import {
 } from './bench/purge-store'
 import { measureRoute } from './bench/measure-route'
 import { serveNext } from './bench/peers'
-import { benchSync, MIX_RATE, percentile } from './bench/sync'
+import { benchSync, importSpeed, MIX_RATE, percentile } from './bench/sync'
 import { benchStream } from './bench/stream'
 import { FOLD } from '../src/cache/purge-snapshot'
 import { reportStream } from './bench/stream-report'
 import type { Peer, Target } from './bench/targets'
-import { scaleTargets, targets, TRIED } from './bench/targets'
+import { layoutTargets, scaleTargets, targets, TRIED } from './bench/targets'
 
 const USAGE = `
   npm run bench                      the default catalog (npm start's)
@@ -74,6 +79,12 @@ const USAGE = `
   npm run bench -- --only directory  one page's rows, by its name in src/pages.ts (repeat for more; 'gate 404')
   npm run bench -- --distance 50     time to first byte of each page's miss, every D1 round
                                      trip 50 ms away, and the round trips that implies
+  npm run bench -- --layout eight    the catalog seeded apart on the one-shard layout and on the
+                                     layout named (src/catalog/placement.ts), each row measured on
+                                     both in the same run, the sharded p50 against one shard's
+                                     (with --large: the 1M providers; with --distance: its rows)
+  npm run bench -- --layout eight --import   the import's rows/s into one shard and into the
+                                     layout's, the default catalog seeded afresh (--rounds 2)
   npm run bench -- --profile PATH    a CPU profile of PATH's miss instead (--hit: its hit;
                                      --large: on the 1M-provider catalog; --tail: the
                                      directory of every other city of PATH's service in turn)
@@ -127,6 +138,9 @@ const { values } = parseCommandLine(USAGE, {
   stream: { type: 'boolean', default: false },
   rate: { type: 'string', default: '50' },
   seconds: { type: 'string', default: '60' },
+  layout: { type: 'string' },
+  import: { type: 'boolean', default: false },
+  rounds: { type: 'string', default: '2' },
 })
 const LOAD = {
   duration: wholeNumber('duration', values.duration, { min: 1, max: 600 }),
@@ -136,6 +150,11 @@ const distance =
   values.distance === undefined ? null : wholeNumber('distance', values.distance, { max: 10_000 })
 if (values.profile !== undefined && !values.profile.startsWith('/'))
   usageError(`--profile takes a path such as /babysitters/atlanta-ga: got "${values.profile}"`)
+const sharded = values.layout ?? null
+if (sharded !== null && (!layoutNamed(sharded) || sharded === 'one'))
+  usageError(`--layout takes a layout of src/catalog/placement.ts other than one: got "${sharded}"`)
+if (values.import && sharded === null)
+  usageError('--import goes with --layout: --layout eight --import')
 if (values.tail && values.profile === undefined && !values.instructions.length)
   usageError(
     '--tail goes with --profile or --instructions: --instructions /babysitters/atlanta-ga --tail',
@@ -221,15 +240,71 @@ if (values.sync) {
   )
   process.exit(0)
 }
-await buildHarness()
-if (distance !== null) {
-  const delay = distance
-  const rows = await benchDistance(delay)
-  console.log(`\nnpm run bench -- --distance ${delay}: one request at a time, median of 5\n`)
+if (values.import && sharded !== null) {
+  await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
+  const rounds = wholeNumber('rounds', values.rounds, { min: 1, max: 10 })
+  const rates: Record<string, number[]> = { one: [], [sharded]: [] }
+  for (let round = 0; round < rounds; round++)
+    for (const layout of ['one', sharded]) rates[layout]?.push(await importSpeed(layout))
+  console.log(
+    `\nnpm run bench -- --layout ${sharded} --import: ${new Date().toISOString().slice(0, 10)}, ` +
+      `the default catalog seeded afresh, ${rounds} rounds in turn, Node ${process.version}\n`,
+  )
   console.log(
     markdownTable(
-      ['page', 'path', 'TTFB ms', 'round trips'],
-      rows.map((r) => [r.route, r.path, r.ttfb.toFixed(0), String(r.roundTrips)]),
+      ['layout', 'rows/s, each round', 'median'],
+      Object.entries(rates).map(([layout, r]) => [
+        layout,
+        r.map((x) => x.toFixed(0)).join(', '),
+        percentile(r, 50).toFixed(0),
+      ]),
+    ),
+  )
+  process.exit(0)
+}
+
+/** The catalogs measured: wrangler.toml's layout, or one shard beside the layout `--layout` names. */
+const measured: BenchedCatalog[] =
+  sharded === null
+    ? values.large
+      ? [catalogNamed('default'), catalogNamed('large')]
+      : [catalogNamed('default')]
+    : ['one', sharded].map((layout) => {
+        const size = values.large ? 'large' : 'default'
+        return { name: `${size}, ${layout}`, state: layoutCatalog(size, layout), layout }
+      })
+
+await buildHarness({ seed: sharded === null })
+if (sharded !== null) for (const c of measured) await seedLayout(c.layout ?? 'one')
+if (distance !== null) {
+  const delay = distance
+  const catalogs = sharded === null ? [catalogNamed('default')] : measured
+  const runs: DistanceRow[][] = []
+  for (const catalog of catalogs) runs.push(await benchDistance(delay, catalog))
+  console.log(
+    `\nnpm run bench -- --distance ${delay}${sharded ? ` --layout ${sharded}` : ''}` +
+      `${values.large ? ' --large' : ''}: one request at a time, median of 5\n`,
+  )
+  const [first] = runs
+  console.log(
+    markdownTable(
+      [
+        'page',
+        'path',
+        ...catalogs.flatMap((c) =>
+          catalogs.length > 1
+            ? [`TTFB ms, ${c.name}`, `round trips, ${c.name}`]
+            : ['TTFB ms', 'round trips'],
+        ),
+      ],
+      (first ?? []).map((r, i) => [
+        r.route,
+        r.path,
+        ...runs.flatMap((run) => {
+          const row = run[i]
+          return row ? [row.ttfb.toFixed(0), String(row.roundTrips)] : ['–', '–']
+        }),
+      ]),
     ),
   )
   process.exit(0)
@@ -283,6 +358,28 @@ if (values.purges) {
   )
   process.exit(0)
 }
+/**
+ * The catalog of `--layout`'s run placed by `layout`, in a folder of its own, seeded once (the
+ * 1M providers with --large).
+ */
+function seedLayout(layout: string) {
+  const size = values.large ? 'large' : 'default'
+  return step(
+    `${size} catalog on the ${layout} layout (seeded once)`,
+    'npx',
+    [
+      'tsx',
+      'scripts/seed.ts',
+      ...(values.large ? ['--large'] : []),
+      '--layout',
+      layout,
+      '--persist-to',
+      dirname(layoutCatalog(size, layout)),
+    ],
+    { progress: true },
+  )
+}
+
 /** The 1M-provider catalog, seeded once (the seed skips a catalog already there). */
 function seedLarge() {
   return step(
@@ -292,7 +389,7 @@ function seedLarge() {
     { progress: true },
   )
 }
-if (values.large) await seedLarge()
+if (values.large && sharded === null) await seedLarge()
 if (values.profile) {
   const catalog = values.large ? 'large' : 'default'
   await profileRoute(
@@ -341,8 +438,10 @@ for (const f of await readdir(SITE))
 
 const peer = values.peers ? await benchPeer() : null
 const results: Awaited<ReturnType<typeof benchCatalog>>[] = []
-for (const name of values.large ? (['default', 'large'] as const) : (['default'] as const))
-  results.push(await benchCatalog(name, LOAD, values.only, results[0]?.tail, values['cache-here']))
+for (const catalog of measured)
+  results.push(
+    await benchCatalog(catalog, LOAD, values.only, results[0]?.tail, values['cache-here']),
+  )
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 const ms = (n: number) => n.toFixed(2)
@@ -363,11 +462,14 @@ const targetTable = (ts: Target[]) =>
   )
 
 console.log(
-  `\nnpm run bench${values.large ? ' -- --large' : ''}: ${new Date().toISOString().slice(0, 10)}, ` +
+  `\nnpm run bench${values.large ? ' -- --large' : ''}${sharded ? ` --layout ${sharded}` : ''}: ` +
+    `${new Date().toISOString().slice(0, 10)}, ` +
     `${LOAD.duration} s per route, ${LOAD.connections} connections, Node ${process.version}\n`,
 )
 for (const r of results) {
-  console.log(`### ${r.name} catalog: ${r.providers.toLocaleString('en-US')} providers\n`)
+  console.log(
+    `### ${r.name} catalog: ${r.providers.toLocaleString('en-US')} providers, layout ${r.layout}\n`,
+  )
   console.log(
     markdownTable(
       ['route', 'x-cache', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'D1 CPU ms/req', '× ref'],
@@ -430,7 +532,12 @@ for (const r of results) {
   if (r.name === 'default') await showGaps(ts)
 }
 const [small, large] = results
-if (small && large) {
+if (small && large && sharded !== null) {
+  console.log(
+    `targets, ${sharded} shards against one shard (p50 in whole ms: one step above is within what it tells apart):\n`,
+  )
+  console.log(`${targetTable(layoutTargets(small.rows, large.rows, sharded))}\n`)
+} else if (small && large) {
   console.log(
     'targets, large catalog against the default (p50 in whole ms: one step above the default is within what it tells apart):\n',
   )

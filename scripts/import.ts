@@ -3,11 +3,11 @@
 import { join } from 'node:path'
 import { fail, parseCommandLine, runScript, usageError, wholeNumber } from './cli'
 import type { ImportHost, Target } from './import/host'
-import { localDatabases, openHost } from './import/host'
+import { openHost } from './import/host'
 import { importFile } from './import/import-file'
 import { BATCH_MESSAGES } from './import/import-lines'
 import { environmentOption } from './wrangler-config'
-import { layoutNamed, shardBindingName } from '../src/catalog/placement'
+import { layoutNamed } from '../src/catalog/placement'
 
 /** A replay's batch: the queue consumer's largest (wrangler.toml's max_batch_size). */
 const REPLAY_MESSAGES = 100
@@ -69,19 +69,10 @@ const batchMessages = wholeNumber(
 )
 const rejectsPath = values.rejects ?? `${file}.rejects.ndjson`
 
-/**
- * The layout `name` for a local import, when wrangler.toml's top level binds each of its shards
- * (the local bindings are the top level's).
- */
+/** The layout `name` for a local import (the host binds and migrates each of its shards). */
 function localLayoutOption(name: string): string {
-  const layout = layoutNamed(name)
-  if (!layout) usageError(`--layout names no layout of src/catalog/placement.ts: "${name}"`)
-  const bound = localDatabases()
-  for (let n = 0; n < layout.shards; n++)
-    if (!bound[shardBindingName(n)])
-      usageError(
-        `--layout ${name} has ${layout.shards} shards; wrangler.toml binds no ${shardBindingName(n)}`,
-      )
+  if (!layoutNamed(name))
+    usageError(`--layout names no layout of src/catalog/placement.ts: "${name}"`)
   return name
 }
 

@@ -16,15 +16,19 @@ import { LARGE } from './seed/generate-catalog'
 import { generateInThread } from './seed/generate-thread'
 import { insertStatements } from './seed/sql'
 import { zipRows } from './seed/zips'
+import { LAYOUTS, layoutNamed } from '../src/catalog/placement'
 
 const USAGE = `
 npm run seed -- [--scale 1] [--cities 400] [--seed 1] [--persist-to DIR] [--force]
 npm run seed -- --large --persist-to DIR      every US place (16,442), about a million providers
+npm run seed -- --layout eight --persist-to DIR   control and the shards of another layout
 
 Applies the migrations to the local D1 (wrangler d1 migrations apply --local), then, unless the
 catalog is up to date, writes a generated catalog as change messages (DIR/catalog.ndjson) and
 loads it with the import of \`npm run import\`, which derives the stats and builds the gate.
 --persist-to names the folder \`wrangler dev --persist-to\` uses (default: .wrangler/state).
+--layout places the catalog by a layout of src/catalog/placement.ts other than wrangler.toml's
+(the bench's one- and eight-shard catalogs), every shard it names bound and migrated.
 `
 const { values: args } = parseCommandLine(USAGE, {
   scale: { type: 'string', default: '1' },
@@ -33,7 +37,10 @@ const { values: args } = parseCommandLine(USAGE, {
   'persist-to': { type: 'string' },
   force: { type: 'boolean', default: false },
   large: { type: 'boolean', default: false },
+  layout: { type: 'string' },
 })
+if (args.layout !== undefined && !layoutNamed(args.layout))
+  usageError(`--layout takes one of ${Object.keys(LAYOUTS).join(', ')}: got "${args.layout}"`)
 const scale = Number(args.scale)
 if (!(scale > 0 && scale <= 10))
   usageError(`--scale takes a number above 0, at most 10: got "${args.scale}"`)
@@ -44,9 +51,15 @@ const options = {
 }
 
 const persistTo = args['persist-to'] ?? '.wrangler/state'
-const host = await openHost({ local: true, persistTo, sharded: true })
+const host = await openHost({
+  local: true,
+  persistTo,
+  sharded: true,
+  ...(args.layout ? { layout: args.layout } : {}),
+})
 try {
-  const version = await seedVersion(options)
+  // A catalog placed by another layout is another catalog: a change of layout seeds again.
+  const version = await seedVersion({ ...options, ...(args.layout ? { layout: args.layout } : {}) })
   const meta = await host.query<{ key: string; value: string }>(
     "SELECT key, value FROM catalog_meta WHERE key IN ('seed_version', 'seeded_at')",
   )
@@ -127,7 +140,7 @@ function showGate({ gateItems, gateBytes }: { gateItems: number; gateBytes: numb
 }
 
 /** A hash of everything that shapes the seeded data. */
-async function seedVersion(opts: typeof options): Promise<string> {
+async function seedVersion(opts: typeof options & { layout?: string }): Promise<string> {
   const hash = createHash('sha256').update(JSON.stringify(opts))
   // Every file under them, the migrations' folders (control, catalog) and the import included.
   for (const dir of ['migrations', 'scripts/seed', 'scripts/import', 'src/catalog']) {

@@ -12,11 +12,15 @@ import { snapshotPart } from './support/catalog-snapshot'
 import { shardedCatalog } from './support/sharded-catalog'
 import { restoreKv } from './support/snapshot'
 
-await applyD1Migrations(env.DB, inject('migrations'))
-await applyD1Migrations(env.CONTROL, inject('controlMigrations'))
-for (const shard of databasesOf(env).shards)
-  await applyD1Migrations(shard, inject('catalogMigrations'))
+// Each database's schema at once (four separate databases: none waits on another's), while the
+// catalog's rows are fetched; the rows go in once every schema is there.
+const { control, shards } = databasesOf(env)
+const schemas = Promise.all([
+  applyD1Migrations(env.DB, inject('migrations')),
+  applyD1Migrations(control, inject('controlMigrations')),
+  ...shards.map((shard) => applyD1Migrations(shard, inject('catalogMigrations'))),
+])
 await Promise.all([
-  shardedCatalog(),
+  shardedCatalog(schemas),
   snapshotPart('gate').then((entries) => restoreKv(env.GATE, entries)),
 ])

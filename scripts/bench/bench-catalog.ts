@@ -7,6 +7,8 @@ import { explainPageReads, isScan } from '../../test/support/page-reads'
 import type { PageName } from '../../src/pages'
 import { findPages, findTail } from './find-pages'
 import type { Server } from './harness'
+import { layoutNamed, shardBindingName } from '../../src/catalog/placement'
+import { localLayout } from '../import/host'
 import { CATALOGS, PHONE, serve, serveCache, serveD1 } from './harness'
 import type { Load, Measured } from './measure-route'
 import { measureRoute } from './measure-route'
@@ -34,6 +36,22 @@ export interface Row {
   js: number | null
 }
 
+/**
+ * A catalog the bench serves: its name in the tables, its state folder and its layout
+ * (wrangler.toml's unless named).
+ */
+export interface BenchedCatalog {
+  name: string
+  state: string
+  layout?: string
+}
+
+/** One of CATALOGS, on wrangler.toml's layout. */
+export const catalogNamed = (name: keyof typeof CATALOGS): BenchedCatalog => ({
+  name,
+  state: CATALOGS[name],
+})
+
 export const label = (row: Row): string =>
   row.cache ? `${row.route}, ${row.tail ? 'tail ' : ''}${row.cache}` : row.route
 
@@ -45,18 +63,17 @@ export const label = (row: Row): string =>
  * answered it elsewhere.
  */
 export async function benchCatalog(
-  name: keyof typeof CATALOGS,
+  { name, state, layout = localLayout() }: BenchedCatalog,
   load: Load,
   only: readonly string[] = [],
   sameTail: readonly string[] = [],
   cacheHere = false,
 ) {
-  console.error(`bench: ${name} catalog`)
-  const state = CATALOGS[name]
-  const d1 = await serveD1(state)
+  console.error(`bench: ${name} catalog (layout ${layout})`)
+  const d1 = await serveD1(state, layout)
   const servers = [d1]
   try {
-    const cached = await serve(state, 'cached', d1)
+    const cached = await serve(state, 'cached', d1, { layout })
     servers.push(cached)
     const pages = await findPages(cached.base)
     const tail =
@@ -66,7 +83,9 @@ export async function benchCatalog(
     // Every request to these pages renders: see `Caching` in scripts/bench/harness.ts.
     const cache = cacheHere ? null : await serveCache()
     if (cache) servers.push(cache)
-    const missing = await serve(state, { missing: [...Object.values(pages), ...tail], cache }, d1)
+    const missing = await serve(state, { missing: [...Object.values(pages), ...tail], cache }, d1, {
+      layout,
+    })
     servers.push(missing)
     const measure = (server: Server, path: string | readonly string[], status: number) =>
       measureRoute(server, d1, path, status, load)
@@ -132,10 +151,10 @@ export async function benchCatalog(
       const res = await fetch(`${cached.base}/__bench/gate`)
       gateRuns.push(await res.json<{ ms: number; bytes: number }>())
     }
-    const providers = await db.prepare('SELECT COUNT(*) AS n FROM providers').first<{ n: number }>()
     return {
       name,
-      providers: providers?.n ?? 0,
+      layout,
+      providers: await countProviders(d1, layout),
       rows,
       tail,
       plans: plans.length,
@@ -145,6 +164,17 @@ export async function benchCatalog(
   } finally {
     await Promise.all(servers.map((s) => s.mf.dispose()))
   }
+}
+
+/** The providers of every shard of `layout`. */
+async function countProviders(d1: Server, layout: string): Promise<number> {
+  let providers = 0
+  for (let n = 0; n < (layoutNamed(layout)?.shards ?? 0); n++) {
+    const shard = (await d1.mf.getD1Database(shardBindingName(n))) as unknown as D1Database
+    const row = await shard.prepare('SELECT COUNT(*) AS n FROM providers').first<{ n: number }>()
+    providers += row?.n ?? 0
+  }
+  return providers
 }
 
 /** JavaScript a page ships: its module scripts and preloads and what they import, gzip. */

@@ -61,7 +61,16 @@ export default {
         })
       }
     }
-    const db = env.D1_ELSEWHERE ? d1Elsewhere(env.D1_ELSEWHERE, env.BENCH_D1_DELAY_MS ?? 0) : env.DB
+    const elsewhere = env.D1_ELSEWHERE
+    // Every D1 binding (DB, CONTROL and each shard of the layout) answered by the other workerd.
+    const databases = elsewhere
+      ? Object.fromEntries(
+          d1BindingNames(env).map((name) => [
+            name,
+            d1Elsewhere(elsewhere, name, env.BENCH_D1_DELAY_MS ?? 0),
+          ]),
+        )
+      : {}
     if (env.BENCH_MISSES && !purgedForever) {
       // Every page of BENCH_MISSES, purged at the end of time: each copy of those pages, in the
       // Cache API or in the isolate's memory, is then older than a purge and is never served,
@@ -75,7 +84,7 @@ export default {
     const kvDelay = env.BENCH_KV_DELAY_MS ?? 0
     const flags = kvDelay ? slowKv(env.FLAGS, kvDelay) : env.FLAGS
     const gate = kvDelay ? slowKv(env.GATE, kvDelay) : env.GATE
-    const served = { ...env, DB: db, FLAGS: flags, GATE: gate }
+    const served = { ...env, ...databases, FLAGS: flags, GATE: gate }
     if (env.BENCH_FLOOR) return floorFetch()(request, served, ctx)
     return worker.fetch(request, served, ctx)
   },
@@ -131,16 +140,27 @@ function slowKv(kv: KVNamespace, delay: number): KVNamespace {
   })
 }
 
+/** The names of the environment's D1 bindings: DB, CONTROL, SHARD_00, … */
+function d1BindingNames(env: BenchEnv): string[] {
+  return Object.entries(env)
+    .filter(([, value]) => typeof value === 'object' && value !== null && 'batch' in value)
+    .map(([name]) => name)
+}
+
 /**
  * The part of D1 that page reads use (`prepare(sql).bind(...).all()`, and `batch` of such
- * statements), sent over a service binding to the catalog's D1 in another workerd (`serveD1` in
- * harness.ts): like production, where D1 runs elsewhere and a query costs the worker a round
- * trip, not the query's work. Each round trip waits `delay` ms first, as a distant D1 would.
+ * statements), sent over a service binding to the catalog's D1 `binding` in another workerd
+ * (`serveD1` in harness.ts): like production, where D1 runs elsewhere and a query costs the
+ * worker a round trip, not the query's work. Each round trip waits `delay` ms first, as a
+ * distant D1 would; statements sent to different databases at once wait side by side.
  */
-function d1Elsewhere(service: Fetcher, delay: number): D1Database {
-  const roundTrip = async (body: unknown): Promise<unknown> => {
+function d1Elsewhere(service: Fetcher, binding: string, delay: number): D1Database {
+  const roundTrip = async (body: object): Promise<unknown> => {
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay))
-    const res = await service.fetch('http://d1/', { method: 'POST', body: JSON.stringify(body) })
+    const res = await service.fetch('http://d1/', {
+      method: 'POST',
+      body: JSON.stringify({ binding, ...body }),
+    })
     if (!res.ok) throw new Error(await res.text())
     return res.json()
   }

@@ -3,7 +3,9 @@
 // divided by the delay, is the number of sequential round trips before the status was decided.
 import type { PageName } from '../../src/pages'
 import { findPages } from './find-pages'
-import { CATALOGS, PHONE, serve, serveCache, serveD1 } from './harness'
+import type { BenchedCatalog } from './bench-catalog'
+import { catalogNamed } from './bench-catalog'
+import { PHONE, serve, serveCache, serveD1 } from './harness'
 
 const RUNS = 5
 
@@ -16,19 +18,21 @@ export interface DistanceRow {
   roundTrips: number
 }
 
-export async function benchDistance(delay: number): Promise<DistanceRow[]> {
-  console.error(`bench: distance, ${delay} ms per D1 round trip`)
-  const d1 = await serveD1(CATALOGS.default)
+export async function benchDistance(
+  delay: number,
+  { name, state, layout }: BenchedCatalog = catalogNamed('default'),
+): Promise<DistanceRow[]> {
+  console.error(`bench: distance, ${delay} ms per D1 round trip, ${name} catalog`)
+  const d1 = await serveD1(state, layout)
   const servers = [d1]
+  const options = { d1DelayMs: delay, ...(layout ? { layout } : {}) }
   try {
-    const cached = await serve(CATALOGS.default, 'cached', d1, { d1DelayMs: delay })
+    const cached = await serve(state, 'cached', d1, options)
     servers.push(cached)
     const pages = await findPages(cached.base)
     const cache = await serveCache()
     servers.push(cache)
-    const missing = await serve(CATALOGS.default, { missing: Object.values(pages), cache }, d1, {
-      d1DelayMs: delay,
-    })
+    const missing = await serve(state, { missing: Object.values(pages), cache }, d1, options)
     servers.push(missing)
     const row = async (route: DistanceRow['route'], base: string, path: string) => {
       const ttfb = await medianTtfb(base + path)

@@ -8,6 +8,7 @@ import { promisify } from 'node:util'
 import type { V4MiniflareOptions } from 'miniflare'
 import { CACHE_PLUGIN, convertV4MiniflareOptions, Miniflare } from 'miniflare'
 import { parse } from 'smol-toml'
+import { layoutDatabases, localLayout } from '../import/host'
 import { childWorkerds } from './cpu-time'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
@@ -16,6 +17,19 @@ export const PHONE =
 export const SITE = 'dist/bench/site'
 const HARNESS = 'dist/bench/harness'
 export const CATALOGS = { default: '.wrangler/state/v3', large: '.wrangler/bench-large/v3' }
+
+/**
+ * A catalog the bench seeds placed by `layout` (`--layout`), in a folder of its own: the default
+ * catalog's size or the 1M providers of `--large`.
+ */
+export function layoutCatalog(size: keyof typeof CATALOGS, layout: string): string {
+  return `.wrangler/bench-${size}-${layout}/v3`
+}
+
+/** The D1 bindings of `layout` (wrangler.toml's when none is named): DB, CONTROL, SHARD_nn. */
+export function d1Bindings(layout?: string): string[] {
+  return Object.keys(layoutDatabases(layout ?? localLayout()))
+}
 
 const run = promisify(execFile)
 
@@ -39,12 +53,16 @@ export async function step(
   await running
 }
 
-/** Assets, the default catalog (seeded once) and the benchmark worker's production bundle. */
-export async function buildHarness(): Promise<void> {
+/**
+ * Assets, the default catalog (seeded once; `seed: false` when the run serves only catalogs of its
+ * own) and the benchmark worker's production bundle.
+ */
+export async function buildHarness({ seed = true }: { seed?: boolean } = {}): Promise<void> {
   await step('client assets', 'npx', ['tsx', 'scripts/build-assets.ts'])
-  await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'], {
-    progress: true,
-  })
+  if (seed)
+    await step('default catalog (seeded once)', 'npx', ['tsx', 'scripts/seed.ts'], {
+      progress: true,
+    })
   await step('benchmark bundle', 'node_modules/.bin/wrangler', [
     'deploy',
     '--dry-run',
@@ -103,6 +121,8 @@ export interface SiteOptions {
   production?: boolean
   /** The segment row serves a page with nothing of its own (bench-worker.ts `floorPage`). */
   floor?: boolean
+  /** The catalog's layout (src/catalog/placement.ts): wrangler.toml's unless named. */
+  layout?: string
 }
 
 /** Miniflare's options of `serve`. */
@@ -116,6 +136,7 @@ export function siteOptions(
     kvDelayMs = 0,
     production = false,
     floor = false,
+    layout = localLayout(),
   }: SiteOptions = {},
 ): V4MiniflareOptions {
   const options: V4MiniflareOptions = {
@@ -128,6 +149,7 @@ export function siteOptions(
       PUBLIC_ORIGIN: 'https://www.care.example',
       ENVIRONMENT: 'bench',
       SENTRY_BROWSER_DSN: '',
+      SHARD_LAYOUT: layout,
       ...(caching === 'cached' ? {} : { BENCH_MISSES: [...caching.missing] }),
       BENCH_D1_DELAY_MS: d1DelayMs,
       BENCH_KV_DELAY_MS: kvDelayMs,
@@ -137,7 +159,7 @@ export function siteOptions(
     ...(production
       ? { ratelimits: { MESSAGE_SENDERS: { namespace_id: '1002', simple: MESSAGE_SENDERS } } }
       : {}),
-    d1Databases: { DB: 'DB' },
+    d1Databases: Object.fromEntries(d1Bindings(layout).map((name) => [name, name])),
     kvNamespaces: { FLAGS: 'FLAGS', GATE: 'GATE' },
     // Miniflare 5 keeps every binding's state under one root, as wrangler's `.wrangler/state/v3`.
     resourcePersistencePath: state,
@@ -157,22 +179,25 @@ export function siteOptions(
 }
 
 /**
- * A catalog's D1 in a workerd of its own, answering the part of D1 that page reads use
- * (`prepare(sql).bind(...).all()`, `batch`) over HTTP: bench-worker.ts's `d1Elsewhere` is its client.
+ * A catalog's D1 databases (every binding of its `layout`) in a workerd of their own, answering
+ * the part of D1 that page reads use (`prepare(sql).bind(...).all()`, `batch`) over HTTP, each
+ * request naming its binding: bench-worker.ts's `d1Elsewhere` is its client.
  */
-export async function serveD1(state: string): Promise<Server> {
+export async function serveD1(state: string, layout?: string): Promise<Server> {
   return started({
     script: `export default {
       async fetch(request, env) {
-        const { sql, params, batch } = await request.json()
-        const statement = (s) => env.DB.prepare(s.sql).bind(...s.params)
-        if (batch) return Response.json(await env.DB.batch(batch.map(statement)))
+        const { binding, sql, params, batch } = await request.json()
+        const db = env[binding]
+        if (!db) return new Response('no D1 binding ' + binding, { status: 500 })
+        const statement = (s) => db.prepare(s.sql).bind(...s.params)
+        if (batch) return Response.json(await db.batch(batch.map(statement)))
         return Response.json(await statement({ sql, params }).all())
       },
     }`,
     modules: true,
     compatibilityDate,
-    d1Databases: { DB: 'DB' },
+    d1Databases: Object.fromEntries(d1Bindings(layout).map((name) => [name, name])),
     resourcePersistencePath: state,
     handleRuntimeStdio: quiet,
   })

@@ -423,13 +423,17 @@ export async function benchSync({
   }
 }
 
-/** The import's rows/s: the default catalog generated and imported again into a fresh D1. */
-async function importSpeed(): Promise<number> {
+/**
+ * The import's rows/s: the default catalog generated and imported again into a fresh D1, placed
+ * by `layout` (wrangler.toml's unless named).
+ */
+export async function importSpeed(layout?: string): Promise<number> {
   const dir = 'dist/bench/sync-import'
   await rm(dir, { recursive: true, force: true })
+  console.error(`bench: the import's rows/s${layout ? `, layout ${layout}` : ''}`)
   const { stdout, stderr } = await promisify(execFile)(
     'node_modules/.bin/tsx',
-    ['scripts/seed.ts', '--force', '--persist-to', dir],
+    ['scripts/seed.ts', '--force', ...(layout ? ['--layout', layout] : []), '--persist-to', dir],
     { env: ENV, maxBuffer: 64 * 1024 * 1024 },
   )
   const rate = /applied.* \((\d+) rows\/s\)/.exec(stdout + stderr)?.[1]

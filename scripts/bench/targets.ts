@@ -102,3 +102,33 @@ export function scaleTargets(small: readonly Row[], large: readonly Row[]): Targ
     ]
   })
 }
+
+/** A sharded layout's p50 as a multiple of the one-shard layout's, at most (docs/scale.md). */
+const SHARDED = 1.2
+
+/**
+ * Each row of the catalog on a sharded layout against the same row on the one-shard layout,
+ * measured in the same run (the same whole-ms allowance as `scaleTargets`).
+ */
+export function layoutTargets(
+  one: readonly Row[],
+  sharded: readonly Row[],
+  layout: string,
+): Target[] {
+  return sharded.flatMap((row) => {
+    const before = one.find((r) => label(r) === label(row))
+    if (!before) return []
+    const ratio = row.measured.p50 / before.measured.p50
+    const withinStep = row.measured.p50 - before.measured.p50 <= P50_STEP_MS
+    return [
+      {
+        target: `${label(row)}: p50 on ${layout} ≤ ${SHARDED}× one shard's`,
+        measured:
+          `${row.measured.p50.toFixed(1)} / ${before.measured.p50.toFixed(1)} ms = ` +
+          (Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : '–') +
+          (withinStep && ratio > SHARDED ? ` (within ${P50_STEP_MS} ms)` : ''),
+        met: ratio <= SHARDED || withinStep,
+      },
+    ]
+  })
+}

@@ -14,6 +14,7 @@ import { parse, stringify } from 'smol-toml'
 import { fail } from '../cli'
 import type { Environment } from '../wrangler-config'
 import { deployTarget, migratedDatabases } from '../wrangler-config'
+import { layoutNamed, shardBindingName } from '../../src/catalog/placement'
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
 import type { Finished } from './finish'
@@ -30,8 +31,9 @@ const WRANGLER_ENV = {
  * Where the import runs. `sharded` (local): every batch goes to control and the shards of
  * wrangler.toml's layout as well as to DB, and the finish derives each database's own rows
  * (docs/scale.md): `npm run import` and the seed, so `npm start` has the catalog in every
- * database. `layout` (local): routed by that layout instead, into the shards wrangler.toml binds
- * (a re-pack's new layout, docs/scale.md). An environment's import always goes to its layout's
+ * database. `layout` (local, sharded): another layout of src/catalog/placement.ts than
+ * wrangler.toml's, its shards bound and migrated too (the bench's eight-shard catalog, a
+ * re-pack's new layout: docs/scale.md). An environment's import always goes to its layout's
  * databases (`remoteConfig`).
  */
 export type Target =
@@ -78,6 +80,18 @@ export function localDatabases(configPath = 'wrangler.toml'): Record<string, str
   )
 }
 
+/**
+ * The local D1 bindings of `layout` with their migrations folders: wrangler.toml's, and every
+ * shard the layout names that wrangler.toml does not bind (the bench's eight shards).
+ */
+export function layoutDatabases(layout: string): Record<string, string> {
+  const shards = layoutNamed(layout)?.shards
+  if (shards === undefined) fail(`no layout of src/catalog/placement.ts is named "${layout}"`)
+  const named: Record<string, string> = {}
+  for (let n = 0; n < shards; n++) named[shardBindingName(n)] = 'migrations/catalog'
+  return { ...named, ...localDatabases() }
+}
+
 /** The layout wrangler.toml's top level names (SHARD_LAYOUT in its vars). */
 export function localLayout(configPath = 'wrangler.toml'): string {
   const config = parse(readFileSync(configPath, 'utf8')) as { vars?: { SHARD_LAYOUT?: string } }
@@ -119,7 +133,11 @@ export async function bundleWorker(entry = 'scripts/import/import-worker.ts'): P
  */
 export function localWorker(
   script: string,
-  { bindings, persistTo }: { bindings: Record<string, string>; persistTo?: string },
+  {
+    bindings,
+    persistTo,
+    databases = localDatabases(),
+  }: { bindings: Record<string, string>; persistTo?: string; databases?: Record<string, string> },
 ): Miniflare {
   // The ids `wrangler dev` gives bindings without one: their names.
   // Miniflare 5 takes its options in a new shape; its converter reads the long-standing one.
@@ -129,7 +147,7 @@ export function localWorker(
       modulesRoot: dirname(script),
       modules: true,
       compatibilityDate: compatibilityDate(),
-      d1Databases: Object.fromEntries(Object.keys(localDatabases()).map((name) => [name, name])),
+      d1Databases: Object.fromEntries(Object.keys(databases).map((name) => [name, name])),
       kvNamespaces: { GATE: 'GATE' },
       bindings,
       ...(persistTo ? { resourcePersistencePath: persistTo } : {}),
@@ -141,10 +159,11 @@ export async function openHost(target: Target): Promise<ImportHost> {
   const script = await bundleWorker()
   if (target.local) {
     const state = join(target.persistTo ?? '.wrangler/state', 'v3')
-    const databases = localDatabases()
+    const databases = target.layout ? layoutDatabases(target.layout) : localDatabases()
     const mf = localWorker(script, {
       bindings: target.sharded ? { SHARD_LAYOUT: target.layout ?? localLayout() } : {},
       persistTo: state,
+      databases,
     })
     const host = client((await mf.ready).origin, () => mf.dispose())
     try {

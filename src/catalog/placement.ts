@@ -28,15 +28,33 @@ function everyState(shardOf: (state: string) => number): Record<string, number> 
 
 const eastWest = everyState((state) => (WEST.has(state) ? 1 : 0))
 
+// Eight regions of whole, neighbouring states, each about an eighth of the providers of the
+// 1M-provider catalog (115,000 to 132,000 of them; the bench's sharded layout). No state needs
+// a split at that size: California, the largest, is 95,000 providers, well under a shard's plan.
+const REGIONS = [
+  'ny ct ma me nh vt ri',
+  'pa nj md de dc va wv',
+  'fl ga sc nc al pr',
+  'tx ok la ar ms',
+  'oh mi in il',
+  'wi mn ia mo ne sd nd ky tn',
+  'ca nv hi ak',
+  'wa or id mt wy co ut az nm ks',
+].map((states) => new Set(states.split(' ')))
+
+const byRegion = everyState((state) => REGIONS.findIndex((region) => region.has(state)))
+
 /**
  * The layouts an environment may name. `two`, the default of `npm start`, the tests and the
  * bench, splits Georgia: Atlanta on the first shard, the rest of the state (its neighbours
  * included) with the West on the second, so that a state page reads two shards and a city's
- * nearby cities sit on another shard, as at scale. `one` is one shard beside control.
+ * nearby cities sit on another shard, as at scale. `one` is one shard beside control. `eight`,
+ * eight regions of the US, is the bench's sharded layout (`npm run bench -- --layout eight`).
  */
 export const LAYOUTS = {
   one: { shards: 1, states: everyState(() => 0), cities: {} },
   two: { shards: 2, states: { ...eastWest, ga: 1 }, cities: { 'atlanta-ga': 0 } },
+  eight: { shards: 8, states: byRegion, cities: {} },
   staging: { shards: 2, states: eastWest, cities: {} },
   production: { shards: 2, states: eastWest, cities: {} },
 } as const satisfies Record<string, Layout>

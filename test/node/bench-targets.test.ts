@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Row } from '../../scripts/bench/bench-catalog'
 import type { Measured } from '../../scripts/bench/measure-route'
-import { scaleTargets, targets } from '../../scripts/bench/targets'
+import { layoutTargets, scaleTargets, targets } from '../../scripts/bench/targets'
 
 const measured = (m: Partial<Measured>): Measured => ({
   requests: 1000,
@@ -121,5 +121,20 @@ describe('bench targets', () => {
     })
     expect(scaleTargets(at(2), at(4))[0]?.met).toBe(false)
     expect(scaleTargets(at(10), at(12))[0]?.met).toBe(true)
+  })
+
+  it("compares each row on a sharded layout with the same row on one shard's", () => {
+    const sharded = rows.map((r) => ({
+      ...r,
+      measured: measured({ p50: r.route === 'profile' ? 12.5 : 12 }),
+    }))
+    const verdicts = layoutTargets(rows, sharded, 'eight')
+    expect(verdicts.find((t) => t.target.startsWith('profile'))).toMatchObject({
+      target: "profile, miss: p50 on eight ≤ 1.2× one shard's",
+      measured: '12.5 / 10.0 ms = 1.25×',
+      met: false,
+    })
+    expect(verdicts.find((t) => t.target.startsWith('directory, miss'))?.met).toBe(true)
+    expect(verdicts).toHaveLength(sharded.length)
   })
 })

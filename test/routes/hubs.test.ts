@@ -93,7 +93,7 @@ describe('state pages (SEGMENTATION_STATE)', () => {
     let listed = ''
     for (const [, path] of sitemaps) listed += (await page(path ?? '')).html
     for (const c of cities) expect(listed).toContain(`${ORIGIN}/babysitters/${c.slug}<`)
-  })
+  }, 60_000)
 
   it('answer an unknown state with 404 and no D1 statement', async () => {
     const { res, statements } = await statementsOnceWarm('/babysitters/zz')

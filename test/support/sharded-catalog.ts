@@ -11,15 +11,18 @@ import { restoreDatabase } from './snapshot'
 
 let loaded: Promise<Databases> | null = null
 
-/** Control and the shards holding the test catalog, its stats and directory derived. */
-export function shardedCatalog(): Promise<Databases> {
-  loaded ??= load()
+/**
+ * Control and the shards holding the test catalog, its stats and directory derived; the set-up
+ * passes `schemas`, its migrations under way, so that the rows are fetched meanwhile.
+ */
+export function shardedCatalog(schemas?: Promise<unknown>): Promise<Databases> {
+  loaded ??= load(schemas)
   return loaded
 }
 
-async function load(): Promise<Databases> {
+async function load(schemas?: Promise<unknown>): Promise<Databases> {
   const databases = databasesOf(env)
-  const sharded = await snapshotPart('sharded')
+  const [sharded] = await Promise.all([snapshotPart('sharded'), schemas])
   const dumpOf = (binding: string) => {
     const dump = sharded[binding]
     if (!dump) throw new Error(`the test catalog's snapshot has no ${binding}`)

@@ -16,6 +16,8 @@ import { aMessage } from './examples'
 import type { Draft } from './examples'
 
 const databases = databasesOf(env)
+// A move between shards, and a shard failing beside one that does not, exist only with two
+// shards or more: those tests are skipped on the one-shard layout (docs/testing.md).
 const two = databases.shards.length >= 2
 
 const CITIES = {

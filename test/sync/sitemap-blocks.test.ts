@@ -201,5 +201,5 @@ describe('sitemap blocks', () => {
     const listed = profiles.map((p) => Number(/-(\d+)$/.exec(p)?.[1]))
     expect(listed).toEqual(await ids('providers'))
     for (const id of [...added, FAR]) expect(listed).toContain(id)
-  }, 60_000)
+  }, 600_000)
 })
