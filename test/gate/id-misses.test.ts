@@ -155,7 +155,7 @@ describe('the limit of 404s of ids', () => {
     })
   })
 
-  it('counts neither real ids nor removed ones: a crawler of real profiles is never limited', async () => {
+  it('never counts a real id: a crawler of real profiles is never limited', async () => {
     await withClockStill(async () => {
       const isolate = anIsolate()
       await warm(isolate)
