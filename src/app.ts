@@ -3,7 +3,15 @@ import type { Rerender } from './cache/edge-cache'
 import { edgeCache } from './cache/edge-cache'
 import { knownEntityPath } from './cache/entity-redirect'
 import type { AppEnv } from './env'
-import { methodsOf, noPage, pageContext, pageContextOf, ROUTES, routedPage } from './pages'
+import {
+  methodsOf,
+  namesAnId,
+  noPage,
+  pageContext,
+  pageContextOf,
+  ROUTES,
+  routedPage,
+} from './pages'
 import { dataRequests } from './request/data-requests'
 import { withDecision } from './request/decision'
 import { decision } from './request/decision-step'
@@ -12,6 +20,7 @@ import { allowMethods, normaliseRequest } from './request/normalise-request'
 import { Memory } from './memory'
 import type { SourcesOf } from './request/page-reads'
 import { routedSources } from './request/page-reads'
+import { idMisses } from './request/id-misses'
 import { requestContext } from './request/request-context'
 import { wayOut } from './request/way-out'
 import { notFound, onError, renderedNotFound } from './routes/error-response'
@@ -21,7 +30,7 @@ import { OPS_PREFIX } from './urls/paths'
 /**
  * The pipeline, top to bottom: the way out (src/request/way-out.ts) → the page table's row →
  * context → normalise → methods → data requests → the decision (gate, flags, cache key) → an
- * entity's known path → edge cache → route → errors.
+ * entity's known path → edge cache → the limit of id 404s → route → errors.
  * The app keeps `memory` between requests: a new app starts as a fresh isolate does. `routes`:
  * the page table's, or the benchmark's with one row's handler replaced (scripts/bench).
  * `sources`: which database each role of a page's reads is (src/request/page-reads.ts).
@@ -53,6 +62,7 @@ export function createApp(
   for (const { row, path } of routes) {
     if (row.entity) app.use(path, knownEntityPath(row.entity))
     if (row.policy) app.use(path, edgeCache(row.policy, rerender))
+    if (namesAnId(row)) app.use(path, idMisses)
     app.on(row.method, path, row.handler)
   }
 

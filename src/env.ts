@@ -67,6 +67,11 @@ export interface AppEnv {
     fetchSelf: (request: Request) => Promise<Response>
     /** What the flags know of the page a GET path routes to (the page table's); ops paths only. */
     pageOf: (path: string) => PageContext
+    /**
+     * Set when an id page's 404 answers with no read, its address past the limit of id 404s
+     * (src/request/id-misses.ts): the 404 is not stored, whatever the id names.
+     */
+    unread: boolean
     /** Set when a section streamed after the shell failed: the page is not stored. */
     renderFailed: boolean
     /**

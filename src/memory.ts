@@ -7,6 +7,7 @@ import { DerivedReads } from './data/derived-reads'
 import { keptCities } from './data/kept-cities'
 import { keptFlags } from './flags/read-flags'
 import { keptGate } from './gate/gate-store'
+import { LimitedAddresses } from './gate/id-misses'
 import { keptNewCities } from './gate/new-cities'
 import { AccessKeys } from './request/access-keys'
 import { Fragments } from './views/fragments'
@@ -29,6 +30,11 @@ export class Memory {
    * and after each newer purge (docs/request-flow.md, "The gate").
    */
   readonly newCities = keptNewCities(() => this.purges.newest)
+  /**
+   * Addresses past the limit of 404s of ids, each for the rest of its window: their unknown ids
+   * answer with no read (docs/hardening.md).
+   */
+  readonly limitedAddresses = new LimitedAddresses()
   /** Purge generations, read from D1 in the background every 5 s (docs/caching.md). */
   readonly purges = new KnownPurges()
   /** The path of each profile and job answered for: another name part is redirected, no read. */

@@ -433,6 +433,14 @@ export function routedPage(path: string): RoutedPage | null {
   return routedOf(match.row, match.params)
 }
 
+/**
+ * Whether `row`'s URL names a provider or a job by id: the gate passes such ids on to control's
+ * directory read, whose 404s are limited per address (src/request/id-misses.ts).
+ */
+export function namesAnId(row: PageRow): boolean {
+  return Object.values(row.gate ?? {}).some((kind) => kind !== 'city')
+}
+
 /** What the steps after the page table need of a request routed to `row`. */
 function routedOf(row: PageRow, params: Readonly<Record<string, string>>): RoutedPage {
   return {

@@ -9,7 +9,7 @@ import { assess } from './entry-meta'
 import { ifNoneMatchHits } from './etag'
 import { purgesKnown } from './generations'
 import type { Policy } from './policies'
-import { fromCurrentData, storableHead, storableRender } from './storable'
+import { fromCurrentData, storableHead, storableRender, UNREAD } from './storable'
 import type { CopyOf } from './stored-page'
 import { etagOf, storePage } from './stored-page'
 import { servable, withoutBodyHeaders } from './stored-response'
@@ -124,7 +124,7 @@ async function store(
   again: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   const res = c.res
-  const { windows, notStored } = storableHead(policy, cache, res, now)
+  const { windows, notStored } = c.get('unread') ? UNREAD : storableHead(policy, cache, res, now)
   const headers = new Headers(res.headers)
   headers.set('x-cache', notStored ? 'BYPASS' : 'MISS')
   if (windows) headers.set('cache-control', windows.cacheControl)

@@ -12,7 +12,22 @@ export type Lifetimes = Omit<EntryMeta, 'storedAt' | 'tags' | 'etag' | 'nonce' |
  * purge of its tags is another case: it is rendered again (`fromCurrentData`).
  */
 export type NotStored =
-  'no cache' | 'status' | 'sets a cookie' | 'render failed' | 'stray flags' | 'behind a purge'
+  | 'unread'
+  | 'no cache'
+  | 'status'
+  | 'sets a cookie'
+  | 'render failed'
+  | 'stray flags'
+  | 'behind a purge'
+
+/**
+ * An id page's 404 answered with no read (src/request/id-misses.ts): never stored, and sent with
+ * its own `no-store`.
+ */
+export const UNREAD: { windows: null; notStored: NotStored } = {
+  windows: null,
+  notStored: 'unread',
+}
 
 /**
  * Whether a render may be stored, before its body is read: the Cache API answered, its status

@@ -1,64 +1,55 @@
-import { ENTITY_KINDS, GateFilter } from './gate-filter'
+import { ENTITY_KEY, ENTITY_KINDS, GateFilter } from './gate-filter'
 import type { EntityKind } from './gate-filter'
 
 const PAGE = 10_000
 
 /**
- * Room a build leaves for additions, over its items: the cron takes additions into the stored
- * filter (`extendGate`) until they fill it, and only then builds it again from the whole catalog.
- * A tenth of the catalog is weeks of a marketplace's new providers and jobs.
+ * Room a build leaves for additions, over its cities: the cron takes new cities into the stored
+ * filter (`extendGate`) until they fill it, and only then builds it again from every city. A
+ * tenth more cities is years of a marketplace's growth into new places.
  */
 export const GATE_ROOM = 0.1
 
-/** Where a database holds what the gate is built of: its entities' tables and removed providers. */
+/**
+ * Where a database holds what the gate is built of besides its cities: its entities' tables,
+ * read for their highest ids only (the watermarks). Whether an id exists, or was removed (410),
+ * is the directory's word, read by the page itself (docs/scale.md, "The gate for ids").
+ */
 export interface GateSources {
   entities: Readonly<Record<EntityKind, string>>
-  /** SQL: the ids of the providers catalog sync removed, as text. */
-  removed: string
 }
 
-/** The one database holding the whole catalog: removals are its sync_versions' tombstones. */
-export const CATALOG_GATE: GateSources = {
-  entities: { provider: 'providers', job: 'jobs' },
-  removed:
-    "SELECT substr(key, 10) AS id FROM sync_versions WHERE key > 'provider:' AND key < 'provider;' AND removed = 1",
-}
+/** The one database holding the whole catalog. */
+export const CATALOG_GATE: GateSources = { entities: { provider: 'providers', job: 'jobs' } }
 
-/** Control (docs/scale.md): its directory of the shards' providers and jobs, and its tombstones. */
+/** Control (docs/scale.md): its directory of the shards' providers and jobs. */
 export const CONTROL_GATE: GateSources = {
   entities: { provider: 'provider_directory', job: 'job_directory' },
-  removed:
-    "SELECT substr(key, 10) AS id FROM directory_tombstones WHERE key > 'provider:' AND key < 'provider;'",
 }
 
 /**
- * Builds the gate from D1, reading in keyset pages so the catalog never sits in memory.
+ * Builds the gate from D1: every city slug, read in keyset pages, and each entity table's
+ * highest id (one index read each), so its cost grows with the cities, not the providers.
  * Run by the cron trigger (src/worker.ts) and by `npm run gate` (scripts/build-gate.ts).
  */
 export async function buildGate(
   d1: D1Database,
   now = new Date(),
-  { entities: ENTITY_TABLES, removed: REMOVED }: GateSources = CATALOG_GATE,
+  { entities: ENTITY_TABLES }: GateSources = CATALOG_GATE,
 ): Promise<GateFilter> {
-  const count = async (table: string) =>
-    (await d1.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())?.n ?? 0
   const watermark = async (table: string, column = 'id') =>
     (await d1.prepare(`SELECT MAX(${column}) AS n FROM ${table}`).first<{ n: number | null }>())
       ?.n ?? 0
 
   // Read before the cities: a city added while the build runs is past it, and looked up later.
   const cityAdditions = await watermark('city_additions', 'seq')
-  // A provider catalog sync removed keeps its place: its profile answers 410, not 404 (docs/sync.md).
-  const removed = await d1.prepare(REMOVED).raw<[string]>()
-  let items = (await count('cities')) + removed.length
+  const items =
+    (await d1.prepare('SELECT COUNT(*) AS n FROM cities').first<{ n: number }>())?.n ?? 0
   const watermarks = {} as Record<EntityKind, number>
-  for (const kind of ENTITY_KINDS) {
-    items += await count(ENTITY_TABLES[kind])
-    watermarks[kind] = await watermark(ENTITY_TABLES[kind])
-  }
+  for (const kind of ENTITY_KINDS) watermarks[kind] = await watermark(ENTITY_TABLES[kind])
   const gate = GateFilter.create(
     items,
-    { version: 1, builtAt: now.toISOString(), watermarks, cityAdditions },
+    { version: 1, holds: 'cities', builtAt: now.toISOString(), watermarks, cityAdditions },
     Math.ceil(items * (1 + GATE_ROOM)) + 1_000,
   )
 
@@ -71,20 +62,6 @@ export async function buildGate(
     if (results.length < PAGE) break
     after = results[results.length - 1]?.[0] ?? after
   }
-  for (const [id] of removed) gate.add('provider', Number(id))
-  for (const kind of ENTITY_KINDS) {
-    for (let after = 0; ;) {
-      const results = await d1
-        .prepare(
-          `SELECT id FROM ${ENTITY_TABLES[kind]} WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`,
-        )
-        .bind(after, watermarks[kind], PAGE)
-        .raw<[number]>()
-      for (const [id] of results) gate.add(kind, id)
-      if (results.length < PAGE) break
-      after = results[results.length - 1]?.[0] ?? after
-    }
-  }
   return gate
 }
 
@@ -92,7 +69,8 @@ export async function buildGate(
  * The stored gate with the additions logged since it was built or last extended
  * (migrations/0006_city_additions.sql), read as a key range of the log: work that grows with what
  * was added, not with the catalog. Null when there is no stored gate, an older one without a
- * place in the log or room, or the additions would pass its capacity: then build it again.
+ * place in the log or room or that held ids too, or the additions would pass its capacity: then
+ * build it again.
  */
 export async function extendGate(
   d1: D1Database,
@@ -100,8 +78,10 @@ export async function extendGate(
 ): Promise<GateFilter | null> {
   const after = gate?.meta.cityAdditions
   const capacity = gate?.meta.capacity
-  if (!gate || after === undefined || capacity === undefined) return null
+  if (!gate || after === undefined || capacity === undefined || gate.meta.holds !== 'cities')
+    return null
   const added: string[] = []
+  let slugs = 0
   let last = after
   for (;;) {
     const results = await d1
@@ -110,9 +90,11 @@ export async function extendGate(
       .raw<[number, string]>()
     for (const [seq, slug] of results) {
       added.push(slug)
+      // Only city slugs take room: an entity's key raises a watermark.
+      if (!ENTITY_KEY.test(slug)) slugs++
       last = seq
     }
-    if (gate.meta.items + added.length > capacity) return null
+    if (gate.meta.items + slugs > capacity) return null
     if (results.length < PAGE) break
   }
   gate.extend(added, last)

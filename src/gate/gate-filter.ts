@@ -23,9 +23,9 @@ export const GATE_ERROR_RATE = 0.0001
 /** Catalog data behind a URL: city slugs, and entities by numeric id. */
 export type GateKind = 'city' | 'provider' | 'job'
 
-/** Entity kinds with increasing ids: an id above the build's watermark (the highest id it saw)
- * is newer than the filter and passes to D1, so an entity added after the build is still served;
- * up to NEW_ID_MARGIN above it, since no more are created between two builds. */
+/** Entity kinds with increasing ids: an id up to the build's watermark (the highest id it saw),
+ * or newer than the filter by at most NEW_ID_MARGIN, passes to control's directory, which
+ * decides; one further above cannot exist yet, since no more are created between two builds. */
 export const ENTITY_KINDS = ['provider', 'job'] as const
 export type EntityKind = (typeof ENTITY_KINDS)[number]
 
@@ -38,6 +38,11 @@ export const NEW_ID_MARGIN = 100_000
 
 export interface GateMeta {
   version: 1
+  /**
+   * What the bits hold: city slugs alone. Absent in builds that held every provider and job id
+   * too, which the cron builds again rather than extends.
+   */
+  holds?: 'cities'
   builtAt: string
   items: number
   size: number
@@ -58,10 +63,15 @@ export interface GateMeta {
 }
 
 const MAX_ANSWERS = 10_000
+/** An entity's key in the city log (`provider:12`), where the rest are city slugs. */
+export const ENTITY_KEY = /^(provider|job):(\d+)$/
 /** Longer than any slug the catalog makes (a city's, a keyword's). */
 export const MAX_SLUG = 100
 
-/** The filter of every valid slug and id, as built by build-gate.ts and kept in KV. */
+/**
+ * The filter of every city slug, and the highest provider and job ids, as built by build-gate.ts
+ * and kept in KV: its size grows with the cities, never with the providers.
+ */
 export class GateFilter {
   readonly #bloom: BloomFilter
   #meta: GateMeta
@@ -121,36 +131,35 @@ export class GateFilter {
 
   /**
    * Takes in what was added after the build: city slugs and entity keys (`provider:12`) as the
-   * city log records them, up to its number `cityAdditions`. An entity's id above the watermark
-   * raises it: every new id is in the log, so one that is not cannot exist.
+   * city log records them, up to its number `cityAdditions`. A slug is added to the bits; an
+   * entity's id only raises its watermark: every new id is in the log, so one above it cannot
+   * exist yet.
    */
   extend(added: readonly string[], cityAdditions: number): void {
     const watermarks = { ...this.#meta.watermarks }
+    let slugs = 0
     for (const value of added) {
-      const entity = /^(provider|job):(\d+)$/.exec(value)
+      const entity = ENTITY_KEY.exec(value)
       const kind = entity?.[1] as EntityKind | undefined
-      if (kind && entity) {
-        const id = Number(entity[2])
-        this.add(kind, id)
-        watermarks[kind] = Math.max(watermarks[kind], id)
-      } else this.add('city', value)
+      if (kind && entity) watermarks[kind] = Math.max(watermarks[kind], Number(entity[2]))
+      else {
+        this.add('city', value)
+        slugs++
+      }
     }
-    this.#meta = {
-      ...this.#meta,
-      items: this.#meta.items + added.length,
-      watermarks,
-      cityAdditions,
-    }
+    this.#meta = { ...this.#meta, items: this.#meta.items + slugs, watermarks, cityAdditions }
   }
 
-  /** False only when `value` is certainly not in the catalog. */
+  /**
+   * False only when `value` is certainly not in the catalog. A city slug is checked against the
+   * bits; an entity's id only against its watermark: the filter holds no ids (their bits would
+   * grow with the providers, past a KV value at tens of millions), so an id up to NEW_ID_MARGIN
+   * above it may exist and control's directory read decides (docs/scale.md, "The gate for ids").
+   */
   has(kind: GateKind, value: string | number): boolean {
     if (isEntityKind(kind)) {
       const id = Number(value)
-      if (!isId(id)) return false
-      const watermark = this.meta.watermarks[kind]
-      if (id > watermark) return id <= watermark + NEW_ID_MARGIN
-      return this.#check(`${kind}:${id}`)
+      return isId(id) && id <= this.meta.watermarks[kind] + NEW_ID_MARGIN
     }
     // No catalog slug is this long; nor is an answer kept for one (the answers stay small).
     if (String(value).length > MAX_SLUG) return false

@@ -62,6 +62,31 @@ describe('the gate', () => {
     expect(jobs.every(([id]) => gate.has('job', id))).toBe(true)
   })
 
+  it('holds the cities alone: its size grows with them, never with the providers', async () => {
+    const cities = await env.CONTROL.prepare('SELECT COUNT(*) AS n FROM cities').first<{
+      n: number
+    }>()
+    const before = await buildGate(env.CONTROL, new Date(), CONTROL_GATE)
+    expect([before.meta.holds, before.meta.items]).toEqual(['cities', cities?.n])
+    // Ten thousand more providers in the directory: the same bits, a higher watermark.
+    const first = before.meta.watermarks.provider + 1
+    await env.CONTROL.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
+       INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at, head)
+       SELECT ? + i, 0, 1, 'many', 1, '2026-01-01', '{}' FROM n`,
+    )
+      .bind(first)
+      .run()
+    try {
+      const after = await buildGate(env.CONTROL, new Date(), CONTROL_GATE)
+      expect(after.meta.items).toBe(before.meta.items)
+      expect(after.bytes().byteLength).toBe(before.bytes().byteLength)
+      expect(after.meta.watermarks.provider).toBe(first + 9_999)
+    } finally {
+      await env.CONTROL.prepare('DELETE FROM provider_directory WHERE id >= ?').bind(first).run()
+    }
+  })
+
   it('rejects slugs it has never seen, at the seed error rate', async () => {
     const gate = await readGate(env.GATE)
     if (!gate) throw new Error('setup saved no gate')

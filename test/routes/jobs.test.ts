@@ -457,17 +457,23 @@ describe('job details', () => {
     })
   })
 
-  it('answer a removed job with 404 from the gate alone once it is rebuilt', async () => {
+  it("answer a removed job with 404 from control's directory read alone, the gate rebuilt or not", async () => {
     const [job] = await jobs('id > 1 AND id < (SELECT MAX(id) FROM jobs) ORDER BY id LIMIT 1')
     if (!job) throw new Error('no job between the first and the last')
+    // As a removal applies: the job's rows go from its shard, its row from the directory.
     await onEntityShard('job', job.id, (db) => [
       db.prepare('DELETE FROM jobs WHERE id = ?').bind(job.id),
     ])
+    await env.CONTROL.prepare('DELETE FROM job_directory WHERE id = ?').bind(job.id).run()
     await purge({ tags: [`job:${job.id}`] })
     // Positive and below the highest id: neither the shortcut for ids under 1 nor the
-    // watermark decides, the bloom filter does.
+    // watermark decides; the gate holds no ids, so the directory does, and no shard is read.
     await rebuildGate()
     const { res, statements } = await statementsOnceWarm(`/job/${job.title_slug}-${job.id}`)
-    expect([res.status, statements]).toEqual([404, []])
+    expect(res.status).toBe(404)
+    // The directory's one read, and no read of a job's rows on any shard (the purges are
+    // control's, read as ever after a purge).
+    expect(statements.filter((sql) => sql.includes('job_directory'))).toHaveLength(1)
+    expect(statements.filter((sql) => /\bFROM jobs\b/.test(sql))).toEqual([])
   })
 })

@@ -323,16 +323,20 @@ describe('provider profiles', () => {
     // As the data pipeline does after removing a provider: purge its pages from the edge.
     await purge({ tags: [`provider:${p.id}`] })
     expect((await fetchPage(`/p/${p.name_slug}-${p.id}`)).status).toBe(404)
-    // Once the gate is rebuilt, the bloom filter itself refuses the id, which is positive and
-    // below the highest (no shortcut for ids under 1 or a watermark applies): no D1 read.
+    // Gone from the directory too, the gate rebuilt: the id is positive and below the highest
+    // (no shortcut for ids under 1 or a watermark applies), and the gate holds no ids, so the
+    // directory's one read decides, and no shard is read.
     const [highest] = (
       await fromShards<{ id: number }>('SELECT MAX(id) AS id FROM providers')
     ).sort((a, b) => b.id - a.id)
     expect(p.id).toBeGreaterThan(0)
     expect(p.id).toBeLessThan(highest?.id ?? 0)
+    await env.CONTROL.prepare('DELETE FROM provider_directory WHERE id = ?').bind(p.id).run()
     await rebuildGate()
     const gone = await statementsOnceWarm(`/p/${p.name_slug}-${p.id}`)
-    expect([gone.res.status, gone.statements]).toEqual([404, []])
+    expect(gone.res.status).toBe(404)
+    expect(gone.statements.filter((sql) => sql.includes('provider_directory'))).toHaveLength(1)
+    expect(gone.statements.filter((sql) => /\bFROM providers\b/.test(sql))).toEqual([])
     // The provider after it still exists, and still passes.
     const next = await provider('1 = 1')
     expect((await fetchPage(`/p/${next.name_slug}-${next.id}`)).status).toBe(200)

@@ -89,7 +89,7 @@ describe('the gate after a catalog change', () => {
 
     await saveGate(env.GATE, await buildGate(env.CONTROL, new Date(), CONTROL_GATE))
     expect((await statusOf(anIsolate(), profile(FAR + 1))).status).toBe(410)
-    // A provider never in the catalog is still a 404, with no D1 read.
+    // A provider never in the catalog is still a 404: the directory has no row, nor a tombstone.
     expect((await statusOf(anIsolate(), profile(FAR + 50))).status).toBe(404)
   })
 
