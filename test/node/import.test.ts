@@ -10,7 +10,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { getPlatformProxy } from 'wrangler'
 import { parse } from 'smol-toml'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ImportHost } from '../../scripts/import/host'
@@ -23,6 +22,7 @@ import { catalogLines } from '../../scripts/seed/catalog-lines'
 import { catalogPlaces } from '../../scripts/seed/places'
 import { layoutNamed, shardOfCity } from '../../src/catalog/placement'
 import { readGate } from '../../src/gate/gate-store'
+import { withBindings } from './local-bindings'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 const NOW = new Date('2026-11-01T00:00:00Z')
@@ -102,19 +102,6 @@ const SHARDED = {
     rows: ['cities', 'providers', 'provider_services', 'reviews', 'jobs', 'sync_versions'],
     derived: ['service_city_stats', 'job_city_stats', 'city_service_mixes'],
   },
-}
-
-/** The local bindings of the persist folder `persistTo`, for `use`. */
-async function withBindings<T>(persistTo: string, use: (env: Env) => Promise<T>): Promise<T> {
-  const { env, dispose } = await getPlatformProxy<Env>({
-    persist: { path: join(persistTo, 'v3') },
-    remoteBindings: false,
-  })
-  try {
-    return await use(env)
-  } finally {
-    await dispose()
-  }
 }
 
 const all = async (db: D1Database, sql: string) => (await db.prepare(sql).all()).results

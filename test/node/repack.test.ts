@@ -11,13 +11,13 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { getPlatformProxy } from 'wrangler'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogLines } from '../../scripts/seed/catalog-lines'
 import { catalogPlaces } from '../../scripts/seed/places'
 import { purgeRequestSchema } from '../../src/cache/purge'
 import { layoutNamed, shardOfCity } from '../../src/catalog/placement'
 import { ALL_PAGES_TAGS } from '../../src/sync/purge-tags'
+import { withBindings } from './local-bindings'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 const NOW = new Date('2026-11-01T00:00:00Z')
@@ -121,18 +121,6 @@ async function runImport(file: string, args: string[]): Promise<void> {
     ['scripts/import.ts', '--file', file, ...args],
     { env: ENV },
   )
-}
-
-async function withBindings<T>(persistTo: string, use: (env: Env) => Promise<T>): Promise<T> {
-  const { env, dispose } = await getPlatformProxy<Env>({
-    persist: { path: join(persistTo, 'v3') },
-    remoteBindings: false,
-  })
-  try {
-    return await use(env)
-  } finally {
-    await dispose()
-  }
 }
 
 /** Tables of a database that are not the catalog's: work in flight and operational records. */
