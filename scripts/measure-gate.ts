@@ -19,7 +19,7 @@ try {
   const loadMs = performance.now() - t
 
   const known = new Set(
-    (await env.DB.prepare('SELECT slug FROM cities').raw<[string]>()).map(([s]) => s),
+    (await env.CONTROL.prepare('SELECT slug FROM cities').raw<[string]>()).map(([s]) => s),
   )
   const states = Object.keys(STATES).map((s) => s.toLowerCase())
   const random = mulberry32(42)

@@ -1,9 +1,9 @@
 // Runs in workerd before every test file, in that file's own storage and modules (so the
-// worker's app starts with nothing kept in memory): the schema from migrations/ (and control's
-// and each shard's, from its two folders: docs/scale.md), then the test catalog in control and
-// the shards and its gate, restored from the rows the import's own code left once for the run
+// worker's app starts with nothing kept in memory): control's schema and each shard's, from
+// their two folders (docs/scale.md), then the test catalog in control and the shards and its
+// gate, restored from the rows the import's own code left once for the run
 // (test/node/catalog-snapshot.ts: its change messages validated and routed in batches, then each
-// database's ratings, stats and directory derived once). DB keeps its schema and no rows.
+// database's ratings, stats and directory derived once, and the gate built from the directory).
 import { applyD1Migrations } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { inject } from 'vitest'
@@ -12,7 +12,6 @@ import { snapshotPart } from './support/catalog-snapshot'
 import { shardedCatalog } from './support/sharded-catalog'
 import { restoreKv } from './support/snapshot'
 
-await applyD1Migrations(env.DB, inject('migrations'))
 await applyD1Migrations(env.CONTROL, inject('controlMigrations'))
 for (const shard of databasesOf(env).shards)
   await applyD1Migrations(shard, inject('catalogMigrations'))

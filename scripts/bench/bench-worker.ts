@@ -50,7 +50,7 @@ export default {
         return new Response(null, { status: 204 })
       case '/__bench/purges':
         // The purge store read by a fresh isolate (all rows) and by a warm one (what changed).
-        return Response.json(await measurePurgeReads(env.DB))
+        return Response.json(await measurePurgeReads(env.CONTROL))
       case '/__bench/gate': {
         // The filter's read from KV and its decoding, as a fresh isolate pays it.
         const started = performance.now()
@@ -61,7 +61,9 @@ export default {
         })
       }
     }
-    const db = env.D1_ELSEWHERE ? d1Elsewhere(env.D1_ELSEWHERE, env.BENCH_D1_DELAY_MS ?? 0) : env.DB
+    const db = env.D1_ELSEWHERE
+      ? d1Elsewhere(env.D1_ELSEWHERE, env.BENCH_D1_DELAY_MS ?? 0)
+      : env.CONTROL
     if (env.BENCH_MISSES && !purgedForever) {
       // Every page of BENCH_MISSES, purged at the end of time: each copy of those pages, in the
       // Cache API or in the isolate's memory, is then older than a purge and is never served,
@@ -75,7 +77,7 @@ export default {
     const kvDelay = env.BENCH_KV_DELAY_MS ?? 0
     const flags = kvDelay ? slowKv(env.FLAGS, kvDelay) : env.FLAGS
     const gate = kvDelay ? slowKv(env.GATE, kvDelay) : env.GATE
-    const served = { ...env, DB: db, FLAGS: flags, GATE: gate }
+    const served = { ...env, CONTROL: db, FLAGS: flags, GATE: gate }
     if (env.BENCH_FLOOR) return floorFetch()(request, served, ctx)
     return worker.fetch(request, served, ctx)
   },
