@@ -49,17 +49,30 @@ export async function fromShards<T>(sql: string, ...params: unknown[]): Promise<
 }
 
 /**
- * `messages` applied across control and the shards as the consumer does; throws, with each
- * database's reason, if any waits. Resolves to the rows D1 read and wrote.
+ * `messages` applied across control and the shards as the consumer does: what it returns to
+ * retry (a listing before its provider in the batch's order, a failed part) delivered again, up
+ * to five times; throws, naming each message still held back and each database's reason, if any
+ * is. Resolves to the rows D1 read and wrote.
  */
 export async function applyAcross(
   messages: readonly CatalogMessage[],
   options: { now?: Date } = {},
 ): Promise<RowsTouched> {
-  const outcome = await applyRouted(databasesOf(env), messages, options)
-  if (outcome.retry.length)
-    throw new Error(`not applied: ${outcome.failures.map((f) => f.error).join('; ')}`)
-  return outcome.rows
+  const rows = { rowsRead: 0, rowsWritten: 0 }
+  let left: readonly CatalogMessage[] = messages
+  let reasons: string[] = []
+  for (let round = 0; round < 5 && left.length; round++) {
+    const outcome = await applyRouted(databasesOf(env), left, options)
+    rows.rowsRead += outcome.rows.rowsRead
+    rows.rowsWritten += outcome.rows.rowsWritten
+    left = outcome.retry
+    reasons = outcome.failures.map((f) => f.error)
+  }
+  if (left.length)
+    throw new Error(
+      `not applied: ${[left.map((m) => `${m.kind} ${m.id}`).join(', '), ...reasons].join('; ')}`,
+    )
+  return rows
 }
 
 /** The tables control has (read once a file). */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
+import { databasesOf } from '../../src/data/databases'
 import { COALESCE_MS, flushPendingPurges } from '../../src/sync/purge-tags'
+import { applyRouted } from '../../src/sync/routed-apply'
 import { applyAcross, catalogRow, catalogRows } from '../support/databases'
 import { aMessage } from './examples'
 
@@ -192,34 +194,45 @@ describe('applying catalog changes', () => {
     )
   })
 
-  it('refuses a job in a city not in the catalog, applying nothing of its batch', async () => {
+  it('holds back a job in a city not in the catalog, applying the rest of its batch', async () => {
+    // Routed, the job is on no shard: returned to retry (then dead-lettered), while control's
+    // part of the batch stands alone.
     const activity = aMessage('activity.upserted', (m) => (m.id = 900000401))
     const job = aMessage('job.upserted', (m) => ((m.id = 900000401), (m.entity.cityId = 999999999)))
-    await expect(applyAcross([activity, job])).rejects.toThrow(/FOREIGN KEY/)
-    expect(await row('SELECT id FROM activities WHERE id = 900000401')).toBeNull()
-    expect(await row("SELECT key FROM sync_versions WHERE key = 'activity:900000401'")).toBeNull()
+    const outcome = await applyRouted(databasesOf(env), [activity, job])
+    expect(outcome.retry).toEqual([job])
+    expect(await row('SELECT id FROM jobs WHERE id = 900000401')).toBeNull()
+    expect(await row("SELECT key FROM sync_versions WHERE key = 'job:900000401'")).toBeNull()
+    expect(await row('SELECT id FROM activities WHERE id = 900000401')).toEqual({ id: 900000401 })
   })
 
-  it('drops the listing and review of a removed provider, and refuses those of an unknown one', async () => {
-    await applyAcross([aMessage('provider.removed', (m) => (m.id = 900000501))])
-    await applyAcross([
+  it('drops the listing and review of a removed provider, and holds back those of an unknown one', async () => {
+    await applyAcross([aMessage('provider.upserted', (m) => (m.id = 900000501))])
+    await applyAcross([aMessage('provider.removed', (m) => ((m.id = 900000501), (m.version += 1)))])
+    await applyRouted(databasesOf(env), [
       aMessage('provider-service.offered', (m) => (m.id = 900000501)),
       aMessage('review.added', (m) => ((m.id = 900000501), (m.entity.providerId = 900000501))),
     ])
     expect(
       await row('SELECT provider_id FROM provider_services WHERE provider_id = 900000501'),
     ).toBeNull()
+    expect(await row('SELECT id FROM reviews WHERE id = 900000501')).toBeNull()
+    // A provider no shard holds: its listing waits for it (retried, then dead-lettered).
     await expect(
       applyAcross([aMessage('provider-service.offered', (m) => (m.id = 900000502))]),
-    ).rejects.toThrow(/NOT NULL/)
+    ).rejects.toThrow(/not applied: provider-service.offered 900000502/)
+    expect(
+      await row('SELECT provider_id FROM provider_services WHERE provider_id = 900000502'),
+    ).toBeNull()
   })
 
   it('drops a review moved to a removed provider from the provider it was of', async () => {
     await applyAcross([
       aMessage('provider.upserted', (m) => (m.id = 900000601)),
+      aMessage('provider.upserted', (m) => (m.id = 900000602)),
       aMessage('review.added', (m) => ((m.id = 900000601), (m.entity.providerId = 900000601))),
-      aMessage('provider.removed', (m) => (m.id = 900000602)),
     ])
+    await applyAcross([aMessage('provider.removed', (m) => ((m.id = 900000602), (m.version += 1)))])
     expect(await row('SELECT review_count FROM providers WHERE id = 900000601')).toEqual({
       review_count: 1,
     })
