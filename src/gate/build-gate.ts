@@ -67,7 +67,7 @@ export async function buildGate(
 
 /**
  * The stored gate with the additions logged since it was built or last extended
- * (migrations/0006_city_additions.sql), read as a key range of the log: work that grows with what
+ * (migrations/control/0001_control.sql), read as a key range of the log: work that grows with what
  * was added, not with the catalog. Null when there is no stored gate, an older one without a
  * place in the log or room or that held ids too, or the additions would pass its capacity: then
  * build it again.

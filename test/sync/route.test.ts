@@ -9,7 +9,7 @@ import type { CatalogMessage } from '../../src/sync/messages'
 import { parseMessage } from '../../src/sync/messages'
 import type { Whereabouts } from '../../src/sync/route'
 import { routeMessages } from '../../src/sync/route'
-import { singleCatalog } from '../support/single-catalog'
+import { catalogRows } from '../support/databases'
 import { aMessage } from './examples'
 
 const catalog: CatalogMessage[] = inject('catalogLines').map((line) => {
@@ -20,12 +20,10 @@ const catalog: CatalogMessage[] = inject('catalogLines').map((line) => {
 
 const nothingKnown: Whereabouts = { citySlug: () => null, providerShard: () => null }
 
-// The one database's catalog, to hold the routing against (restored here).
-const single = await singleCatalog()
-
+/** The first column of `sql`'s rows, as the catalog holds them (control's, or every shard's). */
 async function column<T>(sql: string): Promise<T[]> {
-  const rows = await single.prepare(sql).raw<[T]>()
-  return rows.map(([value]) => value)
+  const rows = await catalogRows<Record<string, T>>(sql)
+  return rows.map((row) => Object.values(row)[0] as T)
 }
 
 const ids = (messages: CatalogMessage[], kind: CatalogMessage['kind']) =>
