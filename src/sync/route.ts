@@ -18,6 +18,11 @@ export interface Whereabouts {
    * no job can have moved (the import, which ends by building the directory from the shards).
    */
   jobShard?(id: number): number | null
+  /**
+   * The shard a removed provider `id` was on (control's tombstone), null when none is known: where
+   * a later message about it goes, as that shard's versions decide it. Absent for the import.
+   */
+  removedShard?(id: number): number | null
 }
 
 export interface Routed {
@@ -50,8 +55,10 @@ function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
     return slug === null ? null : shardOfCity(layout, slug)
   }
   const providerShard = (id: number) => providers.get(id) ?? whereabouts.providerShard(id)
+  /** Where a message about provider `id` goes: the shard holding it, else the one it left. */
+  const lastShard = (id: number) => providerShard(id) ?? whereabouts.removedShard?.(id) ?? null
   const jobShard = (id: number) => jobs.get(id) ?? whereabouts.jobShard?.(id) ?? null
-  return { cities, providers, jobs, cityShard, providerShard, jobShard }
+  return { cities, providers, jobs, cityShard, providerShard, lastShard, jobShard }
 }
 
 /** Where nothing is routed yet, on `shards` shards. */
@@ -94,7 +101,7 @@ export function routeMessages(
   whereabouts: Whereabouts,
 ): Routed {
   const routed = nothingRouted(layout.shards)
-  const { cities, providers, jobs, cityShard, providerShard, jobShard } = batchPlaces(
+  const { cities, providers, jobs, cityShard, providerShard, lastShard, jobShard } = batchPlaces(
     layout,
     whereabouts,
   )
@@ -118,12 +125,12 @@ export function routeMessages(
       case 'provider.removed':
       case 'provider-service.offered':
       case 'provider-service.withdrawn':
-        toShard(message, providerShard(message.id), `provider ${message.id}`)
+        toShard(message, lastShard(message.id), `provider ${message.id}`)
         break
       case 'review.added':
         toShard(
           message,
-          providerShard(message.entity.providerId),
+          lastShard(message.entity.providerId),
           `provider ${message.entity.providerId}`,
         )
         break

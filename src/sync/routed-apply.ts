@@ -76,12 +76,18 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
     if (m.kind === 'review.added') providers.add(m.entity.providerId)
     if (m.kind.startsWith('job.')) jobs.add(m.id)
   }
-  const [slugs, providerRows, jobRows, applied] = await control.batch([
+  const [slugs, providerRows, jobRows, removedRows, applied] = await control.batch([
     control
       .prepare('SELECT id, slug FROM cities WHERE id IN (SELECT value FROM json_each(?))')
       .bind(JSON.stringify([...cities])),
     control.prepare(placesIn('provider_directory')).bind(JSON.stringify([...providers])),
     control.prepare(placesIn('job_directory')).bind(JSON.stringify([...jobs])),
+    control
+      .prepare(
+        `SELECT CAST(substr(key, 10) AS INTEGER) AS id, shard FROM directory_tombstones
+          WHERE key IN (SELECT 'provider:' || value FROM json_each(?)) AND shard IS NOT NULL`,
+      )
+      .bind(JSON.stringify([...providers])),
     control.prepare('SELECT shard, seq FROM outbox_applied'),
   ])
   const slugOf = new Map(
@@ -89,6 +95,9 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
   )
   const providerPlaces = placesOf(providerRows?.results as DirectoryPlace[])
   const jobPlaces = placesOf(jobRows?.results as DirectoryPlace[])
+  const removedOn = new Map(
+    (removedRows?.results as { id: number; shard: number }[]).map((r) => [r.id, r.shard]),
+  )
   const seqs: number[] = []
   for (const { shard, seq } of applied?.results as { shard: number; seq: number }[])
     seqs[shard] = seq
@@ -96,6 +105,7 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
     citySlug: (id) => slugOf.get(id) ?? null,
     providerShard: providerPlaces.shardOf,
     jobShard: jobPlaces.shardOf,
+    removedShard: (id) => removedOn.get(id) ?? null,
     applied: seqs,
     unfinished: providerPlaces.unfinished,
     unfinishedJobs: jobPlaces.unfinished,

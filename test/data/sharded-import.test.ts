@@ -159,7 +159,7 @@ describe('the test catalog imported into two shards and control', () => {
       ...(await rows(databases.control, VERSIONS_SQL)),
       ...(await onShards(VERSIONS_SQL)),
     ]
-    expect(sharded.length).toBe(other.versions.length)
+    // A city's version is on control and on every shard: as sets, the copies are one row.
     expect(new Set(sharded.map((r) => JSON.stringify(r)))).toEqual(
       new Set(other.versions.map((r) => JSON.stringify(r))),
     )

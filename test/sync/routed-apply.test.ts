@@ -291,8 +291,11 @@ function replaced(which: number | 'control', db: (real: D1Database) => D1Databas
   return { ...databases, shards: list }
 }
 
-/** The routing read (control's first batch): cities, providers' and jobs' directory rows, outboxes applied. */
-const routingRead = (statements: D1PreparedStatement[]) => statements.length === 4
+/**
+ * The routing read (control's first batch): cities, the directory's rows, the removed providers'
+ * shards, the outboxes applied.
+ */
+const routingRead = (statements: D1PreparedStatement[]) => statements.length === 5
 
 const failing = (real: D1Database) =>
   withFaults(real, { batch: () => Promise.reject(new Error('D1_ERROR: shard unavailable')) })
