@@ -4,7 +4,7 @@
 // end: every shard's, then control's from what the shards computed.
 import type { Databases } from '../../src/data/databases'
 import { controlStatsStatements, shardStatsStatements } from '../../src/data/refresh-stats'
-import { buildGate, CONTROL_GATE } from '../../src/gate/build-gate'
+import { buildGate } from '../../src/gate/build-gate'
 import { saveGate } from '../../src/gate/gate-store'
 import { RATINGS } from '../../src/sync/apply'
 import { ALL_PAGES_TAGS } from '../../src/sync/purge-tags'
@@ -31,7 +31,7 @@ export async function rebuildGate(
   kv: KVNamespace,
   now: Date,
 ): Promise<Finished> {
-  const gate = await buildGate(control, now, CONTROL_GATE)
+  const gate = await buildGate(control, now)
   await saveGate(kv, gate)
   return { gateItems: gate.meta.items, gateBytes: gate.bytes().byteLength }
 }
