@@ -14,15 +14,22 @@ export interface Whereabouts {
   /** The shard holding the provider `id` (the directory's row), null for one on no shard. */
   providerShard(id: number): number | null
   /**
+   * The version of the provider `id` the directory names (with its shard), null when unknown:
+   * an older message goes to that shard, where it changes nothing, rather than moving the
+   * provider back to the city it names. Absent for the import, whose lines come in order.
+   */
+  providerVersion?(id: number): number | null
+  /**
    * The shard holding the job `id` (the directory's row), null for one on no shard. Absent where
    * no job can have moved (the import, which ends by building the directory from the shards).
    */
   jobShard?(id: number): number | null
   /**
-   * The shard a removed provider `id` was on (control's tombstone), null when none is known: where
-   * a later message about it goes, as that shard's versions decide it. Absent for the import.
+   * The shard a removed provider `id` was on and the removal's version (control's tombstone), null
+   * when none is known: where a later message about it goes, as that shard's versions decide it.
+   * Absent for the import.
    */
-  removedShard?(id: number): number | null
+  removal?(id: number): { shard: number; version: number } | null
 }
 
 export interface Routed {
@@ -49,6 +56,7 @@ export interface Routed {
 function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
   const cities = new Map<number, string>()
   const providers = new Map<number, number>()
+  const providerVersions = new Map<number, number>()
   const jobs = new Map<number, number>()
   const cityShard = (id: number) => {
     const slug = cities.get(id) ?? whereabouts.citySlug(id)
@@ -56,9 +64,32 @@ function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
   }
   const providerShard = (id: number) => providers.get(id) ?? whereabouts.providerShard(id)
   /** Where a message about provider `id` goes: the shard holding it, else the one it left. */
-  const lastShard = (id: number) => providerShard(id) ?? whereabouts.removedShard?.(id) ?? null
+  const lastShard = (id: number) => providerShard(id) ?? whereabouts.removal?.(id)?.shard ?? null
+  /**
+   * The shard where a provider's upsert of `version` is older than (or as old as) what is there:
+   * the shard holding a newer version, or the one it was removed from at a newer version.
+   */
+  const staleOn = (id: number, version: number): number | null => {
+    const held = providerShard(id)
+    if (held !== null) {
+      const newest = providerVersions.get(id) ?? whereabouts.providerVersion?.(id) ?? null
+      return newest !== null && version <= newest ? held : null
+    }
+    const removal = whereabouts.removal?.(id) ?? null
+    return removal !== null && version <= removal.version ? removal.shard : null
+  }
   const jobShard = (id: number) => jobs.get(id) ?? whereabouts.jobShard?.(id) ?? null
-  return { cities, providers, jobs, cityShard, providerShard, lastShard, jobShard }
+  return {
+    cities,
+    providers,
+    providerVersions,
+    jobs,
+    cityShard,
+    providerShard,
+    lastShard,
+    staleOn,
+    jobShard,
+  }
 }
 
 /** Where nothing is routed yet, on `shards` shards. */
@@ -101,15 +132,27 @@ export function routeMessages(
   whereabouts: Whereabouts,
 ): Routed {
   const routed = nothingRouted(layout.shards)
-  const { cities, providers, jobs, cityShard, providerShard, lastShard, jobShard } = batchPlaces(
-    layout,
-    whereabouts,
-  )
+  const places = batchPlaces(layout, whereabouts)
+  const { cities, providers, jobs, cityShard, providerShard, lastShard, jobShard } = places
   const toShard = (message: CatalogMessage, shard: number | null, what: string) => {
     if (shard === null) routed.unplaced.push({ message, reason: `${what} is on no shard` })
     else routed.shards[shard]?.push(message)
   }
+  // A provider moving between shards in this batch: a second move of it, its removal and what
+  // follows them wait for the next delivery, when the directory names where the move put it.
+  const moving = new Set<number>()
+  const deferred = new Set<number>()
+  const defer = (message: CatalogMessage, id: number) => {
+    deferred.add(id)
+    routed.unplaced.push({ message, reason: `provider ${id} moves between shards in this batch` })
+  }
   for (const message of messages) {
+    const provider = message.kind === 'review.added' ? message.entity.providerId : message.id
+    if (message.kind.startsWith('provider') || message.kind === 'review.added')
+      if (deferred.has(provider)) {
+        defer(message, provider)
+        continue
+      }
     switch (message.kind) {
       case 'city.added':
         cities.set(message.id, citySlug(message.entity.name, message.entity.stateCode))
@@ -117,12 +160,29 @@ export function routeMessages(
         for (const shard of routed.shards) shard.push(message)
         break
       case 'provider.upserted': {
+        // Older than what a shard holds: sent there, where its version makes it a no-op, and
+        // not a move to the city it names (a late delivery of a provider who moved since).
+        const stale = places.staleOn(message.id, message.version)
+        if (stale !== null) {
+          routed.shards[stale]?.push(message)
+          break
+        }
         const shard = cityShard(message.entity.cityId)
-        placed(routed.moves, providers, message.id, providerShard(message.id), shard)
+        const held = providerShard(message.id)
+        if (moving.has(message.id) && shard !== null && shard !== held) {
+          defer(message, message.id)
+          break
+        }
+        if (shard !== null && held !== null && shard !== held) moving.add(message.id)
+        placed(routed.moves, providers, message.id, held, shard)
+        if (shard !== null) places.providerVersions.set(message.id, message.version)
         toShard(message, shard, `city ${message.entity.cityId}`)
         break
       }
       case 'provider.removed':
+        if (moving.has(message.id)) defer(message, message.id)
+        else toShard(message, lastShard(message.id), `provider ${message.id}`)
+        break
       case 'provider-service.offered':
       case 'provider-service.withdrawn':
         toShard(message, lastShard(message.id), `provider ${message.id}`)
