@@ -120,6 +120,56 @@ function placed(
   learnt.set(id, to)
 }
 
+type Places = ReturnType<typeof batchPlaces>
+type ToShard = (message: CatalogMessage, shard: number | null, what: string) => void
+
+/**
+ * A batch's provider upserts and removals. An upsert older than what a shard holds goes there,
+ * where its version makes it a no-op, rather than moving the provider to the city it names (a
+ * late delivery from before a move). A provider moving between shards in this batch has a second
+ * move of it, its removal and what follows them wait for the next delivery, when the directory
+ * names where the move put it.
+ */
+function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
+  const moving = new Set<number>()
+  const deferred = new Set<number>()
+  const defer = (message: CatalogMessage, id: number) => {
+    deferred.add(id)
+    routed.unplaced.push({ message, reason: `provider ${id} moves between shards in this batch` })
+  }
+  return {
+    /** Whether `message` waits, as an earlier message of its provider in the batch did. */
+    waits(message: CatalogMessage): boolean {
+      if (!message.kind.startsWith('provider') && message.kind !== 'review.added') return false
+      const id = message.kind === 'review.added' ? message.entity.providerId : message.id
+      if (!deferred.has(id)) return false
+      defer(message, id)
+      return true
+    },
+    upsert(message: Extract<CatalogMessage, { kind: 'provider.upserted' }>): void {
+      const stale = places.staleOn(message.id, message.version)
+      if (stale !== null) {
+        routed.shards[stale]?.push(message)
+        return
+      }
+      const shard = places.cityShard(message.entity.cityId)
+      const held = places.providerShard(message.id)
+      if (moving.has(message.id) && shard !== null && shard !== held) {
+        defer(message, message.id)
+        return
+      }
+      if (shard !== null && held !== null && shard !== held) moving.add(message.id)
+      placed(routed.moves, places.providers, message.id, held, shard)
+      if (shard !== null) places.providerVersions.set(message.id, message.version)
+      toShard(message, shard, `city ${message.entity.cityId}`)
+    },
+    removal(message: Extract<CatalogMessage, { kind: 'provider.removed' }>): void {
+      if (moving.has(message.id)) defer(message, message.id)
+      else toShard(message, places.lastShard(message.id), `provider ${message.id}`)
+    },
+  }
+}
+
 /**
  * `messages` split by database. Within a batch a city or provider arriving with the messages that
  * refer to it counts as known: the router learns from the batch in its order, as the database
@@ -133,55 +183,25 @@ export function routeMessages(
 ): Routed {
   const routed = nothingRouted(layout.shards)
   const places = batchPlaces(layout, whereabouts)
-  const { cities, providers, jobs, cityShard, providerShard, lastShard, jobShard } = places
-  const toShard = (message: CatalogMessage, shard: number | null, what: string) => {
+  const { cities, jobs, cityShard, lastShard, jobShard } = places
+  const toShard: ToShard = (message, shard, what) => {
     if (shard === null) routed.unplaced.push({ message, reason: `${what} is on no shard` })
     else routed.shards[shard]?.push(message)
   }
-  // A provider moving between shards in this batch: a second move of it, its removal and what
-  // follows them wait for the next delivery, when the directory names where the move put it.
-  const moving = new Set<number>()
-  const deferred = new Set<number>()
-  const defer = (message: CatalogMessage, id: number) => {
-    deferred.add(id)
-    routed.unplaced.push({ message, reason: `provider ${id} moves between shards in this batch` })
-  }
+  const providers = providerRouting(routed, places, toShard)
   for (const message of messages) {
-    const provider = message.kind === 'review.added' ? message.entity.providerId : message.id
-    if (message.kind.startsWith('provider') || message.kind === 'review.added')
-      if (deferred.has(provider)) {
-        defer(message, provider)
-        continue
-      }
+    if (providers.waits(message)) continue
     switch (message.kind) {
       case 'city.added':
         cities.set(message.id, citySlug(message.entity.name, message.entity.stateCode))
         routed.control.push(message)
         for (const shard of routed.shards) shard.push(message)
         break
-      case 'provider.upserted': {
-        // Older than what a shard holds: sent there, where its version makes it a no-op, and
-        // not a move to the city it names (a late delivery of a provider who moved since).
-        const stale = places.staleOn(message.id, message.version)
-        if (stale !== null) {
-          routed.shards[stale]?.push(message)
-          break
-        }
-        const shard = cityShard(message.entity.cityId)
-        const held = providerShard(message.id)
-        if (moving.has(message.id) && shard !== null && shard !== held) {
-          defer(message, message.id)
-          break
-        }
-        if (shard !== null && held !== null && shard !== held) moving.add(message.id)
-        placed(routed.moves, providers, message.id, held, shard)
-        if (shard !== null) places.providerVersions.set(message.id, message.version)
-        toShard(message, shard, `city ${message.entity.cityId}`)
+      case 'provider.upserted':
+        providers.upsert(message)
         break
-      }
       case 'provider.removed':
-        if (moving.has(message.id)) defer(message, message.id)
-        else toShard(message, lastShard(message.id), `provider ${message.id}`)
+        providers.removal(message)
         break
       case 'provider-service.offered':
       case 'provider-service.withdrawn':
