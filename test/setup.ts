@@ -13,11 +13,16 @@ import { shardedCatalog } from './support/sharded-catalog'
 import { restoreKv } from './support/snapshot'
 
 // Each database's schema at once (separate databases: none waits on another's), while the
-// catalog's rows are fetched; the rows go in once every schema is there.
+// catalog's rows are fetched; the rows go in once every schema is there. The shards of the other
+// layout too, which tests holding the run to it restore (test/support/other-layout.ts).
 const { control, shards } = databasesOf(env)
+const other = env.SHARD_LAYOUT === 'one' ? 'two' : 'one'
+const otherShards = databasesOf({ ...env, SHARD_LAYOUT: other }).shards
 const schemas = Promise.all([
   applyD1Migrations(control, inject('controlMigrations')),
-  ...shards.map((shard) => applyD1Migrations(shard, inject('catalogMigrations'))),
+  ...[...new Set([...shards, ...otherShards])].map((shard) =>
+    applyD1Migrations(shard, inject('catalogMigrations')),
+  ),
 ])
 await Promise.all([
   shardedCatalog(schemas),
