@@ -11,7 +11,6 @@ import { TURNSTILE_TEST } from './scripts/turnstile-stand-in'
 // tests; `e2e` starts the real `wrangler dev` (test/e2e/server.ts) and drives Debian's Chromium
 // against it.
 export default defineConfig(async () => {
-  const migrations = await readD1Migrations('migrations')
   // The catalog across databases (docs/scale.md): control's schema and every shard's.
   const controlMigrations = await readD1Migrations('migrations/control')
   const catalogMigrations = await readD1Migrations('migrations/catalog')
@@ -61,7 +60,6 @@ export default defineConfig(async () => {
             // The worker writes a log line per request; tests make thousands of requests.
             onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
             provide: {
-              migrations,
               controlMigrations,
               catalogMigrations,
               catalogLines: testCatalogLines(now),

@@ -19,8 +19,8 @@ import {
 const USAGE = `
 npm run deploy -- --env staging|production [--config wrangler.toml]
 
-Applies the D1 migrations of the environment (its catalog database, control and every shard),
-then deploys the worker to it.
+Applies the D1 migrations of the environment (control, then every shard of its layout), then
+deploys the worker to it.
 `
 const { values } = parseCommandLine(USAGE, {
   env: { type: 'string' },
@@ -33,7 +33,7 @@ await runScript(() => {
   const problem = deployProblem(target)
   if (problem) fail(`refusing to deploy: ${problem}`)
   const env = ['--env', target.name, '--config', values.config]
-  // Control and every shard of the layout too (docs/scale.md): a migration runs once a database.
+  // Control and every shard of the layout (docs/scale.md): a migration runs once a database.
   for (const binding of migratedDatabases(target))
     wrangler(['d1', 'migrations', 'apply', binding, '--remote', ...env])
   wrangler(['deploy', ...env])

@@ -17,8 +17,8 @@ npm run import -- --file catalog.ndjson [--local [--persist-to DIR] [--layout NA
                   [--resume | --replay] [--rejects FILE] [--batch ${BATCH_MESSAGES}]
 
 Reads the file a line at a time, one change message per line (docs/sync.md), and applies the
-valid ones in D1 batches, each routed by the environment's layout to control and the shards as
-well as to DB (docs/scale.md); a line that is not a valid message goes to the rejects file
+valid ones in D1 batches, each routed by the environment's layout to control and the shards
+(docs/scale.md); a line that is not a valid message goes to the rejects file
 (default: the file's name + .rejects.ndjson) with its number and reason. Then each database's
 derived stats and the gate are rebuilt once. Running it twice leaves the same tables; --resume
 skips the lines every database committed. --local (the default) writes the local D1 of
@@ -58,7 +58,6 @@ const target: Target = values.env
   ? { local: false, env: environmentOption(values.env) }
   : {
       local: true,
-      sharded: true,
       ...(values['persist-to'] ? { persistTo: values['persist-to'] } : {}),
       ...(values.layout ? { layout: localLayoutOption(values.layout) } : {}),
     }

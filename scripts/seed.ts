@@ -11,7 +11,6 @@ import { openHost } from './import/host'
 import { importStream } from './import/import-file'
 import { openRejects } from './import/rejects'
 import { seedVerdict } from './seed/freshness'
-import { TABLES } from './seed/city-rows'
 import { LARGE } from './seed/generate-catalog'
 import { generateInThread } from './seed/generate-thread'
 import { insertStatements } from './seed/sql'
@@ -54,7 +53,6 @@ const persistTo = args['persist-to'] ?? '.wrangler/state'
 const host = await openHost({
   local: true,
   persistTo,
-  sharded: true,
   ...(args.layout ? { layout: args.layout } : {}),
 })
 try {
@@ -84,27 +82,14 @@ try {
 
 async function seed(host: ImportHost, opts: typeof options, version: string): Promise<void> {
   const started = Date.now()
-  // The seed replaces the catalog: derived tables first, then the catalog's own, children before
-  // parents, and the versions the import compares with. The city log restarts with the catalog
-  // (its numbers never do), and the gate is rebuilt after the import.
-  for (const table of [
-    'catalog_meta',
-    'city_additions',
-    'service_city_stats',
-    'job_city_stats',
-    'rate_experience_stats',
-    'zip_codes',
-    'sync_versions',
-    ...[...TABLES].reverse(),
-  ]) {
-    await host.query(`DELETE FROM ${table}`)
-  }
+  // The seed replaces the catalog: control's catalog tables and every shard emptied, their
+  // schema kept (the city log restarts with the catalog, its numbers never do); the gate is
+  // rebuilt after the import.
   await host.wipeSharded()
   const now = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z')
-  // Every US ZIP code, for the search form: not catalog data, so not a change message.
-  // Control's table as much as DB's (docs/scale.md).
-  for (const sql of insertStatements('zip_codes', zipRows()))
-    for (const binding of ['DB', 'CONTROL']) await host.queryOn(binding, sql)
+  // Every US ZIP code, for the search form: not catalog data, so not a change message; control's
+  // table (docs/scale.md).
+  for (const sql of insertStatements('zip_codes', zipRows())) await host.query(sql)
   const file = join(persistTo, 'catalog.ndjson')
   await mkdir(persistTo, { recursive: true })
   // The import takes each line as it is generated and written: D1 applies one batch while the

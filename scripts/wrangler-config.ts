@@ -59,20 +59,20 @@ export function deployTarget(name: Environment, configPath = 'wrangler.toml'): D
       .filter(Boolean),
     layout: env.vars?.SHARD_LAYOUT ?? '',
     d1: Object.fromEntries(
-      (env.d1_databases ?? []).map((d) => [d.binding, d.migrations_dir ?? 'migrations']),
+      (env.d1_databases ?? []).map((d) => [d.binding, d.migrations_dir ?? '']),
     ),
   }
 }
 
 /**
- * The D1 bindings a deploy migrates, in order: the catalog's single database, control, then
- * every shard of the environment's layout (docs/scale.md). Empty when the layout is unknown.
+ * The D1 bindings a deploy migrates, in order: control, then every shard of the environment's
+ * layout (docs/scale.md). Empty when the layout is unknown.
  */
 export function migratedDatabases(target: DeployTarget): string[] {
   const layout = layoutNamed(target.layout)
   if (!layout) return []
   const shards = Array.from({ length: layout.shards }, (_, n) => shardBindingName(n))
-  return ['DB', 'CONTROL', ...shards]
+  return ['CONTROL', ...shards]
 }
 
 /** Why the environment's databases do not match its layout, or null. */
@@ -80,7 +80,7 @@ function layoutProblem(target: DeployTarget, where: string): string | null {
   if (!layoutNamed(target.layout))
     return `${where} SHARD_LAYOUT "${target.layout}" names no layout of src/catalog/placement.ts`
   const folder = (name: string) =>
-    name === 'DB' ? 'migrations' : name === 'CONTROL' ? 'migrations/control' : 'migrations/catalog'
+    name === 'CONTROL' ? 'migrations/control' : 'migrations/catalog'
   for (const name of migratedDatabases(target)) {
     if (target.d1[name] === undefined) return `${where} has no D1 binding ${name}`
     if (target.d1[name] !== folder(name))

@@ -2,7 +2,6 @@ import type { D1Migration } from '@cloudflare/vitest-plugin'
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    migrations: D1Migration[]
     /** The schemas of control and of every shard (migrations/control, migrations/catalog). */
     controlMigrations: D1Migration[]
     catalogMigrations: D1Migration[]

@@ -9,7 +9,7 @@ import { findPages, findTail } from './find-pages'
 import type { Server } from './harness'
 import { layoutNamed, shardBindingName } from '../../src/catalog/placement'
 import { localLayout } from '../import/host'
-import { CATALOGS, PHONE, serve, serveCache, serveD1 } from './harness'
+import { CATALOGS, d1Bindings, PHONE, serve, serveCache, serveD1 } from './harness'
 import type { Load, Measured } from './measure-route'
 import { measureRoute } from './measure-route'
 
@@ -144,8 +144,13 @@ export async function benchCatalog(
     }
 
     // Miniflare types its bindings with its own copy of the Workers types.
-    const db = (await d1.mf.getD1Database('DB')) as unknown as D1Database
-    const plans = await explainPageReads(db)
+    // Each read explained on every database of the layout: it runs where its tables are.
+    const databases = await Promise.all(
+      d1Bindings(layout).map(
+        async (name) => (await d1.mf.getD1Database(name)) as unknown as D1Database,
+      ),
+    )
+    const plans = await explainPageReads(databases)
     const gateRuns: { ms: number; bytes: number }[] = []
     for (let i = 0; i < 20; i++) {
       const res = await fetch(`${cached.base}/__bench/gate`)

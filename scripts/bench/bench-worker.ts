@@ -50,7 +50,7 @@ export default {
         return new Response(null, { status: 204 })
       case '/__bench/purges':
         // The purge store read by a fresh isolate (all rows) and by a warm one (what changed).
-        return Response.json(await measurePurgeReads(env.DB))
+        return Response.json(await measurePurgeReads(env.CONTROL))
       case '/__bench/gate': {
         // The filter's read from KV and its decoding, as a fresh isolate pays it.
         const started = performance.now()
@@ -62,7 +62,7 @@ export default {
       }
     }
     const elsewhere = env.D1_ELSEWHERE
-    // Every D1 binding (DB, CONTROL and each shard of the layout) answered by the other workerd.
+    // Every D1 binding (CONTROL and each shard of the layout) answered by the other workerd.
     const databases = elsewhere
       ? Object.fromEntries(
           d1BindingNames(env).map((name) => [
@@ -140,7 +140,7 @@ function slowKv(kv: KVNamespace, delay: number): KVNamespace {
   })
 }
 
-/** The names of the environment's D1 bindings: DB, CONTROL, SHARD_00, … */
+/** The names of the environment's D1 bindings: CONTROL, SHARD_00, … */
 function d1BindingNames(env: BenchEnv): string[] {
   return Object.entries(env)
     .filter(([, value]) => typeof value === 'object' && value !== null && 'batch' in value)

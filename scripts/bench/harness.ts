@@ -26,7 +26,7 @@ export function layoutCatalog(size: keyof typeof CATALOGS, layout: string): stri
   return `.wrangler/bench-${size}-${layout}/v3`
 }
 
-/** The D1 bindings of `layout` (wrangler.toml's when none is named): DB, CONTROL, SHARD_nn. */
+/** The D1 bindings of `layout` (wrangler.toml's when none is named): CONTROL, SHARD_nn. */
 export function d1Bindings(layout?: string): string[] {
   return Object.keys(layoutDatabases(layout ?? localLayout()))
 }

@@ -44,8 +44,10 @@ interface Target {
 
 /** The flood, the visitors and the purges, for `seconds` on `base`. */
 export async function flood(base: string, mf: Miniflare, seconds: number): Promise<FloodReport> {
-  const db = (await mf.getD1Database('DB')) as unknown as D1Database
-  const { results } = await db
+  // The providers written to are Atlanta's, on the first shard; messages and purges are control's.
+  const shard = (await mf.getD1Database('SHARD_00')) as unknown as D1Database
+  const db = (await mf.getD1Database('CONTROL')) as unknown as D1Database
+  const { results } = await shard
     .prepare('SELECT id, name_slug AS nameSlug FROM providers ORDER BY id LIMIT 4')
     .all<Target>()
   const targets = results

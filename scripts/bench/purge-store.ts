@@ -8,7 +8,7 @@
 // read as purged after the page was stored). In the benchmark worker, against the local D1 of a temporary state: a cold
 // isolate's read of the snapshot of that sketch and of the purge rows after it, with the real
 // `KnownPurges.refresh` (src/cache/generations.ts).
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { foldCells, PurgeSketch, SKETCH_SIZE, tagHash } from '../../src/cache/purge-sketch'
@@ -137,12 +137,10 @@ export async function benchPurgeStore(): Promise<PurgeStoreFigures> {
   const state = await mkdtemp(join(tmpdir(), 'bench-purges-'))
   const server = await serve(state, 'cached')
   try {
-    const db = (await server.mf.getD1Database('DB')) as unknown as D1Database
-    for (const file of ['0007_purges.sql', '0021_purge_snapshots.sql']) {
-      const schema = (await readFile(`migrations/${file}`, 'utf8')).replace(/--.*$/gm, '')
-      for (const statement of schema.split(';').filter((s) => s.trim()))
-        await db.prepare(statement).run()
-    }
+    const db = (await server.mf.getD1Database('CONTROL')) as unknown as D1Database
+    // Control's schema (local D1 runs every statement of a prepared text).
+    for (const file of (await readdir('migrations/control')).sort())
+      await db.prepare(await readFile(join('migrations/control', file), 'utf8')).run()
     await writeSnapshot(db, () => encoded, { seq: 0, now, cells: SKETCH_SIZE.cells })
     // The rows after it: the stream's last purges, 2,000 a statement.
     for (let i = 0; i < ROWS_AFTER_SNAPSHOT; i += 2_000) {

@@ -45,7 +45,14 @@ function modelled(env: ModelEnv): Env {
     const seen = firstSeen.get(constraint)
     return seen === undefined || Date.now() - seen >= lag ? replica : primary
   }
-  return { ...env, DB: distant(env.DB, () => primary, whereTo, lag) }
+  // Control and every shard: each database's round trips wait as D1 would send them.
+  const databases = Object.entries(env).filter(([name]) => /^(CONTROL|SHARD_\d+)$/.test(name))
+  return {
+    ...env,
+    ...Object.fromEntries(
+      databases.map(([name, db]) => [name, distant(db as D1Database, () => primary, whereTo, lag)]),
+    ),
+  }
 }
 
 /** `db` with each round trip waiting `delay()` first; its sessions wait by their constraint. */

@@ -1,12 +1,12 @@
 // What an import does once, after its last batch (each batch skipped its own derivation): the
-// ratings and stats computed again from the whole catalog, the gate rebuilt and every stored
-// page purged (src/sync/apply.ts, refreshAfterImport). Across databases (docs/scale.md), each
-// database's own end: every shard's, then control's from what the shards computed.
+// ratings and stats computed again from the whole catalog, the gate rebuilt from control's
+// directory and every stored page purged. Across databases (docs/scale.md), each database's own
+// end: every shard's, then control's from what the shards computed.
 import type { Databases } from '../../src/data/databases'
 import { controlStatsStatements, shardStatsStatements } from '../../src/data/refresh-stats'
 import { buildGate } from '../../src/gate/build-gate'
-import { readGate, saveGate } from '../../src/gate/gate-store'
-import { RATINGS, refreshAfterImport } from '../../src/sync/apply'
+import { saveGate } from '../../src/gate/gate-store'
+import { RATINGS } from '../../src/sync/apply'
 import { ALL_PAGES_TAGS } from '../../src/sync/purge-tags'
 import { buildDirectory } from './sharded'
 
@@ -15,16 +15,24 @@ export interface Finished {
   gateBytes: number
 }
 
-export async function finishImport(env: Pick<Env, 'DB' | 'GATE'>, now: Date): Promise<Finished> {
-  await refreshAfterImport(env, now)
-  const gate = await readGate(env.GATE)
-  return { gateItems: gate?.meta.items ?? 0, gateBytes: gate?.bytes().byteLength ?? 0 }
+/** The end of an import: each database's own (`finishSharded`), then the gate from control. */
+export async function finishImport(
+  databases: Databases,
+  gate: KVNamespace,
+  now: Date,
+): Promise<Finished> {
+  await finishSharded(databases, now)
+  return rebuildGate(databases.control, gate, now)
 }
 
-/** The gate alone, when the catalog is already in place (`npm run seed` with nothing to do). */
-export async function rebuildGate(env: Pick<Env, 'DB' | 'GATE'>, now: Date): Promise<Finished> {
-  const gate = await buildGate(env.DB, now)
-  await saveGate(env.GATE, gate)
+/** The gate alone, from control's directory (`npm run seed` with nothing to do, the import's end). */
+export async function rebuildGate(
+  control: D1Database,
+  kv: KVNamespace,
+  now: Date,
+): Promise<Finished> {
+  const gate = await buildGate(control, now)
+  await saveGate(kv, gate)
   return { gateItems: gate.meta.items, gateBytes: gate.bytes().byteLength }
 }
 

@@ -28,17 +28,14 @@ const WRANGLER_ENV = {
 }
 
 /**
- * Where the import runs. `sharded` (local): every batch goes to control and the shards of
- * wrangler.toml's layout as well as to DB, and the finish derives each database's own rows
- * (docs/scale.md): `npm run import` and the seed, so `npm start` has the catalog in every
- * database. `layout` (local, sharded): another layout of src/catalog/placement.ts than
- * wrangler.toml's, its shards bound and migrated too (the bench's eight-shard catalog, a
- * re-pack's new layout: docs/scale.md). An environment's import always goes to its layout's
- * databases (`remoteConfig`).
+ * Where the import runs: locally, on control and the shards of wrangler.toml's layout (or of
+ * `layout`, another layout of src/catalog/placement.ts, its shards bound and migrated too: the
+ * bench's eight-shard catalog, a re-pack's new layout), or on an environment's (`remoteConfig`).
+ * Either way every batch goes, routed, to control and the shards, and the finish derives each
+ * database's own rows (docs/scale.md).
  */
 export type Target =
-  | { local: true; persistTo?: string; sharded?: boolean; layout?: string }
-  | { local: false; env: Environment }
+  { local: true; persistTo?: string; layout?: string } | { local: false; env: Environment }
 
 export interface ImportHost extends ApplyTarget {
   checkpoint(): Promise<Checkpoint | null>
@@ -47,7 +44,7 @@ export interface ImportHost extends ApplyTarget {
   /** The gate alone; `ifMissing`: only when KV has none (then null when it has). */
   gate(now: Date, options?: { ifMissing?: boolean }): Promise<Finished | null>
   query<T>(sql: string, ...params: unknown[]): Promise<T[]>
-  /** As `query`, on the D1 binding named (DB, CONTROL, SHARD_00…). */
+  /** As `query` (which reads control), on the D1 binding named (CONTROL, SHARD_00…). */
   queryOn<T>(binding: string, sql: string, ...params: unknown[]): Promise<T[]>
   /** Applies the migrations the D1 `binding` has not recorded in d1_migrations, each in one D1 batch. */
   migrate(migrations: Migration[], binding?: string): Promise<void>
@@ -59,7 +56,7 @@ export interface ImportHost extends ApplyTarget {
    * when any of them would be retried.
    */
   replay(items: readonly { text: string }[]): Promise<void>
-  /** Empties control's catalog tables and the shards (a sharded host; elsewhere, nothing). */
+  /** Empties control's catalog tables and the shards. */
   wipeSharded(): Promise<void>
   dispose(): Promise<void>
 }
@@ -69,14 +66,14 @@ const compatibilityDate = (): string =>
 
 /**
  * The local D1 bindings of wrangler.toml (its top level, which `npm start` and the tests run) and
- * the migrations folder of each: the catalog's database, control and every shard (docs/scale.md).
+ * the migrations folder of each: control and every shard (docs/scale.md).
  */
 export function localDatabases(configPath = 'wrangler.toml'): Record<string, string> {
   const config = parse(readFileSync(configPath, 'utf8')) as {
     d1_databases?: { binding: string; migrations_dir?: string }[]
   }
   return Object.fromEntries(
-    (config.d1_databases ?? []).map((d) => [d.binding, d.migrations_dir ?? 'migrations']),
+    (config.d1_databases ?? []).map((d) => [d.binding, d.migrations_dir ?? '']),
   )
 }
 
@@ -101,7 +98,7 @@ export function localLayout(configPath = 'wrangler.toml'): string {
 }
 
 /** The migrations of wrangler.toml's `migrations_dir`, in the order wrangler applies them. */
-function localMigrations(dir = 'migrations'): Migration[] {
+function localMigrations(dir: string): Migration[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.sql'))
     .sort()
@@ -161,7 +158,7 @@ export async function openHost(target: Target): Promise<ImportHost> {
     const state = join(target.persistTo ?? '.wrangler/state', 'v3')
     const databases = target.layout ? layoutDatabases(target.layout) : localDatabases()
     const mf = localWorker(script, {
-      bindings: target.sharded ? { SHARD_LAYOUT: target.layout ?? localLayout() } : {},
+      bindings: { SHARD_LAYOUT: target.layout ?? localLayout() },
       persistTo: state,
       databases,
     })
@@ -218,7 +215,7 @@ function client(origin: string, dispose: () => Promise<void>): ImportHost {
       const messages = items.map((i) => i.text).join(',')
       await post('/batch', `{"messages":[${messages}],"checkpoint":${JSON.stringify(checkpoint)}}`)
     },
-    migrate: async (migrations, binding = 'DB') => {
+    migrate: async (migrations, binding = 'CONTROL') => {
       await post('/migrate', { binding, migrations } satisfies MigrateRequest)
     },
     changes: async (messages) => {
@@ -258,10 +255,9 @@ export async function freePort(): Promise<number> {
 
 /**
  * A wrangler configuration that runs the import worker (`main`) with the environment's GATE and
- * every D1 database its layout names (DB, CONTROL and each shard: docs/scale.md), all remote
+ * every D1 database its layout names (CONTROL and each shard: docs/scale.md), all remote
  * bindings, and its SHARD_LAYOUT: `wrangler dev` then runs it here, on the real databases and
- * namespace (after `wrangler login`), and each batch goes, routed, to control and the shards as
- * well as to DB.
+ * namespace (after `wrangler login`), and each batch goes, routed, to control and the shards.
  */
 export function remoteConfig(env: Environment, main: string, configPath = 'wrangler.toml'): string {
   const config = parse(readFileSync(configPath, 'utf8')) as {

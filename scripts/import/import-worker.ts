@@ -1,19 +1,16 @@
-// The import's side in workerd: a small worker that applies each batch of validated messages
-// with the statements of src/sync/apply.ts in one D1 batch, with its checkpoint, next to the
-// database. Node sends it one request per batch (host.ts); a D1 binding driven from Node
-// instead costs a round trip per statement prepared, about a hundred times slower. Given a
-// layout (`npm run import` and the seed, local or an environment's), each batch also goes,
-// routed, to control and the shards.
+// The import's side in workerd: a small worker that applies each batch of validated messages,
+// routed to control and the shards of its layout (docs/scale.md), each database's part one D1
+// batch with its checkpoint, next to the databases. Node sends it one request per batch
+// (host.ts); a D1 binding driven from Node instead costs a round trip per statement prepared,
+// about a hundred times slower.
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { Checkpoint } from './checkpoint'
-import { readCheckpoint } from './checkpoint'
+import type { Databases } from '../../src/data/databases'
 import { databasesOf } from '../../src/data/databases'
 import { readGate } from '../../src/gate/gate-store'
-import { applyChanges } from '../../src/sync/apply'
 import { applyRouted } from '../../src/sync/routed-apply'
-import { finishImport, finishSharded, rebuildGate } from './finish'
-import { applyImported, d1Target } from './import-lines'
-import { lowestCheckpoint, shardedTarget } from './sharded'
+import { finishImport, rebuildGate } from './finish'
+import { shardedTarget } from './sharded'
 
 export interface BatchRequest {
   messages: CatalogMessage[]
@@ -26,7 +23,7 @@ export interface Migration {
   sql: string
 }
 
-/** Migrations for the D1 binding named (DB, CONTROL or a shard: docs/scale.md). */
+/** Migrations for the D1 binding named (CONTROL or a shard: docs/scale.md). */
 export interface MigrateRequest {
   binding: string
   migrations: Migration[]
@@ -35,27 +32,21 @@ export interface MigrateRequest {
 export interface QueryRequest {
   sql: string
   params?: unknown[]
-  /** The D1 binding to query: DB unless named. */
+  /** The D1 binding to query: CONTROL unless named. */
   binding?: string
 }
 
-/**
- * The worker's bindings. With SHARD_LAYOUT (and CONTROL and the layout's shards: `npm run import`
- * and the seed, host.ts) every batch also goes to control and the shards, and the finish is each
- * database's own (docs/scale.md); without it, DB alone (the bench, the dead letters' listing).
- */
-type ImportEnv = Pick<Env, 'DB' | 'GATE'> & Partial<Pick<Env, 'CONTROL' | 'SHARD_LAYOUT'>>
+/** The worker's bindings: GATE, CONTROL and the shards of SHARD_LAYOUT (host.ts binds them). */
+type ImportEnv = Pick<Env, 'CONTROL' | 'GATE' | 'SHARD_LAYOUT'>
 
 type Sharded = { target: ReturnType<typeof shardedTarget>; checkpoint: Checkpoint | null }
 
 /** The import across databases, its placements read back once (kept between requests). */
 let sharded: Promise<Sharded> | null = null
 
-function shardedOf(env: ImportEnv): Promise<Sharded> | null {
-  const { CONTROL, SHARD_LAYOUT } = env
-  if (!CONTROL || !SHARD_LAYOUT) return null
+function shardedOf(env: ImportEnv): Promise<Sharded> {
   sharded ??= (async () => {
-    const target = shardedTarget(databasesOf({ ...env, CONTROL, SHARD_LAYOUT }))
+    const target = shardedTarget(databasesOf(env))
     return { target, checkpoint: await target.resume() }
   })()
   return sharded
@@ -68,16 +59,8 @@ export default {
       switch (pathname) {
         case '/batch': {
           const { messages, checkpoint } = await request.json<BatchRequest>()
-          const across = await shardedOf(env)
           const items = messages.map((message) => ({ message, text: '' }))
-          // Both to their end before a failure is answered (as each database's part: sharded.ts).
-          const failed = (
-            await Promise.allSettled([
-              applyImported(env.DB, messages, checkpoint),
-              across?.target.apply(items, checkpoint),
-            ])
-          ).find((r) => r.status === 'rejected')
-          if (failed) throw failed.reason
+          await (await shardedOf(env)).target.apply(items, checkpoint)
           return new Response(null, { status: 204 })
         }
         case '/migrate': {
@@ -88,7 +71,8 @@ export default {
         case '/changes': {
           // As the queue consumer applies a batch, derivation and purges included (the bench).
           const { messages } = await request.json<BatchRequest>()
-          await applyChanges(env.DB, messages)
+          const { retry, failures } = await applyRouted(databasesOf(env), messages)
+          if (retry.length) throw new Error(failures.map((f) => f.error).join('; '))
           return new Response(null, { status: 204 })
         }
         case '/replay': {
@@ -98,39 +82,28 @@ export default {
           await replay(env, messages)
           return new Response(null, { status: 204 })
         }
-        case '/answers': {
-          const across = await shardedOf(env)
-          const answers = [d1Target(env.DB).answers()]
-          if (across) answers.push(across.target.answers())
-          return Response.json((await Promise.all(answers)).every(Boolean))
-        }
-        case '/checkpoint': {
+        case '/answers':
+          return Response.json(await (await shardedOf(env)).target.answers())
+        case '/checkpoint':
           // A resumed import starts here: where every database got to, read afresh.
           sharded = null
-          const own = await readCheckpoint(env.DB)
-          const across = await shardedOf(env)
-          return Response.json(across ? lowestCheckpoint([own, across.checkpoint]) : own)
-        }
+          return Response.json((await shardedOf(env)).checkpoint)
         case '/finish': {
           const { now } = await request.json<{ now: string }>()
-          const finished = await finishImport(env, new Date(now))
-          const { CONTROL, SHARD_LAYOUT } = env
-          if (CONTROL && SHARD_LAYOUT)
-            await finishSharded(databasesOf({ ...env, CONTROL, SHARD_LAYOUT }), new Date(now))
-          return Response.json(finished)
+          return Response.json(await finishImport(databasesOf(env), env.GATE, new Date(now)))
         }
         case '/wipe':
           // The seed replaces the catalog: control's and the shards' part of it too.
-          await wipeSharded(env)
+          await wipeSharded(databasesOf(env))
           sharded = null
           return new Response(null, { status: 204 })
         case '/gate': {
           const { now, ifMissing } = await request.json<{ now: string; ifMissing: boolean }>()
           if (ifMissing && (await readGate(env.GATE))) return Response.json(null)
-          return Response.json(await rebuildGate(env, new Date(now)))
+          return Response.json(await rebuildGate(env.CONTROL, env.GATE, new Date(now)))
         }
         case '/query': {
-          const { sql, params = [], binding = 'DB' } = await request.json<QueryRequest>()
+          const { sql, params = [], binding = 'CONTROL' } = await request.json<QueryRequest>()
           return Response.json(
             (
               await d1Binding(env, binding)
@@ -155,9 +128,7 @@ export default {
  * import splits the batch down to the line at fault.
  */
 async function replay(env: ImportEnv, messages: CatalogMessage[]): Promise<void> {
-  const { CONTROL, SHARD_LAYOUT } = env
-  if (!CONTROL || !SHARD_LAYOUT) throw new Error('a replay needs CONTROL and SHARD_LAYOUT')
-  const outcome = await applyRouted(databasesOf({ ...env, CONTROL, SHARD_LAYOUT }), messages)
+  const outcome = await applyRouted(databasesOf(env), messages)
   if (outcome.retry.length === 0) return
   const why = outcome.failures.map((f) => `${f.database}: ${f.error}`).join('; ')
   throw new Error(why || 'it names a city, provider or job no database holds')
@@ -225,10 +196,7 @@ const CONTROL_CATALOG = [
  * Empties control's catalog tables and every table of each shard (all of a shard is catalog),
  * their schema kept; each database in one batch, its references checked at the batch's end.
  */
-async function wipeSharded(env: ImportEnv): Promise<void> {
-  const { CONTROL, SHARD_LAYOUT } = env
-  if (!CONTROL || !SHARD_LAYOUT) return
-  const { control, shards } = databasesOf({ ...env, CONTROL, SHARD_LAYOUT })
+async function wipeSharded({ control, shards }: Databases): Promise<void> {
   const wipe = (db: D1Database, tables: readonly string[]) =>
     db.batch([
       db.prepare('PRAGMA defer_foreign_keys = on'),

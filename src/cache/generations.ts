@@ -19,7 +19,7 @@ import {
  * Purges are generations: a cached page stored before the newest purge of any of its tags is
  * never served again, fresh or stale, not even when rendering fails (a purge is a removal).
  *
- * Each purge appends one row per tag to D1's `purges` table (migrations/0007_purges.sql). The
+ * Each purge appends one row per tag to D1's `purges` table (migrations/control/0001_control.sql). The
  * sequence only grows, so an isolate asks "what changed since the newest row I have seen" in one
  * indexed read (`WHERE seq > ?`), in the background, every READ_EVERY_MS, and keeps the newest
  * purge time of each tag in a fixed amount of memory (src/cache/purge-sketch.ts). A cold isolate

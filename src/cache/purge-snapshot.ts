@@ -2,7 +2,7 @@ import type { EncodedSketch } from './purge-sketch'
 import { foldCells } from './purge-sketch'
 
 /**
- * The purge sketch's snapshot in D1 (migrations/0021_purge_snapshots.sql): what a cold isolate
+ * The purge sketch's snapshot in D1 (migrations/control/0001_control.sql): what a cold isolate
  * reads in one piece, in the same batch (one round trip, one replica's state) as the purge rows
  * after it, so no purge falls between the two. In D1 rather than KV: KV is eventually consistent
  * (a minute or more), so the rows after an older snapshot would be many more; in D1 the snapshot

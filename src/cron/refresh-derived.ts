@@ -3,7 +3,7 @@ import { forgetOldAudit } from '../cache/purge-audit'
 import { forgetOldMessages } from '../data/guest-messages'
 import type { DatabaseEnv } from '../data/databases'
 import { databasesOf } from '../data/databases'
-import { buildGate, CONTROL_GATE, extendGate } from '../gate/build-gate'
+import { buildGate, extendGate } from '../gate/build-gate'
 import { readGate, saveGate } from '../gate/gate-store'
 import type { DerivedReads } from '../data/derived-reads'
 import { logProblem } from '../observability/reporter'
@@ -67,7 +67,7 @@ export async function refreshDerived(
       const stored = await readGate(env.GATE)
       const since = stored?.meta.cityAdditions
       const extended = await extendGate(db, stored)
-      if (!extended) await saveGate(env.GATE, await buildGate(db, now, CONTROL_GATE))
+      if (!extended) await saveGate(env.GATE, await buildGate(db, now))
       else if (extended.meta.cityAdditions !== since) await saveGate(env.GATE, extended)
     },
     // The coalesced purges that are due; purges older than any stored page: the table stays at

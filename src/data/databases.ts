@@ -56,8 +56,8 @@ export function databasesOf(env: DatabaseEnv): Databases {
 }
 
 /**
- * The reads of the database holding an entity's rows, and the state of its city: null when that
- * database keeps the rollups too (the one DB), which then find the state through the entity.
+ * The reads of the shard holding an entity's rows, and the state of its city (from control's
+ * directory); null lets the reads find the state through the entity instead.
  */
 export interface EntityReads {
   db: Db
@@ -73,10 +73,7 @@ export interface ShardReads {
   ofProvider(id: number): Promise<EntityReads | 'removed' | null>
   /** The reads of job `id`'s shard, the same; null for none. */
   ofJob(id: number): Promise<EntityReads | null>
-  /**
-   * Where control's reads find every provider and job by id (sitemaps): its directory, or the
-   * catalog's own tables on the one DB.
-   */
+  /** Where control's reads find every provider and job by id (sitemaps): its directory. */
   entityTables: BlockTables
   /** The reads of the city `slug`'s shard. */
   ofCity(slug: string): Db

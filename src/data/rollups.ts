@@ -1,9 +1,9 @@
 import { SERVICES } from '../catalog/services'
 
 // Rollups of the catalog that keep a page's reads the same size at any scale
-// (migrations/0016_scale_free_reads.sql): per state from service_city_stats, per city the
+// (migrations/control/0001_control.sql): per state from service_city_stats, per city the
 // providers of each set of services, per keyword the activities ending each day. And the national
-// rates by experience, summed from their states (migrations/0017_rate_experience_states.sql), so
+// rates by experience, summed from their states (migrations/control/0001_control.sql), so
 // a sync batch re-sums a touched service from a few dozen rows, not from every city's.
 
 const TOUCHED_STATES = `SELECT t.value, c.state_code FROM sync_touched t

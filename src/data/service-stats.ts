@@ -4,7 +4,7 @@ import type { CityOf } from './cities'
 import { cityIdOf } from './cities'
 import type { Db } from './db'
 
-/** Aggregates of service_city_stats (migrations/0001_catalog.sql, 0015_answer_stats.sql). */
+/** Aggregates of service_city_stats (migrations/catalog/0001_catalog.sql, 0015_answer_stats.sql). */
 export interface RateStats {
   providers: number
   rateAvg: number

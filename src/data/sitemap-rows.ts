@@ -26,7 +26,7 @@ const LOWEST_ID = '-9223372036854775808'
 
 /**
  * The statements that cut every table into blocks of `sitemap_caps` rows again, each full but
- * the last (migrations/0018_sitemap_blocks.sql). Between them, the tables' triggers keep each
+ * the last (migrations/control/0001_control.sql). Between them, the tables' triggers keep each
  * block's count as rows come and go, splitting a full block in two: the cron and the import run
  * these with the other derived stats (src/data/refresh-stats.ts) to pack the halves again.
  * Ids are the source's own (GeoNames ids for cities, a marketplace's ids for providers and

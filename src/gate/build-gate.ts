@@ -11,32 +11,21 @@ const PAGE = 10_000
 export const GATE_ROOM = 0.1
 
 /**
- * Where a database holds what the gate is built of besides its cities: its entities' tables,
- * read for their highest ids only (the watermarks). Whether an id exists, or was removed (410),
- * is the directory's word, read by the page itself (docs/scale.md, "The gate for ids").
+ * The tables of control's directory whose highest ids are the gate's watermarks. Whether an id
+ * exists, or was removed (410), is the directory's word, read by the page itself
+ * (docs/scale.md, "The gate for ids").
  */
-export interface GateSources {
-  entities: Readonly<Record<EntityKind, string>>
-}
-
-/** The one database holding the whole catalog. */
-export const CATALOG_GATE: GateSources = { entities: { provider: 'providers', job: 'jobs' } }
-
-/** Control (docs/scale.md): its directory of the shards' providers and jobs. */
-export const CONTROL_GATE: GateSources = {
-  entities: { provider: 'provider_directory', job: 'job_directory' },
+const ENTITY_TABLES: Readonly<Record<EntityKind, string>> = {
+  provider: 'provider_directory',
+  job: 'job_directory',
 }
 
 /**
- * Builds the gate from D1: every city slug, read in keyset pages, and each entity table's
- * highest id (one index read each), so its cost grows with the cities, not the providers.
- * Run by the cron trigger (src/worker.ts) and by `npm run gate` (scripts/build-gate.ts).
+ * Builds the gate from control: every city slug, read in keyset pages, and each directory
+ * table's highest id (one index read each), so its cost grows with the cities, not the
+ * providers. Run by the cron trigger (src/worker.ts) and at the end of an import.
  */
-export async function buildGate(
-  d1: D1Database,
-  now = new Date(),
-  { entities: ENTITY_TABLES }: GateSources = CATALOG_GATE,
-): Promise<GateFilter> {
+export async function buildGate(d1: D1Database, now = new Date()): Promise<GateFilter> {
   const watermark = async (table: string, column = 'id') =>
     (await d1.prepare(`SELECT MAX(${column}) AS n FROM ${table}`).first<{ n: number | null }>())
       ?.n ?? 0
@@ -67,7 +56,7 @@ export async function buildGate(
 
 /**
  * The stored gate with the additions logged since it was built or last extended
- * (migrations/0006_city_additions.sql), read as a key range of the log: work that grows with what
+ * (migrations/control/0001_control.sql), read as a key range of the log: work that grows with what
  * was added, not with the catalog. Null when there is no stored gate, an older one without a
  * place in the log or room or that held ids too, or the additions would pass its capacity: then
  * build it again.

@@ -31,7 +31,7 @@ const OPEN: Additions = { slugs: new Set(), current: true }
 /**
  * Whether a route parameter may name something in the catalog: the filter may hold it, or it is
  * a city slug or an entity (`provider:123`) added after the filter's build (`added`, the log of
- * migrations/0006_city_additions.sql, which catalog sync adds entities to). No filter: the gate
+ * migrations/control/0001_control.sql, which catalog sync adds entities to). No filter: the gate
  * is open.
  */
 export function slugKnown(

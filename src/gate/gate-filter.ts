@@ -56,7 +56,7 @@ export interface GateMeta {
    */
   capacity?: number
   /**
-   * The last number of the city log (migrations/0006_city_additions.sql) when the build began:
+   * The last number of the city log (migrations/control/0001_control.sql) when the build began:
    * cities past it are newer than the filter (src/gate/new-cities.ts). Absent in older builds.
    */
   cityAdditions?: number

@@ -124,7 +124,7 @@ function additionsLoad(
   }
 }
 
-/** The slugs of the city log past `after` (migrations/0006_city_additions.sql): a key range. */
+/** The slugs of the city log past `after` (migrations/control/0001_control.sql): a key range. */
 export async function findCitiesAddedAfter(d1: D1Database, after: number): Promise<string[]> {
   const { results } = await d1
     .prepare('SELECT slug FROM city_additions WHERE seq > ? ORDER BY seq LIMIT ?')

@@ -11,7 +11,7 @@ import type { D1Reads, Db } from '../data/db'
 import { openDb, StorageError } from '../data/db'
 import type { Placed } from '../data/directory'
 import { findJobPlace, findProviderPlace } from '../data/directory'
-import { CATALOG_TABLES, CONTROL_BLOCK_TABLES } from '../data/sitemap-rows'
+import { CONTROL_BLOCK_TABLES } from '../data/sitemap-rows'
 import type { AppEnv } from '../env'
 import { pageOfDataPath } from '../urls/data-prefix'
 import type { ReadSession } from './read-session'
@@ -25,27 +25,12 @@ export interface ReadSources {
   ofCity(slug: string): D1Database
   /** The databases holding `state`'s (lower-case code) cities: one unless the state is split. */
   ofState(state: string): D1Database[]
-  /**
-   * Shard `n`, as control's directory names it for a provider or job; null for sources with no
-   * directory (the one DB holds every entity).
-   */
-  shard: ((n: number) => D1Database) | null
+  /** Shard `n`, as control's directory names it for a provider or job. */
+  shard(n: number): D1Database
 }
 
 /** How a request finds its sources in its environment. */
 export type SourcesOf = (env: Env) => ReadSources
-
-/**
- * The sources pages read today: the one `DB` in every role. The routing is in place (each page
- * names the role of each read), so the cutover to control and the shards changes only which
- * of these two the app is made with.
- */
-export const singleSources: SourcesOf = (env) => ({
-  control: env.DB,
-  ofCity: () => env.DB,
-  ofState: () => [env.DB],
-  shard: null,
-})
 
 /**
  * The sources of the environment's layout (src/data/databases.ts): control, and the shard of
@@ -104,11 +89,8 @@ export function pageReads(
     return reads
   }
   const control = readsOf(sources.control)
-  const { shard } = sources
-  // With no directory (the one DB) an entity is read where everything is, with no read first.
-  const everything: EntityReads = { db: control.db, stateCode: null }
-  const onShard = (placed: Placed, shardOf: (n: number) => D1Database): EntityReads => ({
-    db: readsOf(shardOf(placed.shard)).db,
+  const onShard = (placed: Placed): EntityReads => ({
+    db: readsOf(sources.shard(placed.shard)).db,
     stateCode: placed.stateCode,
   })
   return {
@@ -119,16 +101,14 @@ export function pageReads(
       ofCity: (slug) => readsOf(sources.ofCity(slug)).db,
       ofState: (state) => sources.ofState(state).map((database) => readsOf(database).db),
       ofProvider: async (id) => {
-        if (!shard) return everything
         const placed = await findProviderPlace(control.db, id)
-        return placed === 'removed' || placed === null ? placed : onShard(placed, shard)
+        return placed === 'removed' || placed === null ? placed : onShard(placed)
       },
       ofJob: async (id) => {
-        if (!shard) return everything
         const placed = await findJobPlace(control.db, id)
-        return placed && onShard(placed, shard)
+        return placed && onShard(placed)
       },
-      entityTables: shard ? CONTROL_BLOCK_TABLES : CATALOG_TABLES,
+      entityTables: CONTROL_BLOCK_TABLES,
     },
   }
 }

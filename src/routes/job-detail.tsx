@@ -67,7 +67,7 @@ type LoadedJob = Awaited<ReturnType<typeof loadJob>>
 
 /**
  * The job and its city's counts at once, the city named through the job: one round trip to the
- * job's shard, after control's directory has named it (docs/scale.md: none on the one DB).
+ * job's shard, after control's directory has named it (docs/scale.md).
  */
 async function loadJob(c: Context<AppEnv>, slug: string) {
   const id = entityId(slug)

@@ -56,7 +56,7 @@ type LoadedProfile = Awaited<ReturnType<typeof loadProfile>>
 
 /**
  * Every read named by the id at once, the city through the provider: one round trip to the
- * provider's shard, after control's directory has named it (docs/scale.md: none on the one DB).
+ * provider's shard, after control's directory has named it (docs/scale.md).
  */
 async function loadProfile(c: Context<AppEnv>, slug: string) {
   const id = entityId(slug)

@@ -46,7 +46,7 @@ import { TAG } from '../cache/tags'
 /**
  * The chunked sitemap files, and the table each is cut from: a file per block of the table
  * (src/data/sitemap-rows.ts), in id order. A block holds at most 1,000 cities
- * (migrations/0018_sitemap_blocks.sql), listed at most 12 times each (services, job services),
+ * (migrations/control/0001_control.sql), listed at most 12 times each (services, job services),
  * or at most 50,000 providers or jobs, a page each. So a file can never pass 50,000 URLs. The
  * index lists as many files as the tables have blocks, however far apart their ids: the
  * 1M-provider catalog has 23 of profiles.

@@ -1,7 +1,7 @@
 import type { CatalogMessage } from './messages'
 
 // The changes the queue consumer applied, counted per minute and kind in `sync_applied`
-// (migrations/0022_sync_applied.sql) for the ops console's catalog health page.
+// (migrations/control/0001_control.sql) for the ops console's catalog health page.
 
 const MINUTE_MS = 60_000
 /** How long the tally is kept: the console shows an hour of it; the cron deletes older rows. */

@@ -8,12 +8,9 @@ import { slugOf } from '../catalog/options'
 import { findService } from '../catalog/services'
 import { TAG } from '../cache/tags'
 import { statsStatements } from '../data/refresh-stats'
-import { buildGate } from '../gate/build-gate'
-import { saveGate } from '../gate/gate-store'
 import type { CatalogMessage, Job, MessageKind, MessageOf } from './messages'
 import { entityKey } from './messages'
 import {
-  ALL_PAGES_TAGS,
   cityTags,
   FLUSH_PENDING_SQL,
   jobTags,
@@ -36,8 +33,8 @@ import { statsBefore, statsByChange } from './stats-by-change'
 export interface ApplyOptions {
   /**
    * Whether the batch also re-aggregates the stats it touched, recomputes ratings, logs new ids
-   * for the gate and records purges (default). A bulk import turns it off and calls
-   * `refreshAfterImport` once at the end.
+   * for the gate and records purges (default). A bulk import turns it off and derives each
+   * database's part once at the end (scripts/import/finish.ts).
    */
   derive?: boolean
   /** The moment the change is applied: purge times, and which jobs are open. */
@@ -45,9 +42,10 @@ export interface ApplyOptions {
 }
 
 /**
- * Where a batch's statements run: the one database (`single`), or, when the catalog spans
- * databases (docs/scale.md), control (its cities and activities) or a shard (its part), whose
- * writes to control's tables become rows of its outbox (src/sync/outbox.ts).
+ * Where a batch's statements run (docs/scale.md): control (its cities and activities), a shard
+ * (its part), whose writes to control's tables become rows of its outbox (src/sync/outbox.ts),
+ * or `single`, a database that writes its own purges and gate additions as control does (the
+ * import's batches, which derive nothing until the import's end).
  */
 export type Place = 'single' | 'control' | 'shard'
 
@@ -349,7 +347,7 @@ function cityAdded(s: Statements, m: MessageOf<'city.added'>): void {
   const c = m.entity
   const slug = citySlug(c.name, c.stateCode)
   s.touched(m, cityTags(slug), [])
-  // The cities table's triggers log a new slug for the gate (migrations/0006_city_additions.sql).
+  // The cities table's triggers log a new slug for the gate (migrations/control/0001_control.sql).
   s.add(m, CITIES, {
     id: m.id,
     slug,
@@ -843,39 +841,4 @@ export function messagesStatements(
 export interface RowsTouched {
   rowsRead: number
   rowsWritten: number
-}
-
-/** Applies `messages` as one D1 batch: all of it, or (when it throws) nothing. */
-export async function applyChanges(
-  db: D1Database,
-  messages: readonly CatalogMessage[],
-  options: ApplyOptions = {},
-): Promise<RowsTouched> {
-  const rows = { rowsRead: 0, rowsWritten: 0 }
-  if (messages.length === 0) return rows
-  for (const { meta } of await db.batch(changeStatements(db, messages, options))) {
-    rows.rowsRead += meta.rows_read
-    rows.rowsWritten += meta.rows_written
-  }
-  return rows
-}
-
-/**
- * What a bulk import applied with `derive: false` needs once at the end: every rating and stat
- * computed again, the gate rebuilt (src/gate/build-gate.ts) and every stored page purged.
- */
-export async function refreshAfterImport(
-  env: Pick<Env, 'DB' | 'GATE'>,
-  now = new Date(),
-): Promise<void> {
-  const db = env.DB
-  await db.batch([
-    db.prepare(RATINGS),
-    ...statsStatements(db, now, 'all'),
-    db
-      .prepare('INSERT INTO purges (at, tag) SELECT ?, value FROM json_each(?)')
-      .bind(now.getTime(), JSON.stringify(ALL_PAGES_TAGS)),
-    db.prepare('DELETE FROM sync_touched'),
-  ])
-  await saveGate(env.GATE, await buildGate(db, now))
 }

@@ -41,16 +41,23 @@ const NEW_ENTITIES = [
 const col = (column: string) => `(r.value ->> '${column}')`
 
 const DIRECTORY = [
-  // A removal deletes the row of the shard it was on, unless a newer version is there.
-  `DELETE FROM provider_directory AS d WHERE EXISTS (SELECT 1 FROM ${staged('directory', 'providers')}
+  // A removal deletes the row of the shard it was on, unless a newer version is there. Each
+  // statement finds its rows by key (`IN`) before the correlated check: a bare EXISTS would read
+  // the whole directory on every batch.
+  `DELETE FROM provider_directory AS d
+    WHERE d.id IN (SELECT ${col('id')} FROM ${staged('directory', 'providers')} AND ${col('removed')} = 1)
+      AND EXISTS (SELECT 1 FROM ${staged('directory', 'providers')}
       AND ${col('id')} = d.id AND o.shard = d.shard AND ${col('removed')} = 1
       AND ${col('version')} >= d.version)`,
-  `INSERT INTO directory_tombstones (key, version)
-   SELECT 'provider:' || ${col('id')}, ${col('version')} FROM ${staged('directory', 'providers')}
-      AND ${col('removed')} = 1 ORDER BY o.shard, o.seq
-   ON CONFLICT (key) DO UPDATE SET version = excluded.version
+  `INSERT INTO directory_tombstones (key, version, shard)
+   SELECT 'provider:' || ${col('id')}, ${col('version')}, o.shard
+     FROM ${staged('directory', 'providers')} AND ${col('removed')} = 1 ORDER BY o.shard, o.seq
+   ON CONFLICT (key) DO UPDATE SET version = excluded.version, shard = excluded.shard
     WHERE excluded.version > directory_tombstones.version`,
-  `DELETE FROM directory_tombstones AS d WHERE EXISTS (SELECT 1 FROM ${staged('directory', 'providers')}
+  `DELETE FROM directory_tombstones AS d
+    WHERE d.key IN (SELECT 'provider:' || ${col('id')} FROM ${staged('directory', 'providers')}
+                       AND ${col('removed')} = 0)
+      AND EXISTS (SELECT 1 FROM ${staged('directory', 'providers')}
       AND ${col('removed')} = 0 AND d.key = 'provider:' || ${col('id')} AND ${col('version')} > d.version)`,
   `INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at, head)
    SELECT ${col('id')}, o.shard, ${col('city_id')}, ${col('name_slug')}, ${col('version')},

@@ -14,10 +14,22 @@ export interface Whereabouts {
   /** The shard holding the provider `id` (the directory's row), null for one on no shard. */
   providerShard(id: number): number | null
   /**
+   * The version of the provider `id` the directory names (with its shard), null when unknown:
+   * an older message goes to that shard, where it changes nothing, rather than moving the
+   * provider back to the city it names. Absent for the import, whose lines come in order.
+   */
+  providerVersion?(id: number): number | null
+  /**
    * The shard holding the job `id` (the directory's row), null for one on no shard. Absent where
    * no job can have moved (the import, which ends by building the directory from the shards).
    */
   jobShard?(id: number): number | null
+  /**
+   * The shard a removed provider `id` was on and the removal's version (control's tombstone), null
+   * when none is known: where a later message about it goes, as that shard's versions decide it.
+   * Absent for the import.
+   */
+  removal?(id: number): { shard: number; version: number } | null
 }
 
 export interface Routed {
@@ -44,14 +56,40 @@ export interface Routed {
 function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
   const cities = new Map<number, string>()
   const providers = new Map<number, number>()
+  const providerVersions = new Map<number, number>()
   const jobs = new Map<number, number>()
   const cityShard = (id: number) => {
     const slug = cities.get(id) ?? whereabouts.citySlug(id)
     return slug === null ? null : shardOfCity(layout, slug)
   }
   const providerShard = (id: number) => providers.get(id) ?? whereabouts.providerShard(id)
+  /** Where a message about provider `id` goes: the shard holding it, else the one it left. */
+  const lastShard = (id: number) => providerShard(id) ?? whereabouts.removal?.(id)?.shard ?? null
+  /**
+   * The shard where a provider's upsert of `version` is older than (or as old as) what is there:
+   * the shard holding a newer version, or the one it was removed from at a newer version.
+   */
+  const staleOn = (id: number, version: number): number | null => {
+    const held = providerShard(id)
+    if (held !== null) {
+      const newest = providerVersions.get(id) ?? whereabouts.providerVersion?.(id) ?? null
+      return newest !== null && version <= newest ? held : null
+    }
+    const removal = whereabouts.removal?.(id) ?? null
+    return removal !== null && version <= removal.version ? removal.shard : null
+  }
   const jobShard = (id: number) => jobs.get(id) ?? whereabouts.jobShard?.(id) ?? null
-  return { cities, providers, jobs, cityShard, providerShard, jobShard }
+  return {
+    cities,
+    providers,
+    providerVersions,
+    jobs,
+    cityShard,
+    providerShard,
+    lastShard,
+    staleOn,
+    jobShard,
+  }
 }
 
 /** Where nothing is routed yet, on `shards` shards. */
@@ -82,6 +120,56 @@ function placed(
   learnt.set(id, to)
 }
 
+type Places = ReturnType<typeof batchPlaces>
+type ToShard = (message: CatalogMessage, shard: number | null, what: string) => void
+
+/**
+ * A batch's provider upserts and removals. An upsert older than what a shard holds goes there,
+ * where its version makes it a no-op, rather than moving the provider to the city it names (a
+ * late delivery from before a move). A provider moving between shards in this batch has a second
+ * move of it, its removal and what follows them wait for the next delivery, when the directory
+ * names where the move put it.
+ */
+function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
+  const moving = new Set<number>()
+  const deferred = new Set<number>()
+  const defer = (message: CatalogMessage, id: number) => {
+    deferred.add(id)
+    routed.unplaced.push({ message, reason: `provider ${id} moves between shards in this batch` })
+  }
+  return {
+    /** Whether `message` waits, as an earlier message of its provider in the batch did. */
+    waits(message: CatalogMessage): boolean {
+      if (!message.kind.startsWith('provider') && message.kind !== 'review.added') return false
+      const id = message.kind === 'review.added' ? message.entity.providerId : message.id
+      if (!deferred.has(id)) return false
+      defer(message, id)
+      return true
+    },
+    upsert(message: Extract<CatalogMessage, { kind: 'provider.upserted' }>): void {
+      const stale = places.staleOn(message.id, message.version)
+      if (stale !== null) {
+        routed.shards[stale]?.push(message)
+        return
+      }
+      const shard = places.cityShard(message.entity.cityId)
+      const held = places.providerShard(message.id)
+      if (moving.has(message.id) && shard !== null && shard !== held) {
+        defer(message, message.id)
+        return
+      }
+      if (shard !== null && held !== null && shard !== held) moving.add(message.id)
+      placed(routed.moves, places.providers, message.id, held, shard)
+      if (shard !== null) places.providerVersions.set(message.id, message.version)
+      toShard(message, shard, `city ${message.entity.cityId}`)
+    },
+    removal(message: Extract<CatalogMessage, { kind: 'provider.removed' }>): void {
+      if (moving.has(message.id)) defer(message, message.id)
+      else toShard(message, places.lastShard(message.id), `provider ${message.id}`)
+    },
+  }
+}
+
 /**
  * `messages` split by database. Within a batch a city or provider arriving with the messages that
  * refer to it counts as known: the router learns from the batch in its order, as the database
@@ -94,36 +182,35 @@ export function routeMessages(
   whereabouts: Whereabouts,
 ): Routed {
   const routed = nothingRouted(layout.shards)
-  const { cities, providers, jobs, cityShard, providerShard, jobShard } = batchPlaces(
-    layout,
-    whereabouts,
-  )
-  const toShard = (message: CatalogMessage, shard: number | null, what: string) => {
+  const places = batchPlaces(layout, whereabouts)
+  const { cities, jobs, cityShard, lastShard, jobShard } = places
+  const toShard: ToShard = (message, shard, what) => {
     if (shard === null) routed.unplaced.push({ message, reason: `${what} is on no shard` })
     else routed.shards[shard]?.push(message)
   }
+  const providers = providerRouting(routed, places, toShard)
   for (const message of messages) {
+    if (providers.waits(message)) continue
     switch (message.kind) {
       case 'city.added':
         cities.set(message.id, citySlug(message.entity.name, message.entity.stateCode))
         routed.control.push(message)
         for (const shard of routed.shards) shard.push(message)
         break
-      case 'provider.upserted': {
-        const shard = cityShard(message.entity.cityId)
-        placed(routed.moves, providers, message.id, providerShard(message.id), shard)
-        toShard(message, shard, `city ${message.entity.cityId}`)
+      case 'provider.upserted':
+        providers.upsert(message)
         break
-      }
       case 'provider.removed':
+        providers.removal(message)
+        break
       case 'provider-service.offered':
       case 'provider-service.withdrawn':
-        toShard(message, providerShard(message.id), `provider ${message.id}`)
+        toShard(message, lastShard(message.id), `provider ${message.id}`)
         break
       case 'review.added':
         toShard(
           message,
-          providerShard(message.entity.providerId),
+          lastShard(message.entity.providerId),
           `provider ${message.entity.providerId}`,
         )
         break

@@ -51,17 +51,22 @@ const unfinishedIn = (table: 'provider_directory' | 'job_directory') =>
 
 /** The directory's rows of the ids `?1` in `table`: where each is, and where it is leaving. */
 const placesIn = (table: 'provider_directory' | 'job_directory') =>
-  `SELECT id, shard, moving_from FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`
+  `SELECT id, shard, version, moving_from FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`
 
-type DirectoryPlace = { id: number; shard: number; moving_from: number | null }
+type DirectoryPlace = { id: number; shard: number; version: number; moving_from: number | null }
 
 /** The directory's rows as the router's shard of each id, and the moves they leave unfinished. */
 function placesOf(rows: DirectoryPlace[]) {
   const shardOf = new Map(rows.map((r) => [r.id, r.shard]))
+  const versionOf = new Map(rows.map((r) => [r.id, r.version]))
   const unfinished = rows.flatMap(({ id, shard, moving_from: from }) =>
     from !== null && from !== shard ? [{ id, from, to: shard }] : [],
   )
-  return { shardOf: (id: number) => shardOf.get(id) ?? null, unfinished }
+  return {
+    shardOf: (id: number) => shardOf.get(id) ?? null,
+    versionOf: (id: number) => versionOf.get(id) ?? null,
+    unfinished,
+  }
 }
 
 /** The cities and providers the batch names, and the outbox applied: one control batch. */
@@ -76,12 +81,18 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
     if (m.kind === 'review.added') providers.add(m.entity.providerId)
     if (m.kind.startsWith('job.')) jobs.add(m.id)
   }
-  const [slugs, providerRows, jobRows, applied] = await control.batch([
+  const [slugs, providerRows, jobRows, removedRows, applied] = await control.batch([
     control
       .prepare('SELECT id, slug FROM cities WHERE id IN (SELECT value FROM json_each(?))')
       .bind(JSON.stringify([...cities])),
     control.prepare(placesIn('provider_directory')).bind(JSON.stringify([...providers])),
     control.prepare(placesIn('job_directory')).bind(JSON.stringify([...jobs])),
+    control
+      .prepare(
+        `SELECT CAST(substr(key, 10) AS INTEGER) AS id, shard, version FROM directory_tombstones
+          WHERE key IN (SELECT 'provider:' || value FROM json_each(?)) AND shard IS NOT NULL`,
+      )
+      .bind(JSON.stringify([...providers])),
     control.prepare('SELECT shard, seq FROM outbox_applied'),
   ])
   const slugOf = new Map(
@@ -89,6 +100,12 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
   )
   const providerPlaces = placesOf(providerRows?.results as DirectoryPlace[])
   const jobPlaces = placesOf(jobRows?.results as DirectoryPlace[])
+  const removals = new Map(
+    (removedRows?.results as { id: number; shard: number; version: number }[]).map((r) => [
+      r.id,
+      { shard: r.shard, version: r.version },
+    ]),
+  )
   const seqs: number[] = []
   for (const { shard, seq } of applied?.results as { shard: number; seq: number }[])
     seqs[shard] = seq
@@ -96,6 +113,8 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
     citySlug: (id) => slugOf.get(id) ?? null,
     providerShard: providerPlaces.shardOf,
     jobShard: jobPlaces.shardOf,
+    providerVersion: providerPlaces.versionOf,
+    removal: (id) => removals.get(id) ?? null,
     applied: seqs,
     unfinished: providerPlaces.unfinished,
     unfinishedJobs: jobPlaces.unfinished,

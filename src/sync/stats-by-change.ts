@@ -4,7 +4,7 @@ import { entityKey } from './messages'
 
 // The listings' stats by what changed (docs/sync.md, "Derived stats by change"): a batch first
 // sums what its providers' listings contribute to the stats (listing_stats_before,
-// service_mixes_before: migrations/0023_stats_by_change.sql), and at its end adds what they
+// service_mixes_before: migrations/catalog/0002_stats_by_change.sql), and at its end adds what they
 // contribute after and subtracts those sums, in service_city_stats, rate_experience_stats (the
 // cities' and the nation's), service_state_stats, rate_experience_state_stats and
 // city_service_mixes. A change reads its own providers' rows and the stats rows they count in,

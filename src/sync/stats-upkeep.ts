@@ -5,7 +5,6 @@ import type { Report } from '../observability/reporter'
 import { logProblem } from '../observability/reporter'
 import type { Databases } from '../data/databases'
 import { controlStatsStatements, shardStatsStatements } from '../data/refresh-stats'
-import { derivationStatements } from './apply'
 import { shardOutboxStatements } from './outbox'
 import { flushOutboxes } from './routed-apply'
 
@@ -78,70 +77,6 @@ interface Touched {
   kind: string
   value: string
   city_id: number
-}
-
-/**
- * One run: the cursors read, the slice checked (reads only), then in one D1 batch what expired
- * and what drifted recomputed by the consumer's own statements (derivationStatements: stats and
- * rollups), and the cursors moved on. Pages show the new counts at their next render, as after
- * the full refresh this replaces: a drift is a fault to report, not a change to purge for.
- */
-export async function statsUpkeep(
-  db: D1Database,
-  now: Date,
-  { cities = DRIFT_CITIES, report = logProblem }: { cities?: number; report?: Report } = {},
-): Promise<Upkeep> {
-  const { results: cursors } = await db
-    .prepare('SELECT name, value FROM cron_cursors')
-    .all<{ name: string; value: number }>()
-  const cursor = Object.fromEntries(cursors.map((c) => [c.name, c.value]))
-  // The first run starts from now: what closed before it is found by the rotating check.
-  const expiredAfter = cursor.expired ?? now.getTime()
-  const after = cursor.drift ?? 0
-  const at = instant(now.getTime())
-  const [listings, jobs, end] = await db.batch<Touched & { last: number | null; n: number }>([
-    db.prepare(LISTING_DRIFT).bind(after, cities),
-    db.prepare(JOB_DRIFT).bind(after, cities, at),
-    db.prepare(SLICE_END).bind(after, cities),
-  ])
-  const drifted = [...(listings?.results ?? []), ...(jobs?.results ?? [])]
-  const slice = end?.results[0]
-  // A short slice is the end of the pass: the next run starts again from the first city.
-  const next = slice && slice.n === cities ? (slice.last ?? 0) : 0
-  if (drifted.length)
-    report('cron: stats drifted from a recompute, rewritten', {
-      rows: drifted.length,
-      first: drifted.slice(0, 5).map((d) => `${d.kind} ${d.value} ${d.city_id}`),
-    })
-  const results = await db.batch([
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
-         SELECT 'jobs', service, city_id FROM jobs WHERE valid_through > ? AND valid_through <= ?`,
-      )
-      .bind(instant(expiredAfter), at),
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
-         SELECT 'keyword', keyword, 0 FROM activity_ends WHERE end_date >= ? AND end_date < ?`,
-      )
-      .bind(instant(expiredAfter).slice(0, 10), at.slice(0, 10)),
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO sync_touched (kind, value, city_id)
-         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`,
-      )
-      .bind(JSON.stringify(drifted.map((d) => [d.kind, d.value, d.city_id]))),
-    ...derivationStatements(db, now, { purge: false }),
-    db
-      .prepare(
-        `INSERT INTO cron_cursors (name, value) VALUES ('expired', ?1), ('drift', ?2)
-         ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
-      )
-      .bind(now.getTime(), next),
-  ])
-  const expired = (results[0]?.meta.changes ?? 0) + (results[1]?.meta.changes ?? 0)
-  return { expired, checked: slice?.n ?? 0, drifted: drifted.length }
 }
 
 /** SQL: the jobs that closed between `?1` and `?2`, touched. */

@@ -8,11 +8,6 @@ import type { Layout } from '../../src/catalog/placement'
 import { LAYOUTS, shardBindingName, shardOfCity, shardsOfState } from '../../src/catalog/placement'
 import { STATES } from '../../src/catalog/states'
 import { databasesOf, LayoutError } from '../../src/data/databases'
-import { singleCatalog } from '../support/single-catalog'
-
-// The one database's catalog, which this file holds control and the shards to (or reads as
-// the single database's pages do): restored here, as the set-up restores only theirs.
-await singleCatalog()
 
 const codes = Object.keys(STATES).map((code) => code.toLowerCase())
 
@@ -83,7 +78,7 @@ describe('databasesOf', () => {
   })
 
   it('finds each city of the test catalog a shard, and the catalog fills both', async () => {
-    const { results } = await env.DB.prepare('SELECT slug FROM cities').all<{ slug: string }>()
+    const { results } = await env.CONTROL.prepare('SELECT slug FROM cities').all<{ slug: string }>()
     const two = databasesOf({ ...env, SHARD_LAYOUT: 'two' })
     const shards = results.map(({ slug }) => two.ofCity(slug)?.shard)
     expect(shards).not.toContain(undefined)

@@ -6,15 +6,14 @@ import { DerivedReads, readsDerivedOnly } from '../../src/data/derived-reads'
 import { citiesOf, keptCities } from '../../src/data/kept-cities'
 import { Timing } from '../../src/observability/timing'
 import { withFaults, withStatementFaults } from '../support/with-faults'
-import { singleCatalog } from '../support/single-catalog'
 
-// Reads of the catalog's tables, on the one database that has them all: restored here.
-await singleCatalog()
+// Reads of the catalog's tables: on a shard, which holds the people, their listings and its
+// copy of the cities; the kept cities on control, where pages read them (docs/scale.md).
 
 /** The real D1 binding, failing its first `failures` statements the way D1 reports a blip. */
 function flakyD1(failures: number, message = 'D1_ERROR: Network connection lost.'): D1Database {
   let left = failures
-  return withStatementFaults(env.DB, () =>
+  return withStatementFaults(env.SHARD_00, () =>
     left-- > 0 ? { all: () => Promise.reject(new Error(message)) } : undefined,
   )
 }
@@ -36,7 +35,7 @@ describe('openDb', () => {
 
   it('does not retry a mistake in the query', async () => {
     const timing = new Timing()
-    await expect(openDb(env.DB, timing).all('SELECT * FROM no_such_table')).rejects.toThrow(
+    await expect(openDb(env.SHARD_00, timing).all('SELECT * FROM no_such_table')).rejects.toThrow(
       'D1 read failed',
     )
     expect(timing.count('d1')).toBe(1)
@@ -45,7 +44,7 @@ describe('openDb', () => {
   it('sends the reads issued together as one batch: one round trip', async () => {
     const timing = new Timing()
     const batches: number[] = []
-    const d1 = withFaults(env.DB, {
+    const d1 = withFaults(env.SHARD_00, {
       batch: (batch, statements) => (batches.push(statements.length), batch(statements)),
     })
     const db = openDb(d1, timing)
@@ -74,7 +73,7 @@ describe('openDb', () => {
   it('keeps reads of derived tables in memory for a minute, and never a live read', async () => {
     const derived = new DerivedReads()
     const timing = new Timing()
-    const db = openDb(env.DB, timing, { derived })
+    const db = openDb(env.SHARD_00, timing, { derived })
     const city = 'SELECT slug FROM cities WHERE slug = ?'
     const stats = 'SELECT COUNT(*) AS n FROM service_city_stats s JOIN cities c ON c.id = s.city_id'
     const live = 'SELECT COUNT(*) AS n FROM provider_services ps JOIN cities c ON c.id = ps.city_id'
@@ -98,9 +97,9 @@ describe('openDb', () => {
   it('finds a city from the copy of every city it keeps, read once in the background', async () => {
     const background: Promise<unknown>[] = []
     const timing = new Timing()
-    const db = openDb(env.DB, timing, { derived: new DerivedReads() })
+    const db = openDb(env.CONTROL, timing, { derived: new DerivedReads() })
     const cities = citiesOf(keptCities(), {
-      d1: env.DB,
+      d1: env.CONTROL,
       db,
       waitUntil: (p: Promise<unknown>) => void background.push(p),
     })

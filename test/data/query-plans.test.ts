@@ -5,8 +5,13 @@ import { findActivities } from '../../src/data/activities'
 import { findNationalCounts } from '../../src/data/home'
 import { findProviderListing, findTopProviders } from '../../src/data/provider-listing'
 import { countCityProviders } from '../../src/data/providers'
-import { rollupSql } from '../../src/data/rollups'
-import { BLOCK_TABLES, countBlocks, findBlock } from '../../src/data/sitemap-rows'
+import { cityMixSql, controlRollupSql } from '../../src/data/rollups'
+import {
+  BLOCK_TABLES,
+  CONTROL_BLOCK_TABLES,
+  countBlocks,
+  findBlock,
+} from '../../src/data/sitemap-rows'
 import { findNationalStats, findStateLeaders, findStateStats } from '../../src/data/service-stats'
 import { parseActivityQuery } from '../../src/queries/activity-query'
 import { DEFAULT_QUERY } from '../../src/queries/listing-query'
@@ -18,27 +23,26 @@ import {
   isScan,
   listingQuery,
 } from '../support/page-reads'
-import { singleCatalog } from '../support/single-catalog'
 
-// Reads of the catalog's tables, on the one database that has them all: restored here.
-await singleCatalog()
+// Each read on the database holding its tables: a shard's (Atlanta's), else control's.
+const CATALOG = [env.SHARD_00, env.CONTROL]
 
 describe('query plans', () => {
   it('never scan a whole table or index on any read a page makes', async () => {
     // Nearby cities walk a latitude band; every other read is an equality range of an index.
-    const plans = await explainPageReads(env.DB)
-    expect(plans.length).toBe(52)
+    const plans = await explainPageReads(CATALOG)
+    expect(plans.length).toBe(51)
     for (const { sql, plan } of plans)
       for (const step of plan) expect(isScan(step), sql).toBe(false)
   })
   it('read a directory page in index order, with no sort step', async () => {
     const plans: QueryPlan[] = []
     for (const sort of ['recommended', 'newest'] as const) {
-      await findProviderListing(explainingDb(env.DB, plans), 'babysitters', ATLANTA, {
+      await findProviderListing(explainingDb(CATALOG, plans), 'babysitters', ATLANTA, {
         ...DEFAULT_QUERY,
         sort,
       })
-      await findProviderListing(explainingDb(env.DB, plans), 'babysitters', ATLANTA, {
+      await findProviderListing(explainingDb(CATALOG, plans), 'babysitters', ATLANTA, {
         ...listingQuery('distance=5&rate=15-20&badges=premium'),
         sort,
       })
@@ -60,7 +64,7 @@ describe('query plans', () => {
     // Each read here once counted or summed every row of a city, a state or a keyword; at the
     // 1M-provider scale those ranges are 7–40 times longer (docs/performance.md).
     const plans: QueryPlan[] = []
-    const db = explainingDb(env.DB, plans)
+    const db = explainingDb(CATALOG, plans)
     const stem = findActivityKeyword('stem')
     if (!stem) throw new Error('no stem')
     const plain = parseActivityQuery(new URLSearchParams(), stem.category)
@@ -70,11 +74,11 @@ describe('query plans', () => {
     await findNationalStats(db, 'babysitters')
     await findStateStats(db, 'babysitters', 'GA')
     await findStateLeaders(db, 'GA')
-    await findStateLeaders(db, { provider: 1 })
     await findNationalCounts(db, ['babysitters', 'errands'])
     await findTopProviders([db], 'babysitters', 'GA')
-    const [activityCount, , mixes, national, state, leaders, profileLeaders, counts, top] =
-      plans.map((p) => p.plan.join(' | '))
+    const [activityCount, , mixes, national, state, leaders, counts, top] = plans.map((p) =>
+      p.plan.join(' | '),
+    )
     expect(activityCount).toBe('SEARCH activity_ends USING PRIMARY KEY (keyword=? AND end_date>?)')
     expect(mixes).toBe('SEARCH city_service_mixes USING PRIMARY KEY (city_id=?)')
     expect(national).toBe('SEARCH service_state_stats USING PRIMARY KEY (service=?)')
@@ -82,9 +86,6 @@ describe('query plans', () => {
     expect(state).toBe('SEARCH service_state_stats USING PRIMARY KEY (service=? AND state_code=?)')
     expect(leaders).toBe(
       'SEARCH service_state_stats USING PRIMARY KEY (service=? AND state_code=?)',
-    )
-    expect(profileLeaders).toMatch(
-      /^SEARCH service_state_stats USING PRIMARY KEY \(service=\? AND state_code=\?\) \| SCALAR SUBQUERY/,
     )
     // A state's top providers: each of its largest cities gives its own best few by the index,
     // one rowid each, and only those are sorted.
@@ -95,14 +96,16 @@ describe('query plans', () => {
   })
 
   it('find a sitemap file from its blocks, never by counting or skipping catalog rows', async () => {
-    // The index counts block rows; a file reads the rows of its blocks' id range alone.
+    // The index counts block rows; a file reads the rows of its blocks' id range alone: control's
+    // cities and its directory of the shards' providers and jobs.
     const plans: QueryPlan[] = []
-    const db = explainingDb(env.DB, plans)
+    const db = explainingDb(env.CONTROL, plans)
     await countBlocks(db)
-    for (const table of BLOCK_TABLES) await findBlock(db, table, 3, 5_000)
+    for (const source of BLOCK_TABLES) await findBlock(db, source, 3, 5_000, CONTROL_BLOCK_TABLES)
     const [count, ...blocks] = plans.map((p) => p.plan)
-    expect(count?.join(' | ')).not.toMatch(/cities|providers|jobs/)
-    for (const [i, table] of BLOCK_TABLES.entries()) {
+    expect(count?.join(' | ')).not.toMatch(/cities|provider|job/)
+    for (const [i, source] of BLOCK_TABLES.entries()) {
+      const table = CONTROL_BLOCK_TABLES[source]
       const plan = blocks[i] ?? []
       expect(plan).toContain(`SEARCH ${table} USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)`)
       expect(plan.join(' | ')).not.toContain(`SCAN ${table}`)
@@ -111,8 +114,13 @@ describe('query plans', () => {
 
   it('derive what a sync batch touched from the touched rows alone', async () => {
     // The queue's consumer recomputes the rollups of each batch: none may walk a whole table.
-    for (const sql of rollupSql({ touched: true })) {
-      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).all<{
+    // The cities' mixes on their shard, the rollups of many cities on control (rollupSql's two).
+    const each = [
+      ...cityMixSql(true).map((sql) => [env.SHARD_00, sql] as const),
+      ...controlRollupSql({ touched: true }).map((sql) => [env.CONTROL, sql] as const),
+    ]
+    for (const [db, sql] of each) {
+      const { results } = await db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all<{
         detail: string
       }>()
       for (const { detail } of results) expect(detail, sql).not.toMatch(/^SCAN (?!\(subquery)/)

@@ -1,12 +1,15 @@
-// The schema split in two folders (docs/scale.md): control's (migrations/control) and every
-// shard's (migrations/catalog) define together exactly what the single database's migrations/
-// define, the sitemap triggers of providers and jobs moved to the directory, the directory and
-// the outbox added. A migration added to one side and not the other fails here.
+// The schema in two folders (docs/scale.md): control's (migrations/control) and every shard's
+// (migrations/catalog) define exactly the tables, indexes and triggers of schema.expected.json,
+// beside this file: the catalog's people, listings, reviews and jobs on the shards, what is
+// national or keyed by id on control, the stats of the cities on both, the sitemap triggers on
+// control's directory, the directory and the outbox added. A migration changes that file with
+// it (in the same review), and one added to the wrong side fails here.
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { databasesOf } from '../../src/data/databases'
 import { snapshotPart } from '../support/catalog-snapshot'
 import { restoreDatabase } from '../support/snapshot'
+import expected from './schema.expected.json'
 
 interface Entry {
   type: string
@@ -22,32 +25,24 @@ async function schemaOf(db: D1Database): Promise<Map<string, Entry>> {
           AND name != 'd1_migrations'`,
     )
     .all<Entry>()
-  return new Map(results.map((e) => [`${e.type} ${e.name}`, e]))
+  return new Map(results.map((e) => [`${e.type} ${e.name}`, { ...e, sql: normalised(e.sql) }]))
 }
 
-/** A sitemap trigger of the single database's providers or jobs, as control's directory has it. */
-function onDirectory(entry: Entry): Entry {
-  const table = (name: string) => (name === 'providers' ? 'provider' : 'job')
-  return {
-    type: entry.type,
-    name: entry.name.replace(/^(providers|jobs)_/, (_, t: string) => `${table(t)}_directory_`),
-    sql: entry.sql
-      .replace(
-        /^CREATE TRIGGER (providers|jobs)_/,
-        (_, t: string) => `CREATE TRIGGER ${table(t)}_directory_`,
-      )
-      .replace(
-        /\b(ON|FROM) (providers|jobs)\b/g,
-        (_, w: string, t: string) => `${w} ${table(t)}_directory`,
-      ),
-  }
-}
+/** A statement's text without its comments and with its spaces collapsed: what it defines. */
+const normalised = (sql: string) =>
+  sql
+    .replace(/--[^\n]*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+
+/** The checked-in schema of a side, by type and name. */
+const expectedOf = (side: keyof typeof expected) =>
+  new Map(expected[side].map((e) => [`${e.type} ${e.name}`, { ...e, sql: normalised(e.sql) }]))
 
 /**
- * What the split adds, with no single-database counterpart: the directory, and the outbox a
- * shard's changes write their control writes to (`outbox`), which control stages while it
- * applies them (`outbox_staged`) and records as applied (`outbox_applied`): one database has no
- * second database to write to (src/sync/outbox.ts).
+ * What only the split has: the directory, and the outbox a shard's changes write their control
+ * writes to (`outbox`), which control stages while it applies them (`outbox_staged`) and records
+ * as applied (`outbox_applied`) (src/sync/outbox.ts).
  */
 const ADDED = {
   control: [
@@ -63,25 +58,29 @@ const ADDED = {
 }
 
 describe('the schema in two folders', () => {
-  it('places each table, index and trigger of the single database on control or the shards, unchanged', async () => {
-    const [single, control, shard] = await Promise.all([
-      schemaOf(env.DB),
-      schemaOf(env.CONTROL),
-      schemaOf(env.SHARD_00),
-    ])
-    const placed = new Set<string>()
-    for (const entry of single.values()) {
-      const moved = /^(providers|jobs)_sitemap_/.test(entry.name) ? onDirectory(entry) : entry
-      const key = `${moved.type} ${moved.name}`
-      const found = [control.get(key), shard.get(key)].filter((e) => e !== undefined)
-      expect(found.length, key).toBeGreaterThan(0)
-      for (const e of found) expect(e.sql, key).toBe(moved.sql)
-      placed.add(key)
-    }
-    const left = (schema: Map<string, Entry>) =>
-      [...schema.keys()].filter((k) => !placed.has(k) && !k.startsWith('index sqlite_autoindex'))
-    expect(left(control).sort()).toEqual(ADDED.control.sort())
-    expect(left(shard).sort()).toEqual(ADDED.catalog.sort())
+  it('defines on control and on a shard exactly the checked-in schema of each', async () => {
+    const [control, shard] = await Promise.all([schemaOf(env.CONTROL), schemaOf(env.SHARD_00)])
+    const sorted = (schema: Map<string, Entry>) =>
+      [...schema.entries()].sort(([a], [b]) => (a < b ? -1 : 1))
+    expect(sorted(control)).toEqual(sorted(expectedOf('control')))
+    expect(sorted(shard)).toEqual(sorted(expectedOf('catalog')))
+  })
+
+  it('adds the directory and the outbox, and keeps the sitemap triggers on control’s directory', () => {
+    const [control, shard] = [expectedOf('control'), expectedOf('catalog')]
+    for (const key of ADDED.control) expect(control.has(key), key).toBe(true)
+    for (const key of ADDED.catalog) expect(shard.has(key), key).toBe(true)
+    for (const table of ['provider_directory', 'job_directory', 'cities'])
+      for (const step of ['added', 'removed', 'split'])
+        expect(control.has(`trigger ${table}_sitemap_${step}`), table).toBe(true)
+    const triggers = [...shard.keys()].filter((k) => k.startsWith('trigger'))
+    expect(triggers.filter((k) => k.includes('sitemap'))).toEqual([])
+  })
+
+  it('keeps the stats of the cities on control and the shards alike', () => {
+    const [control, shard] = [expectedOf('control'), expectedOf('catalog')]
+    for (const table of ['cities', 'service_city_stats', 'job_city_stats', 'city_service_mixes'])
+      expect(shard.get(`table ${table}`), table).toEqual(control.get(`table ${table}`))
   })
 
   it('keeps the people, their listings and reviews, and the jobs on the shards alone', async () => {
@@ -95,7 +94,7 @@ describe('the schema in two folders', () => {
     for (const other of others) expect([...other.values()]).toEqual([...(first?.values() ?? [])])
   })
 
-  it('starts control’s sitemap blocks as the single database’s migrations start them', async () => {
+  it('starts control’s sitemap blocks empty, one per source', async () => {
     // Control as its migrations left it (the set-up restored the catalog over it).
     const migrated = (await snapshotPart('migrated')).CONTROL
     if (!migrated) throw new Error('the snapshot has no migrated control')

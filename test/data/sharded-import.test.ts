@@ -1,23 +1,21 @@
 // The import into control and the shards (docs/scale.md), resumed half-way: the shards together
-// hold exactly the rows the single database holds, each provider and job on its city's shard
-// with its listings and reviews, control and every shard the cities, control the activities, and
-// the directory on control names every provider's and job's shard. Then the end per database:
-// every derived row on the shards and on control is the row the single database derives.
+// hold exactly the rows the same import holds on the other layout (test/support/other-layout.ts),
+// each provider and job on its city's shard with its listings and reviews, control and every
+// shard the cities, control the activities, and the directory on control names every provider's
+// and job's shard. Then the end per database: every derived row on the shards and on control is
+// the row the other layout derives.
 import { env } from 'cloudflare:workers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { applyImported, importLines } from '../../scripts/import/import-lines'
 import { CITY_ROWS, finishSharded } from '../../scripts/import/finish'
 import { lowestCheckpoint, shardedTarget } from '../../scripts/import/sharded'
+import type { Databases } from '../../src/data/databases'
 import { databasesOf } from '../../src/data/databases'
 import { moveProvider } from '../../src/sync/move'
 import { routeMessages } from '../../src/sync/route'
 import { aMessage } from '../sync/examples'
-import { singleCatalog } from '../support/single-catalog'
-
-// The one database's catalog, which this file holds control and the shards to (or reads as
-// the single database's pages do): restored here, as the set-up restores only theirs.
-await singleCatalog()
+import { onOtherLayout } from '../support/other-layout'
 
 const databases = databasesOf(env)
 const lines = inject('catalogLines').map((text, i) => ({ line: i + 1, text }))
@@ -51,8 +49,61 @@ async function rows(db: D1Database, sql: string): Promise<unknown[]> {
   return (await db.prepare(sql).all()).results
 }
 
-async function onShards(sql: string): Promise<unknown[]> {
-  return (await Promise.all(databases.shards.map((db) => rows(db, sql)))).flat()
+async function onShards(sql: string, { shards }: Databases = databases): Promise<unknown[]> {
+  return (await Promise.all(shards.map((db) => rows(db, sql)))).flat()
+}
+
+const BASE_TABLES = [
+  ['providers', 'id'],
+  ['provider_services', 'provider_id, service'],
+  ['reviews', 'id'],
+  ['jobs', 'id'],
+] as const
+const CONTROL_DERIVED = [
+  ...Object.keys(CITY_ROWS),
+  'service_state_stats',
+  'rate_experience_state_stats',
+  'activity_stats',
+  'activity_ends',
+  'sitemap_blocks',
+]
+const keyOf = (table: string) => BASE_TABLES.find(([t]) => t === table)?.[1] ?? 'rowid'
+const baseSql = (table: string, key: string) => `SELECT * FROM ${table} ORDER BY ${key}`
+const citySql = (table: string, key: readonly string[]) =>
+  `SELECT * FROM ${table} WHERE ${table === 'rate_experience_stats' ? 'city_id != 0' : 'true'} ORDER BY ${key.join(', ')}`
+const RATINGS_SQL = 'SELECT id, rating, review_count AS reviewCount FROM providers'
+const VERSIONS_SQL = 'SELECT * FROM sync_versions ORDER BY key'
+const PURGED_SQL = 'SELECT DISTINCT tag FROM purges ORDER BY tag'
+
+/** What the same catalog's import holds on the other layout, read before this file's import. */
+const other = await onOtherLayout(async (_, at) => {
+  /** Each table's rows, by table, as `read` finds them. */
+  const byTable = async (tables: readonly string[], read: (table: string) => Promise<unknown[]>) =>
+    new Map(await Promise.all(tables.map(async (t) => [t, await read(t)] as const)))
+  return {
+    base: await byTable(
+      BASE_TABLES.map(([t]) => t),
+      (t) => onShards(baseSql(t, keyOf(t)), at),
+    ),
+    cities: await rows(at.control, 'SELECT * FROM cities ORDER BY id'),
+    activities: await rows(at.control, 'SELECT * FROM activities ORDER BY id'),
+    versions: [...(await rows(at.control, VERSIONS_SQL)), ...(await onShards(VERSIONS_SQL, at))],
+    cityRows: await byTable(Object.keys(CITY_ROWS), (t) =>
+      onShards(citySql(t, CITY_ROWS[t as keyof typeof CITY_ROWS]), at),
+    ),
+    control: await byTable(CONTROL_DERIVED, (t) => rows(at.control, `SELECT * FROM ${t}`)),
+    ratings: (await onShards(RATINGS_SQL, at)).sort(
+      (a, b) => (a as { id: number }).id - (b as { id: number }).id,
+    ),
+    purged: await at.control.prepare(PURGED_SQL).raw(),
+  }
+})
+
+/** The other layout's rows of `table`. */
+function reference(map: Map<string, unknown[]>, table: string): unknown[] {
+  const found = map.get(table)
+  if (!found) throw new Error(`no reference rows of ${table}`)
+  return found
 }
 
 describe('the test catalog imported into two shards and control', () => {
@@ -60,21 +111,18 @@ describe('the test catalog imported into two shards and control', () => {
     expect(resumedAt).toBe(Math.floor(lines.length / 2))
   })
 
-  it.each([
-    ['providers', 'id'],
-    ['provider_services', 'provider_id, service'],
-    ['reviews', 'id'],
-    ['jobs', 'id'],
-  ])('holds each row of %s on one shard, as the single database holds it', async (table, key) => {
-    const sql = `SELECT * FROM ${table} ORDER BY ${key}`
-    const sharded = await onShards(sql)
-    const single = await rows(env.DB, sql)
-    expect(single.length).toBeGreaterThan(0)
-    expect(sharded.length).toBe(single.length)
-    expect(new Set(sharded.map((r) => JSON.stringify(r)))).toEqual(
-      new Set(single.map((r) => JSON.stringify(r))),
-    )
-  })
+  it.each(BASE_TABLES)(
+    'holds each row of %s on one shard, as the other layout does',
+    async (table, key) => {
+      const sharded = await onShards(baseSql(table, key))
+      const single = reference(other.base, table)
+      expect(single.length).toBeGreaterThan(0)
+      expect(sharded.length).toBe(single.length)
+      expect(new Set(sharded.map((r) => JSON.stringify(r)))).toEqual(
+        new Set(single.map((r) => JSON.stringify(r))),
+      )
+    },
+  )
 
   it('puts each provider and job on its city’s shard, with its listings and reviews', async () => {
     for (const [n, db] of databases.shards.entries()) {
@@ -97,19 +145,23 @@ describe('the test catalog imported into two shards and control', () => {
   })
 
   it('gives control and every shard the cities, and control alone the activities', async () => {
-    const cities = await rows(env.DB, 'SELECT * FROM cities ORDER BY id')
+    expect(other.cities.length).toBeGreaterThan(0)
     for (const db of [databases.control, ...databases.shards])
-      expect(await rows(db, 'SELECT * FROM cities ORDER BY id')).toEqual(cities)
+      expect(await rows(db, 'SELECT * FROM cities ORDER BY id')).toEqual(other.cities)
+    expect(other.activities.length).toBeGreaterThan(0)
     expect(await rows(databases.control, 'SELECT * FROM activities ORDER BY id')).toEqual(
-      await rows(env.DB, 'SELECT * FROM activities ORDER BY id'),
+      other.activities,
     )
   })
 
-  it('keeps every version the single database keeps, where its entity is', async () => {
-    const sql = 'SELECT * FROM sync_versions ORDER BY key'
-    const sharded = [...(await rows(databases.control, sql)), ...(await onShards(sql))]
+  it('keeps every version the other layout keeps, where its entity is', async () => {
+    const sharded = [
+      ...(await rows(databases.control, VERSIONS_SQL)),
+      ...(await onShards(VERSIONS_SQL)),
+    ]
+    // A city's version is on control and on every shard: as sets, the copies are one row.
     expect(new Set(sharded.map((r) => JSON.stringify(r)))).toEqual(
-      new Set((await rows(env.DB, sql)).map((r) => JSON.stringify(r))),
+      new Set(other.versions.map((r) => JSON.stringify(r))),
     )
   })
 
@@ -155,10 +207,10 @@ describe('the end of the import, per database', () => {
   const json = (list: unknown[]) => list.map((r) => JSON.stringify(r)).sort()
 
   it.each(Object.entries(CITY_ROWS))(
-    'derives each city’s %s on its shard alone, as the single database derives them',
+    'derives each city’s %s on its shard alone, as the other layout derives them',
     async (table, key) => {
-      const sql = `SELECT * FROM ${table} WHERE ${table === 'rate_experience_stats' ? 'city_id != 0' : 'true'} ORDER BY ${key.join(', ')}`
-      const single = await rows(env.DB, sql)
+      const sql = citySql(table, key)
+      const single = reference(other.cityRows, table)
       expect(single.length).toBeGreaterThan(0)
       for (const [n, db] of databases.shards.entries()) {
         const cities = await db
@@ -170,39 +222,29 @@ describe('the end of the import, per database', () => {
     },
   )
 
-  it.each([
-    ...Object.keys(CITY_ROWS),
-    'service_state_stats',
-    'rate_experience_state_stats',
-    'activity_stats',
-    'activity_ends',
-    'sitemap_blocks',
-  ])('gives control the %s the single database derives', async (table) => {
+  it.each(CONTROL_DERIVED)('gives control the %s the other layout derives', async (table) => {
     const sql = `SELECT * FROM ${table}`
-    const single = await rows(env.DB, sql)
+    const single = reference(other.control, table)
     expect(single.length).toBeGreaterThan(0)
     expect(json(await rows(databases.control, sql))).toEqual(json(single))
   })
 
   it('rates every provider on its shard, and heads its directory row with the rating', async () => {
-    const single = await env.DB.prepare(
-      'SELECT id, rating, review_count AS reviewCount FROM providers ORDER BY id',
-    ).all<{ id: number; rating: number | null; reviewCount: number }>()
-    expect(single.results.some((p) => p.reviewCount > 0)).toBe(true)
+    const single = other.ratings as { id: number; rating: number | null; reviewCount: number }[]
+    expect(single.some((p) => p.reviewCount > 0)).toBe(true)
     expect(
       await rows(
         databases.control,
         `SELECT id, head ->> 'rating' AS rating, head ->> 'reviewCount' AS reviewCount
            FROM provider_directory ORDER BY id`,
       ),
-    ).toEqual(single.results)
+    ).toEqual(single)
   })
 
   it('purges every page on control, and leaves no touched rows anywhere', async () => {
-    const tags = await databases.control
-      .prepare('SELECT DISTINCT tag FROM purges ORDER BY tag')
-      .raw()
-    expect(tags).toEqual(await env.DB.prepare('SELECT DISTINCT tag FROM purges ORDER BY tag').raw())
+    const tags = await databases.control.prepare(PURGED_SQL).raw()
+    expect(tags.length).toBeGreaterThan(0)
+    expect(tags).toEqual(other.purged)
     for (const db of [databases.control, ...databases.shards])
       expect(await rows(db, 'SELECT * FROM sync_touched')).toEqual([])
   })

@@ -6,7 +6,7 @@ import {
 import { env, exports } from 'cloudflare:workers'
 import { beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import worker from '../../src/worker'
-import { buildGate, CONTROL_GATE } from '../../src/gate/build-gate'
+import { buildGate } from '../../src/gate/build-gate'
 import { GATE_ERROR_RATE, GateFilter, MAX_SLUG, NEW_ID_MARGIN } from '../../src/gate/gate-filter'
 import { GATE_KEY, readGate } from '../../src/gate/gate-store'
 import { findCitiesAddedAfter, NEW_CITIES_MAX_AGE_MS } from '../../src/gate/new-cities'
@@ -66,7 +66,7 @@ describe('the gate', () => {
     const cities = await env.CONTROL.prepare('SELECT COUNT(*) AS n FROM cities').first<{
       n: number
     }>()
-    const before = await buildGate(env.CONTROL, new Date(), CONTROL_GATE)
+    const before = await buildGate(env.CONTROL, new Date())
     expect([before.meta.holds, before.meta.items]).toEqual(['cities', cities?.n])
     // Ten thousand more providers in the directory: the same bits, a higher watermark.
     const first = before.meta.watermarks.provider + 1
@@ -78,7 +78,7 @@ describe('the gate', () => {
       .bind(first)
       .run()
     try {
-      const after = await buildGate(env.CONTROL, new Date(), CONTROL_GATE)
+      const after = await buildGate(env.CONTROL, new Date())
       expect(after.meta.items).toBe(before.meta.items)
       expect(after.bytes().byteLength).toBe(before.bytes().byteLength)
       expect(after.meta.watermarks.provider).toBe(first + 9_999)
@@ -108,7 +108,7 @@ describe('the gate', () => {
     const provider = await aProvider({ cityId: await cityId('atlanta-ga'), service: 'babysitters' })
     expect(provider.id).toBeGreaterThan(before?.meta.watermarks.provider ?? Infinity)
     expect(before?.has('provider', provider.id)).toBe(true)
-    const rebuilt = await buildGate(env.CONTROL, new Date(), CONTROL_GATE)
+    const rebuilt = await buildGate(env.CONTROL, new Date())
     expect(rebuilt.meta.watermarks.provider).toBe(provider.id)
     expect(rebuilt.has('provider', provider.id)).toBe(true)
   })

@@ -12,7 +12,7 @@ import type { CatalogSnapshot, SnapshotRequest } from '../support/snapshot-worke
 export default async function setup(project: TestProject) {
   const started = performance.now()
   const snapshot = await takeSnapshot(snapshotRequest(project))
-  // Each part as JSON text, made once: a test file asks for DB's, a few for the others'.
+  // Each part as JSON text, made once: every test file asks for control's and the shards'.
   const parts = new Map(
     Object.entries(snapshot).map(([part, rows]) => [part, JSON.stringify(rows)]),
   )
@@ -36,7 +36,6 @@ export default async function setup(project: TestProject) {
 function snapshotRequest(project: TestProject): SnapshotRequest {
   const provided = project.getProvidedContext()
   const byFolder: Record<string, SnapshotRequest['migrations'][string]> = {
-    migrations: provided.migrations,
     'migrations/control': provided.controlMigrations,
     'migrations/catalog': provided.catalogMigrations,
   }

@@ -1,6 +1,6 @@
 // `npm run import` against a real local D1 in a temporary persist folder, as an operator runs it:
 // bad lines rejected with their numbers and reasons while the rest load, every line routed to
-// control and the shard of its city as well as to DB (docs/scale.md), the migrations applied as
+// control and the shard of its city (docs/scale.md), the migrations applied as
 // wrangler would, the same tables after a second run, a run killed half-way resumed from its
 // checkpoint, a run whose shard was cut off resumed from that shard's, the environment's
 // databases bound for a remote import, and the file read as a stream.
@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ImportHost } from '../../scripts/import/host'
 import { openHost, remoteConfig } from '../../scripts/import/host'
 import { importFile } from '../../scripts/import/import-file'
-import { TABLES } from '../../scripts/seed/city-rows'
 import { readLines } from '../../scripts/import/ndjson'
 import type { Reject } from '../../scripts/import/rejects'
 import { catalogLines } from '../../scripts/seed/catalog-lines'
@@ -27,7 +26,6 @@ import { withBindings } from './local-bindings'
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
 const NOW = new Date('2026-11-01T00:00:00Z')
 /** The tables an import writes; the derived ones are dated by the run, so compared by count. */
-const CATALOG_TABLES = [...TABLES, 'sync_versions']
 const BATCH = 50
 
 let dir: string
@@ -90,7 +88,7 @@ async function runImport(args: string[]) {
 /** The layout of wrangler.toml, which a local import routes by, and its databases' bindings. */
 const LAYOUT = layoutNamed('two')
 const SHARDS = ['SHARD_00', 'SHARD_01'] as const
-const BINDINGS = ['DB', 'CONTROL', ...SHARDS] as const
+const BINDINGS = ['CONTROL', ...SHARDS] as const
 
 /** What control and each shard hold of the catalog: hashed whole, and derived (counted). */
 const SHARDED = {
@@ -122,17 +120,12 @@ async function hashed(db: D1Database, prefix: string, tables: string[], derived:
 }
 
 /**
- * Each catalog table's rows, hashed in key order, and the derived tables' row counts: DB's under
- * their names, control's and each shard's under `CONTROL ` and `SHARD_nn ` + their names.
+ * Each catalog table's rows, hashed in key order, and the derived tables' row counts: control's
+ * and each shard's under `CONTROL ` and `SHARD_nn ` + their names.
  */
 async function tables(persistTo: string) {
   return withBindings(persistTo, async (env) => {
     const out: Record<string, string | number> = {
-      ...(await hashed(env.DB, '', CATALOG_TABLES, [
-        'service_city_stats',
-        'job_city_stats',
-        'activity_stats',
-      ])),
       ...(await hashed(env.CONTROL, 'CONTROL ', SHARDED.CONTROL.rows, SHARDED.CONTROL.derived)),
     }
     for (const shard of SHARDS)
@@ -177,7 +170,12 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
     expect(rejects.map((x) => x.line)).toEqual([...bad.keys()])
     for (const x of rejects) expect(x.reason).toContain(bad.get(x.line))
     first = await tables(persistTo)
-    const count = (table: string) => Number(String(first[table]).split(' ')[0])
+    const rowsOf = (key: string) => Number(String(first[key]).split(' ')[0])
+    // A catalog table's rows: control's, or every shard's together.
+    const count = (table: string) =>
+      SHARDED.CONTROL.rows.includes(table)
+        ? rowsOf(`CONTROL ${table}`)
+        : SHARDS.reduce((sum, shard) => sum + rowsOf(`${shard} ${table}`), 0)
     const kinds = (await readFile(catalog, 'utf8')).split('\n')
     const of = (kind: string) => kinds.filter((l) => l.includes(`"kind":"${kind}"`)).length
     expect(count('cities')).toBe(of('city.added'))
@@ -186,23 +184,46 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
     expect(count('reviews')).toBe(of('review.added'))
     expect(count('jobs')).toBe(of('job.upserted') - 1) // the one in no city
     expect(count('activities')).toBe(of('activity.upserted'))
-    expect(count('sync_versions')).toBe(valid)
+    // Each version where its entity is: control's cities and activities, a shard's people and
+    // jobs (and its copy of each city's version, counted on control).
+    const cities = of('city.added')
+    expect(
+      rowsOf('CONTROL sync_versions') +
+        SHARDS.reduce((sum, shard) => sum + rowsOf(`${shard} sync_versions`) - cities, 0),
+    ).toBe(valid)
     // Derived once at the end: the stats and the gate (its items the cities: docs/scale.md).
-    expect(first.service_city_stats).toBeGreaterThan(0)
-    expect(first.job_city_stats).toBeGreaterThan(0)
+    expect(first['CONTROL service_city_stats']).toBeGreaterThan(0)
+    expect(SHARDS.map((shard) => first[`${shard} job_city_stats`])).not.toContain(0)
     expect(first.gate).toBe(count('cities'))
+    expect(rowsOf('CONTROL provider_directory')).toBe(count('providers'))
+    expect(rowsOf('CONTROL job_directory')).toBe(count('jobs'))
   })
 
   it('routes each line to control and to the shard its city is on, and ends each database', async () => {
     await withBindings(join(dir, 'cli'), async (env) => {
-      const single = (table: string) => all(env.DB, `SELECT * FROM ${table}`)
       const asSet = (rows: unknown[]) => new Set(rows.map((r) => JSON.stringify(r)))
-      for (const table of ['providers', 'provider_services', 'reviews', 'jobs']) {
-        const held = await Promise.all(SHARDS.map((b) => all(env[b], `SELECT * FROM ${table}`)))
-        // Each row on exactly one shard, each shard holding some, ratings and counts included.
+      const lines = (await readFile(catalog, 'utf8')).split('\n').filter(Boolean)
+      // The file's messages (its bad lines, some not JSON at all, aside).
+      const parsed = lines.flatMap((l) => {
+        try {
+          return [JSON.parse(l) as { kind?: string; id?: number }]
+        } catch {
+          return []
+        }
+      })
+      const idsOf = (kind: string) =>
+        new Set(parsed.filter((m) => m.kind === kind).map((m) => m.id))
+      for (const [table, kind] of [
+        ['providers', 'provider.upserted'],
+        ['reviews', 'review.added'],
+        ['jobs', 'job.upserted'],
+      ] as const) {
+        const held = await Promise.all(SHARDS.map((b) => all(env[b], `SELECT id FROM ${table}`)))
+        // Each row on exactly one shard, each shard holding some, every one a message's.
         for (const rows of held) expect(rows.length, table).toBeGreaterThan(0)
-        expect(held.flat().length, table).toBe((await single(table)).length)
-        expect(asSet(held.flat()), table).toEqual(asSet(await single(table)))
+        const ids = held.flat().map((r) => (r as { id: number }).id)
+        expect(new Set(ids).size, table).toBe(ids.length)
+        for (const id of ids) expect(idsOf(kind).has(id), `${table} ${id}`).toBe(true)
       }
       for (const [n, shard] of SHARDS.entries()) {
         const slugs = await env[shard]
@@ -218,13 +239,16 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
           (await all(env[shard], 'SELECT DISTINCT city_id FROM provider_services')).length,
         )
       }
-      for (const db of [env.CONTROL, ...SHARDS.map((b) => env[b])])
-        expect(asSet(await all(db, 'SELECT * FROM cities'))).toEqual(asSet(await single('cities')))
-      expect(asSet(await all(env.CONTROL, 'SELECT * FROM activities'))).toEqual(
-        asSet(await single('activities')),
+      const cities = asSet(await all(env.CONTROL, 'SELECT * FROM cities'))
+      expect(cities.size).toBe(idsOf('city.added').size)
+      for (const shard of SHARDS)
+        expect(asSet(await all(env[shard], 'SELECT * FROM cities'))).toEqual(cities)
+      const activities = await all(env.CONTROL, 'SELECT id FROM activities')
+      expect(new Set(activities.map((r) => (r as { id: number }).id))).toEqual(
+        idsOf('activity.upserted'),
       )
-      // Control's directory names each provider's shard; its copies and rollups are the single
-      // database's.
+      // Control's directory names each provider's shard; its copies are the shards' rows, and
+      // its rollups sum them.
       const directory = await env.CONTROL.prepare('SELECT id, shard FROM provider_directory').raw<
         [number, number]
       >()
@@ -233,15 +257,20 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
         for (const [id] of await env[shard].prepare('SELECT id FROM providers').raw<[number]>())
           where.set(id, n)
       expect(new Map(directory)).toEqual(where)
-      for (const table of ['service_city_stats', 'service_state_stats'])
-        expect(asSet(await all(env.CONTROL, `SELECT * FROM ${table}`)), table).toEqual(
-          asSet(await single(table)),
-        )
+      const copies = await Promise.all(
+        SHARDS.map((shard) => all(env[shard], 'SELECT * FROM service_city_stats')),
+      )
+      expect(asSet(await all(env.CONTROL, 'SELECT * FROM service_city_stats'))).toEqual(
+        asSet(copies.flat()),
+      )
+      const [state] = await all(env.CONTROL, 'SELECT SUM(providers) AS n FROM service_state_stats')
+      const [city] = await all(env.CONTROL, 'SELECT SUM(providers) AS n FROM service_city_stats')
+      expect(state).toEqual(city)
     })
   })
 
   // Control's and each shard's from their own folders (docs/scale.md), as the catalog's.
-  it.each(['DB', 'CONTROL', 'SHARD_00', 'SHARD_01'])(
+  it.each(['CONTROL', 'SHARD_00', 'SHARD_01'])(
     'applies the migrations of %s as wrangler records them: wrangler finds none left to apply',
     async (binding) => {
       const { stdout } = await promisify(execFile)(
@@ -265,7 +294,7 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
   it('resumes a run that died after its third batch from the line it had committed', async () => {
     const persistTo = join(dir, 'resumed')
     const rejects = join(dir, 'resumed.rejects.ndjson')
-    const host = await openHost({ local: true, persistTo, sharded: true })
+    const host = await openHost({ local: true, persistTo })
     try {
       let batches = 0
       const dying = {
@@ -294,7 +323,7 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
   it('resumes a run whose shard was cut off from that shard’s checkpoint, the others’ lines again', async () => {
     const persistTo = join(dir, 'cut')
     const rejects = join(dir, 'cut.rejects.ndjson')
-    const host = await openHost({ local: true, persistTo, sharded: true })
+    const host = await openHost({ local: true, persistTo })
     // SHARD_01 refuses every write of its checkpoint: each batch it is sent fails there alone.
     const cut = ['INSERT', 'UPDATE'].map(
       (on) => `CREATE TRIGGER cut_${on} BEFORE ${on} ON catalog_meta
@@ -315,12 +344,11 @@ describe('npm run import --local', { timeout: 300_000 }, () => {
       await expect(importFile(cutting, { ...options, resume: false })).rejects.toThrow(
         'SHARD_01 is cut off',
       )
-      // DB, control and SHARD_00 committed the fourth batch; SHARD_01 stopped after the third.
+      // Control and SHARD_00 committed the fourth batch; SHARD_01 stopped after the third.
       const at = await checkpoints(host)
       expect(at.SHARD_01).toBe(3 * BATCH + 3)
-      expect(at.DB).toBeGreaterThan(3 * BATCH + 3)
-      expect(at.CONTROL).toBe(at.DB)
-      expect(at.SHARD_00).toBe(at.DB)
+      expect(at.CONTROL).toBeGreaterThan(3 * BATCH + 3)
+      expect(at.SHARD_00).toBe(at.CONTROL)
       for (const on of ['INSERT', 'UPDATE'])
         await host.queryOn('SHARD_01', `DROP TRIGGER cut_${on}`)
       const resumed = await importFile(host, { ...options, resume: true })
@@ -348,14 +376,13 @@ describe('npm run import --env', () => {
     return config
   }
 
-  it('runs the import worker on the environment’s DB, control and each shard of its layout', async () => {
+  it('runs the import worker on the environment’s control and each shard of its layout, alone', async () => {
     const written = parse(
       await readFile(remoteConfig('staging', 'worker.js', await deployed()), 'utf8'),
     )
     expect(written.vars).toEqual({ SHARD_LAYOUT: 'staging' })
     expect(written.d1_databases).toEqual(
       [
-        ['DB', 'care-catalog-staging'],
         ['CONTROL', 'care-control-staging'],
         ['SHARD_00', 'care-shard-00-staging'],
         ['SHARD_01', 'care-shard-01-staging'],

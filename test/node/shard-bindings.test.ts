@@ -23,12 +23,11 @@ async function filled(edit: (toml: string) => string = (t) => t): Promise<string
 }
 
 describe.each<Environment>(['staging', 'production'])('the %s environment', (name) => {
-  it('migrates its catalog database, control and each shard of its two-shard layout', () => {
+  it('migrates control and each shard of its two-shard layout, and binds no other database', () => {
     const target = deployTarget(name)
     expect(target.layout).toBe(name)
-    expect(migratedDatabases(target)).toEqual(['DB', 'CONTROL', 'SHARD_00', 'SHARD_01'])
+    expect(migratedDatabases(target)).toEqual(['CONTROL', 'SHARD_00', 'SHARD_01'])
     expect(target.d1).toEqual({
-      DB: 'migrations',
       CONTROL: 'migrations/control',
       SHARD_00: 'migrations/catalog',
       SHARD_01: 'migrations/catalog',
@@ -53,10 +52,10 @@ describe.each<Environment>(['staging', 'production'])('the %s environment', (nam
       `wrangler.toml [env.${name}] has no D1 binding SHARD_01`,
     )
     const elsewhere = await filled((t) =>
-      t.replace(section, section.replace('migrations/catalog', 'migrations')),
+      t.replace(section, section.replace('migrations/catalog', 'migrations/control')),
     )
     expect(deployProblem(deployTarget(name, elsewhere))).toBe(
-      `wrangler.toml [env.${name}] binding SHARD_01 migrates from migrations, not migrations/catalog`,
+      `wrangler.toml [env.${name}] binding SHARD_01 migrates from migrations/control, not migrations/catalog`,
     )
   })
 })
@@ -67,4 +66,8 @@ it('runs npm start and the tests on the two-shard layout, with its shards declar
   expect(top).toContain('SHARD_LAYOUT = "two"')
   for (const binding of ['CONTROL', 'SHARD_00', 'SHARD_01'])
     expect(top).toContain(`binding = "${binding}"`)
+  // Control and the shards are the catalog's only databases, in every environment.
+  const d1 = [...toml.matchAll(/d1_databases\]\]\nbinding = "(\w+)"/g)].map((m) => m[1])
+  expect(new Set(d1)).toEqual(new Set(['CONTROL', 'SHARD_00', 'SHARD_01']))
+  expect(d1).toHaveLength(9)
 })

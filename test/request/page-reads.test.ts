@@ -1,23 +1,19 @@
 // A page's reads by role (src/request/page-reads.ts), from control and the shards of the test
-// catalog (test/support/sharded-catalog.ts) as the cutover will read them: every page the
-// same as from the one DB, each read on the database its role names, one session a database.
+// catalog (test/support/sharded-catalog.ts): every page the same as from the other layout's
+// (one shard beside two: test/support/other-layout.ts), each read on the database its role
+// names, one session a database.
 import { env } from 'cloudflare:workers'
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { KnownPurges } from '../../src/cache/generations'
 import { createApp } from '../../src/app'
 import { Memory } from '../../src/memory'
 import { ROUTES } from '../../src/pages'
-import { routedSources, sessionRule, singleSources } from '../../src/request/page-reads'
+import type { SourcesOf } from '../../src/request/page-reads'
+import { routedSources, sessionRule } from '../../src/request/page-reads'
 import { cardLinks, sameDocument, settledThrough } from '../support/fetch-page'
 import { shardedCatalog } from '../support/sharded-catalog'
+import { onOtherLayout } from '../support/other-layout'
 import { withFaults } from '../support/with-faults'
-import { singleCatalog } from '../support/single-catalog'
-
-// The one database's catalog, which this file holds control and the shards to (or reads as
-// the single database's pages do): restored here, as the set-up restores only theirs.
-await singleCatalog()
-
-beforeAll(() => shardedCatalog(), 60_000)
 
 // Every request of this file renders: each page is asked twice, and the first stores its copy.
 beforeEach(() => {
@@ -25,8 +21,8 @@ beforeEach(() => {
   return () => vi.restoreAllMocks()
 })
 
-type Binding = 'DB' | 'CONTROL' | 'SHARD_00' | 'SHARD_01'
-const BINDINGS: Binding[] = ['DB', 'CONTROL', 'SHARD_00', 'SHARD_01']
+type Binding = 'CONTROL' | 'SHARD_00' | 'SHARD_01'
+const BINDINGS: Binding[] = ['CONTROL', 'SHARD_00', 'SHARD_01']
 
 interface Seen {
   /** Each statement prepared, by the binding it went to. */
@@ -38,8 +34,8 @@ interface Seen {
 /** `env` with every database watched: what each was asked, and how many sessions it opened. */
 function watched(fail: Binding | null = null): { env: Env; seen: Seen } {
   const seen: Seen = {
-    statements: { DB: [], CONTROL: [], SHARD_00: [], SHARD_01: [] },
-    sessions: { DB: 0, CONTROL: 0, SHARD_00: 0, SHARD_01: 0 },
+    statements: { CONTROL: [], SHARD_00: [], SHARD_01: [] },
+    sessions: { CONTROL: 0, SHARD_00: 0, SHARD_01: 0 },
   }
   const watch = (name: Binding): D1Database => {
     const prepare = (real: (sql: string) => D1PreparedStatement, sql: string) => {
@@ -70,7 +66,7 @@ function watched(fail: Binding | null = null): { env: Env; seen: Seen } {
 }
 
 /** `path` through a fresh app reading from `sources`, over `bindings`. */
-async function render(sources: typeof singleSources, path: string, bindings: Env = env) {
+async function render(sources: SourcesOf, path: string, bindings: Env = env) {
   const app = createApp(new Memory(), ROUTES, sources)
   const { res, body } = await settledThrough(app, path, {}, bindings)
   return {
@@ -97,53 +93,101 @@ function inOrder(html: string): string {
 
 const readsCatalog = (sql: string) => /\b(provider_services|providers|jobs|reviews)\b/.test(sql)
 
+const PAGES = [
+  '/babysitters/atlanta-ga',
+  '/babysitters/denver-co?sort=newest',
+  '/babysitters/ga',
+  '/nannies/co',
+  '/babysitting-jobs/atlanta-ga',
+  '/local/denver-co',
+  '/cost/nannies/denver-co',
+  '/tutors',
+  '/',
+  '/cost/nannies',
+  '/adult-care',
+  '/explore/d/music',
+]
+const SEARCHES = ['30303', 'Atlanta', 'Springfield', 'Quietville, GA'].map(
+  (place) => `/search?${new URLSearchParams({ service: 'babysitters', place }).toString()}`,
+)
+
+/** The sitemap files the index `html` lists. */
+const sitemapFiles = (html: string) =>
+  [...html.matchAll(/<loc>[^<]*(\/sitemaps\/[^<]+)<\/loc>/g)].map((m) => m[1] ?? '')
+
+/** A profile of a city's directory, and a job of that city, as `html` of each links them. */
+function entitiesIn(directory: string, jobs: string) {
+  const job = /href="(\/job\/[^"]+)"/.exec(jobs)?.[1]
+  return { profile: cardLinks(directory)[0] ?? '', job: job ?? '' }
+}
+
+/** Every page this file compares, rendered from the other layout's databases (never stored). */
+const other = await onOtherLayout(async (bindings) => {
+  vi.spyOn(caches.default, 'match').mockResolvedValue(undefined)
+  try {
+    const rendered = new Map<string, Awaited<ReturnType<typeof render>>>()
+    const renderAll = async (paths: string[]) => {
+      for (const path of paths) rendered.set(path, await render(routedSources, path, bindings))
+    }
+    await renderAll([...PAGES, ...SEARCHES, '/sitemap.xml'])
+    await renderAll(sitemapFiles(rendered.get('/sitemap.xml')?.html ?? ''))
+    for (const city of ['atlanta-ga', 'denver-co']) {
+      await renderAll([`/babysitters/${city}`, `/babysitting-jobs/${city}`])
+      const { profile, job } = entitiesIn(
+        rendered.get(`/babysitters/${city}`)?.html ?? '',
+        rendered.get(`/babysitting-jobs/${city}`)?.html ?? '',
+      )
+      await renderAll([profile, job])
+    }
+    return rendered
+  } finally {
+    vi.restoreAllMocks()
+  }
+})
+
+/** `path` as the other layout rendered it. */
+function otherRender(path: string) {
+  const found = other.get(path)
+  if (!found) throw new Error(`the other layout did not render ${path}`)
+  return found
+}
+
+beforeAll(() => shardedCatalog(), 60_000)
+
 describe("a page's reads by role", () => {
   // Atlanta is on SHARD_00, the rest of Georgia and Colorado on SHARD_01 (the `two` layout).
-  it.each([
-    '/babysitters/atlanta-ga',
-    '/babysitters/denver-co?sort=newest',
-    '/babysitters/ga',
-    '/nannies/co',
-    '/babysitting-jobs/atlanta-ga',
-    '/local/denver-co',
-    '/cost/nannies/denver-co',
-    '/tutors',
-    '/',
-    '/cost/nannies',
-    '/adult-care',
-    '/explore/d/music',
-  ])('renders %s from control and the shards exactly as from the one DB', async (path) => {
-    const single = await render(singleSources, path)
-    const routed = await render(routedSources, path)
-    expect(single.status).toBe(200)
-    expect(routed.status).toBe(200)
-    // Rendered, not the copy the first render stored.
-    expect(routed.cache).toBe('MISS')
-    expect(routed.html).toBe(single.html)
-  })
+  it.each(PAGES)(
+    'renders %s from control and the shards exactly as the other layout',
+    async (path) => {
+      const single = otherRender(path)
+      const routed = await render(routedSources, path)
+      expect(single.status).toBe(200)
+      expect(routed.status).toBe(200)
+      // Rendered, not the copy the first render stored.
+      expect(routed.cache).toBe('MISS')
+      expect(routed.html).toBe(single.html)
+    },
+  )
 
-  it('renders every kind of sitemap from control exactly as from the one DB', async () => {
-    const index = await render(singleSources, '/sitemap.xml')
-    const files = [...index.html.matchAll(/<loc>[^<]*(\/sitemaps\/[^<]+)<\/loc>/g)].map(
-      (m) => m[1] ?? '',
-    )
+  it('renders every kind of sitemap from control exactly as the other layout', async () => {
+    const index = otherRender('/sitemap.xml')
+    const files = sitemapFiles(index.html)
     expect(files.some((f) => f.includes('provider'))).toBe(true)
     expect(files.some((f) => f.includes('job'))).toBe(true)
     for (const file of ['/sitemap.xml', ...files]) {
       const { env: bindings, seen } = watched()
       const routed = await render(routedSources, file, bindings)
       expect(routed.status, file).toBe(200)
-      expect(routed.html, file).toBe((await render(singleSources, file)).html)
+      expect(routed.html, file).toBe(otherRender(file).html)
       expect([...seen.statements.SHARD_00, ...seen.statements.SHARD_01], file).toEqual([])
     }
   })
 
-  it('answers a search from control exactly as from the one DB', async () => {
-    for (const place of ['30303', 'Atlanta', 'Springfield', 'Quietville, GA']) {
-      const path = `/search?${new URLSearchParams({ service: 'babysitters', place }).toString()}`
-      const single = await render(singleSources, path)
+  it('answers a search from control exactly as the other layout', async () => {
+    for (const path of SEARCHES) {
+      const single = otherRender(path)
       const routed = await render(routedSources, path)
-      expect([routed.status, routed.html], place).toEqual([single.status, single.html])
+      expect([routed.status, routed.html], path).toEqual([single.status, single.html])
     }
   })
 
@@ -192,19 +236,18 @@ describe("a page's reads by role", () => {
 describe("a profile's and a job's reads", () => {
   /** A profile of a city on `SHARD_NN`'s, and a job of that city. */
   async function entitiesOf(city: string) {
-    const directory = await render(singleSources, `/babysitters/${city}`)
-    const jobs = await render(singleSources, `/babysitting-jobs/${city}`)
-    const job = /href="(\/job\/[^"]+)"/.exec(jobs.html)?.[1]
-    return { profile: cardLinks(directory.html)[0] ?? '', job: job ?? '' }
+    const directory = await render(routedSources, `/babysitters/${city}`)
+    const jobs = await render(routedSources, `/babysitting-jobs/${city}`)
+    return entitiesIn(directory.html, jobs.html)
   }
 
   it.each(['atlanta-ga', 'denver-co'])(
-    'render from the shard the directory names exactly as from the one DB (%s)',
+    'render from the shard the directory names exactly as the other layout (%s)',
     async (city) => {
       const { profile, job } = await entitiesOf(city)
       for (const path of [profile, job]) {
         expect(path).toMatch(/^\/(p|job)\//)
-        const single = await render(singleSources, path)
+        const single = otherRender(path)
         const routed = await render(routedSources, path)
         expect(single.status, path).toBe(200)
         expect(routed.status, path).toBe(200)
@@ -225,7 +268,7 @@ describe("a profile's and a job's reads", () => {
   })
 
   it('answer 410 for a provider the directory holds a tombstone of, 404 for one it does not hold', async () => {
-    const directory = await render(singleSources, '/babysitters/denver-co')
+    const directory = await render(routedSources, '/babysitters/denver-co')
     const [removed, unknown] = cardLinks(directory.html)
     const idOf = (path = '') => Number(/-(\d+)$/.exec(path)?.[1])
     // Known to the gate, gone from the directory: one with a tombstone (the sync removed it),
@@ -251,7 +294,7 @@ describe("a database's session rule", () => {
   it('reads at the bookmark of a purge on control only, a shard at its primary then', async () => {
     const now = Date.now()
     const purges = new KnownPurges()
-    await purges.refresh(env.DB)
+    await purges.refresh(env.CONTROL)
     const tags = ['city:austin-tx']
     expect(sessionRule(purges, tags, false, now).constraint).toBe('first-unconstrained')
     purges.recordWritten(tags, now - 1_000, 9, 'bookmark-b')

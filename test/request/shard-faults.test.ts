@@ -26,14 +26,8 @@ function unreachable(db: D1Database): D1Database {
   return withStatementFaults(db, () => ({ all: fail, first: fail, run: fail, raw: fail }))
 }
 
-/**
- * Control down: CONTROL, and DB too, which still holds the purges and the gate's additions that
- * the pipeline reads beside the pages' reads (they are control's tables in the split catalog).
- */
-const controlDown = (): Partial<Env> => ({
-  CONTROL: unreachable(env.CONTROL),
-  DB: unreachable(env.DB),
-})
+/** Control down: the pages' national reads, and the purges and the gate's additions with them. */
+const controlDown = (): Partial<Env> => ({ CONTROL: unreachable(env.CONTROL) })
 
 /**
  * A fresh isolate serving as the worker does (the fast path, then the app), its pages read by

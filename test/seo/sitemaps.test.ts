@@ -101,7 +101,7 @@ describe('sitemaps', () => {
   })
 
   it('cannot pass 50,000 URLs in a file, whatever the catalog', async () => {
-    // The most rows of a block (migrations/0018_sitemap_blocks.sql), a file, times the pages of
+    // The most rows of a block (migrations/control/0001_control.sql), a file, times the pages of
     // a row.
     const { results } = await env.CONTROL.prepare('SELECT source, size FROM sitemap_caps').all<{
       source: string

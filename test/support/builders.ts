@@ -3,7 +3,7 @@ import type { EntryMeta } from '../../src/cache/entry-meta'
 import { memory } from '../../src/app'
 import { databasesOf } from '../../src/data/databases'
 import { controlStatsStatements, shardStatsStatements } from '../../src/data/refresh-stats'
-import { buildGate, CONTROL_GATE } from '../../src/gate/build-gate'
+import { buildGate } from '../../src/gate/build-gate'
 import { saveGate } from '../../src/gate/gate-store'
 import { JOB_HEAD, PROVIDER_HEAD } from '../../src/sync/outbox'
 import { copyCityRows } from '../../scripts/import/finish'
@@ -245,7 +245,7 @@ export async function cityId(slug: string): Promise<number> {
  * once; the worker's own keeps its copy for five minutes.
  */
 export async function rebuildGate(): Promise<void> {
-  await saveGate(env.GATE, await buildGate(env.CONTROL, new Date(), CONTROL_GATE))
+  await saveGate(env.GATE, await buildGate(env.CONTROL, new Date()))
 }
 
 /** What the edge cache stores beside a page, with defaults a test overrides where it matters. */

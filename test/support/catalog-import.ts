@@ -1,12 +1,12 @@
 // The test catalog loaded the way a marketplace's comes in: its change messages through the
 // import's own code (`importLines`: each line validated, applied in batches), the ZIP codes, then
-// the import's end. Into DB with the gate (finishImport), or into control and the shards of the
-// layout (shardedTarget, finishSharded: docs/scale.md). Run once a run, in workerd, to make the
-// snapshot every test file restores (test/node/catalog-snapshot.ts), and again by
-// test/data/catalog-snapshot.test.ts, which checks that both give the same rows.
-import { finishImport, finishSharded } from '../../scripts/import/finish'
+// the import's end, into control and the shards of the layout (shardedTarget, finishImport:
+// docs/scale.md). Run once a run, in workerd, to make the snapshot every test file restores
+// (test/node/catalog-snapshot.ts), and again by test/data/catalog-snapshot.test.ts, which checks
+// that both give the same rows.
+import { finishImport } from '../../scripts/import/finish'
 import type { ApplyTarget } from '../../scripts/import/import-lines'
-import { d1Target, importLines } from '../../scripts/import/import-lines'
+import { importLines } from '../../scripts/import/import-lines'
 import { shardedTarget } from '../../scripts/import/sharded'
 import type { Databases } from '../../src/data/databases'
 
@@ -34,17 +34,14 @@ async function importAll(target: ApplyTarget, lines: string[]): Promise<void> {
 const runAll = (db: D1Database, statements: string[]) =>
   db.batch(statements.map((sql) => db.prepare(sql)))
 
-/** The catalog into DB, its stats derived and its gate saved in GATE. */
-export async function importCatalog(env: Pick<Env, 'DB' | 'GATE'>, input: CatalogInput) {
-  await importAll(d1Target(env.DB), input.lines)
-  await runAll(env.DB, input.zipStatements)
-  await finishImport(env, new Date(input.now))
-}
-
-/** The catalog across control and the shards, each database's own end derived. */
-export async function importShardedCatalog(databases: Databases, input: CatalogInput) {
+/** The catalog across control and the shards, each database's own end derived, the gate in `gate`. */
+export async function importShardedCatalog(
+  databases: Databases,
+  gate: KVNamespace,
+  input: CatalogInput,
+) {
   await importAll(shardedTarget(databases), input.lines)
-  // ZIP codes are not change messages: control's table, as DB's, from the same statements.
+  // ZIP codes are not change messages: control's table, from the statements the seed runs.
   await runAll(databases.control, input.zipStatements)
-  await finishSharded(databases, new Date(input.now))
+  await finishImport(databases, gate, new Date(input.now))
 }

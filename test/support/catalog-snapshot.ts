@@ -3,7 +3,7 @@
 import { inject } from 'vitest'
 import type { CatalogSnapshot } from './snapshot-worker'
 
-/** One part of the snapshot: DB's rows, the gate, control's and the shards', the migrated schema. */
+/** One part of the snapshot: the gate, control's and the shards' rows on each layout, the migrated schema. */
 export async function snapshotPart<K extends keyof CatalogSnapshot>(
   part: K,
 ): Promise<CatalogSnapshot[K]> {

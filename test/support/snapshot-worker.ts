@@ -1,13 +1,14 @@
 // The worker that makes the test catalog's snapshot, once a run, in Miniflare's workerd (started
 // by test/node/catalog-snapshot.ts before the workers project): the schema of every database,
-// then the catalog imported by the import's own code (catalog-import.ts) into DB and the gate,
-// and then into control and the shards, each database's rows taken after its own import.
+// then the catalog imported by the import's own code (catalog-import.ts) into control and the
+// shards of the run's layout, and its gate; then the same catalog imported again, from the
+// migrated schema, on the other layout: what a test holds the run's layout to (other-layout.ts).
 import type { D1Migration } from '@cloudflare/vitest-plugin'
 import { databasesOf } from '../../src/data/databases'
 import type { CatalogInput } from './catalog-import'
-import { importCatalog, importShardedCatalog } from './catalog-import'
+import { importShardedCatalog } from './catalog-import'
 import type { DatabaseDump, KvEntry } from './snapshot'
-import { dumpDatabase, dumpKv } from './snapshot'
+import { dumpDatabase, dumpKv, restoreDatabase } from './snapshot'
 
 export interface SnapshotRequest {
   /** Each D1 binding's migrations, in order. */
@@ -19,13 +20,16 @@ export interface SnapshotRequest {
 export interface CatalogSnapshot {
   /** Each database right after its migrations, by binding: where the import started from. */
   migrated: Record<string, DatabaseDump>
-  /** DB after the import into it. */
-  db: DatabaseDump
-  /** GATE after the import into DB: the gate. */
+  /** GATE after the import: the gate, built from control's directory. */
   gate: KvEntry[]
-  /** Every other database (control, each shard) after the import across them, by binding. */
+  /** Every database (control, each shard) after the import on the run's layout, by binding. */
   sharded: Record<string, DatabaseDump>
+  /** The same catalog imported on the other layout (`two` beside `one`, `one` beside the rest). */
+  other: { layout: string; databases: Record<string, DatabaseDump> }
 }
+
+/** The layout a test holds `layout` to: the one-shard layout, or beside it the two-shard one. */
+export const otherLayout = (layout: string) => (layout === 'one' ? 'two' : 'one')
 
 function d1(env: Env, binding: string): D1Database {
   const db: unknown = Reflect.get(env, binding)
@@ -47,17 +51,14 @@ async function snapshot(env: Env, { migrations, input }: SnapshotRequest) {
       await db.batch(migration.queries.map((sql) => db.prepare(sql)))
   }
   const migrated = await dumpEach(env, bindings)
-  await importCatalog(env, input)
-  const [db, gate] = await Promise.all([dumpDatabase(env.DB), dumpKv(env.GATE)])
-  await importShardedCatalog(databasesOf(env), input)
-  // DB's rows are restored in every file, the others' only where asked: they must not overlap.
-  if (JSON.stringify(await dumpDatabase(env.DB)) !== JSON.stringify(db))
-    throw new Error('the import across control and the shards changed DB')
-  const sharded = await dumpEach(
-    env,
-    bindings.filter((b) => b !== 'DB'),
-  )
-  return { migrated, db, gate, sharded } satisfies CatalogSnapshot
+  await importShardedCatalog(databasesOf(env), env.GATE, input)
+  const [sharded, gate] = await Promise.all([dumpEach(env, bindings), dumpKv(env.GATE)])
+  for (const binding of bindings)
+    await restoreDatabase(d1(env, binding), migrated[binding] as DatabaseDump)
+  const layout = otherLayout(env.SHARD_LAYOUT)
+  await importShardedCatalog(databasesOf({ ...env, SHARD_LAYOUT: layout }), env.GATE, input)
+  const other = { layout, databases: await dumpEach(env, bindings) }
+  return { migrated, gate, sharded, other } satisfies CatalogSnapshot
 }
 
 export default {

@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { singleCatalog } from '../support/single-catalog'
-import { applyChanges } from '../../src/sync/apply'
+import { env } from 'cloudflare:workers'
+import { databasesOf } from '../../src/data/databases'
 import { COALESCE_MS, flushPendingPurges } from '../../src/sync/purge-tags'
+import { applyRouted } from '../../src/sync/routed-apply'
+import { applyAcross, catalogRow, catalogRows } from '../support/databases'
 import { aMessage } from './examples'
 
-// These test the one database's apply: its catalog, restored here.
-const db = await singleCatalog()
+// The apply across control and the shards, as the queue's consumer runs it (docs/scale.md); each
+// row read where the catalog keeps it (control, or the shard of its city).
 const ATLANTA = 4180439
-
-async function row<T = Record<string, unknown>>(
-  sql: string,
-  ...params: unknown[]
-): Promise<T | null> {
-  return db
-    .prepare(sql)
-    .bind(...params)
-    .first<T>()
-}
+const row = catalogRow
 
 const babysittersInAtlanta = () =>
   row<{ providers: number; rate_max: number }>(
@@ -25,11 +18,11 @@ const babysittersInAtlanta = () =>
   )
 
 async function purgedSince(seq: number): Promise<string[]> {
-  const { results } = await db
-    .prepare('SELECT tag FROM purges WHERE seq > ? ORDER BY tag')
-    .bind(seq)
-    .all<{ tag: string }>()
-  return results.map((r) => r.tag)
+  const rows = await catalogRows<{ tag: string }>(
+    'SELECT tag FROM purges WHERE seq > ? ORDER BY tag',
+    seq,
+  )
+  return rows.map((r) => r.tag)
 }
 const lastPurge = async () =>
   (await row<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM purges'))?.seq ?? 0
@@ -39,8 +32,7 @@ describe('applying catalog changes', () => {
     const before = await babysittersInAtlanta()
     const seq = await lastPurge()
     const now = new Date()
-    await applyChanges(
-      db,
+    await applyAcross(
       [
         aMessage('review.added'),
         aMessage('provider-service.offered', (m) => (m.entity.rateMax = 400)),
@@ -72,7 +64,7 @@ describe('applying catalog changes', () => {
     expect(after?.rate_max).toBe(400)
     // The state, national and sitemap pages a minute later, coalesced (docs/sync.md).
     expect(await purgedSince(seq)).not.toContain('url:/babysitters/ga')
-    await flushPendingPurges(db, now.getTime() + COALESCE_MS)
+    await flushPendingPurges(env.CONTROL, now.getTime() + COALESCE_MS)
     const tags = await purgedSince(seq)
     expect(tags).toEqual(
       expect.arrayContaining([
@@ -98,15 +90,15 @@ describe('applying catalog changes', () => {
       m.version -= 1
       m.entity.name = 'Old name'
     })
-    await applyChanges(db, [upsert])
-    await applyChanges(db, [older, upsert])
+    await applyAcross([upsert])
+    await applyAcross([older, upsert])
     expect(await row('SELECT name FROM activities WHERE id = 900000101')).toEqual({
       name: 'Summer drum camp',
     })
     // The older version alone, in a batch of its own: no dedup within the batch drops it, so
     // only the database's version guard stands between it and the row, and its purge.
     const purges = await row('SELECT COUNT(*) AS n FROM purges')
-    await applyChanges(db, [older])
+    await applyAcross([older])
     expect(await row('SELECT name FROM activities WHERE id = 900000101')).toEqual({
       name: 'Summer drum camp',
     })
@@ -119,8 +111,8 @@ describe('applying catalog changes', () => {
 
     const removal = aMessage('activity.removed', (m) => (m.id = 900000102))
     const late = aMessage('activity.upserted', (m) => (m.id = 900000102))
-    await applyChanges(db, [removal])
-    await applyChanges(db, [late])
+    await applyAcross([removal])
+    await applyAcross([late])
     expect(await row('SELECT id FROM activities WHERE id = 900000102')).toBeNull()
     expect(await row("SELECT removed FROM sync_versions WHERE key = 'activity:900000102'")).toEqual(
       { removed: 1 },
@@ -128,7 +120,7 @@ describe('applying catalog changes', () => {
   })
 
   it('leaves the rating of the reviews that remain when a review is removed', async () => {
-    await applyChanges(db, [
+    await applyAcross([
       aMessage('provider.upserted', (m) => (m.id = 900000201)),
       aMessage('review.added', (m) => ((m.id = 900000201), (m.entity.providerId = 900000201))),
       aMessage('review.added', (m) => {
@@ -142,7 +134,7 @@ describe('applying catalog changes', () => {
       review_count: 2,
     })
     const seq = await lastPurge()
-    await applyChanges(db, [aMessage('review.removed', (m) => (m.id = 900000201))])
+    await applyAcross([aMessage('review.removed', (m) => (m.id = 900000201))])
     expect(await row('SELECT rating, review_count FROM providers WHERE id = 900000201')).toEqual({
       rating: 2,
       review_count: 1,
@@ -151,18 +143,17 @@ describe('applying catalog changes', () => {
   })
 
   it('purges the pages showing a listing’s reviews when a review of its provider is added', async () => {
-    await applyChanges(db, [
+    await applyAcross([
       aMessage('provider.upserted', (m) => (m.id = 900000251)),
       aMessage('provider-service.offered', (m) => (m.id = 900000251)),
     ])
     const seq = await lastPurge()
     const now = new Date()
-    await applyChanges(
-      db,
+    await applyAcross(
       [aMessage('review.added', (m) => ((m.id = 900000251), (m.entity.providerId = 900000251)))],
       { now },
     )
-    await flushPendingPurges(db, now.getTime() + COALESCE_MS)
+    await flushPendingPurges(env.CONTROL, now.getTime() + COALESCE_MS)
     // The directory and the cost guides say how many reviews the city's providers have.
     expect(await purgedSince(seq)).toEqual(
       expect.arrayContaining([
@@ -181,7 +172,7 @@ describe('applying catalog changes', () => {
         ATLANTA,
       )
     const before = (await open())?.jobs ?? 0
-    await applyChanges(db, [
+    await applyAcross([
       aMessage('job.upserted', (m) => {
         m.id = 900000301
         m.entity.validThrough = '2099-01-01T00:00:00Z'
@@ -189,7 +180,7 @@ describe('applying catalog changes', () => {
     ])
     expect((await open())?.jobs).toBe(before + 1)
     const seq = await lastPurge()
-    await applyChanges(db, [aMessage('job.closed', (m) => (m.id = 900000301))])
+    await applyAcross([aMessage('job.closed', (m) => (m.id = 900000301))])
     expect(await row('SELECT valid_through FROM jobs WHERE id = 900000301')).toEqual({
       valid_through: '2025-11-26T12:00:00Z',
     })
@@ -203,44 +194,56 @@ describe('applying catalog changes', () => {
     )
   })
 
-  it('refuses a job in a city not in the catalog, applying nothing of its batch', async () => {
+  it('holds back a job in a city not in the catalog, applying the rest of its batch', async () => {
+    // Routed, the job is on no shard: returned to retry (then dead-lettered), while control's
+    // part of the batch stands alone.
     const activity = aMessage('activity.upserted', (m) => (m.id = 900000401))
     const job = aMessage('job.upserted', (m) => ((m.id = 900000401), (m.entity.cityId = 999999999)))
-    await expect(applyChanges(db, [activity, job])).rejects.toThrow(/FOREIGN KEY/)
-    expect(await row('SELECT id FROM activities WHERE id = 900000401')).toBeNull()
-    expect(await row("SELECT key FROM sync_versions WHERE key = 'activity:900000401'")).toBeNull()
+    const outcome = await applyRouted(databasesOf(env), [activity, job])
+    expect(outcome.retry).toEqual([job])
+    expect(await row('SELECT id FROM jobs WHERE id = 900000401')).toBeNull()
+    expect(await row("SELECT key FROM sync_versions WHERE key = 'job:900000401'")).toBeNull()
+    expect(await row('SELECT id FROM activities WHERE id = 900000401')).toEqual({ id: 900000401 })
   })
 
-  it('drops the listing and review of a removed provider, and refuses those of an unknown one', async () => {
-    await applyChanges(db, [aMessage('provider.removed', (m) => (m.id = 900000501))])
-    await applyChanges(db, [
+  it('drops the listing and review of a removed provider, and holds back those of an unknown one', async () => {
+    await applyAcross([aMessage('provider.upserted', (m) => (m.id = 900000501))])
+    await applyAcross([aMessage('provider.removed', (m) => ((m.id = 900000501), (m.version += 1)))])
+    await applyRouted(databasesOf(env), [
       aMessage('provider-service.offered', (m) => (m.id = 900000501)),
       aMessage('review.added', (m) => ((m.id = 900000501), (m.entity.providerId = 900000501))),
     ])
     expect(
       await row('SELECT provider_id FROM provider_services WHERE provider_id = 900000501'),
     ).toBeNull()
+    expect(await row('SELECT id FROM reviews WHERE id = 900000501')).toBeNull()
+    // A provider no shard holds: its listing waits for it (retried, then dead-lettered).
     await expect(
-      applyChanges(db, [aMessage('provider-service.offered', (m) => (m.id = 900000502))]),
-    ).rejects.toThrow(/NOT NULL/)
+      applyAcross([aMessage('provider-service.offered', (m) => (m.id = 900000502))]),
+    ).rejects.toThrow(/not applied: provider-service.offered 900000502/)
+    expect(
+      await row('SELECT provider_id FROM provider_services WHERE provider_id = 900000502'),
+    ).toBeNull()
   })
 
   it('drops a review moved to a removed provider from the provider it was of', async () => {
-    await applyChanges(db, [
+    // The removed provider's tombstone names the shard it was on (both are on one city's), where
+    // the move applies as on one database.
+    await applyAcross([
       aMessage('provider.upserted', (m) => (m.id = 900000601)),
+      aMessage('provider.upserted', (m) => (m.id = 900000602)),
       aMessage('review.added', (m) => ((m.id = 900000601), (m.entity.providerId = 900000601))),
-      aMessage('provider.removed', (m) => (m.id = 900000602)),
     ])
+    await applyAcross([aMessage('provider.removed', (m) => ((m.id = 900000602), (m.version += 1)))])
     expect(await row('SELECT review_count FROM providers WHERE id = 900000601')).toEqual({
       review_count: 1,
     })
-    await applyChanges(db, [
-      aMessage('review.added', (m) => {
-        m.id = 900000601
-        m.version += 1
-        m.entity.providerId = 900000602
-      }),
-    ])
+    const moved = aMessage('review.added', (m) => {
+      m.id = 900000601
+      m.version += 1
+      m.entity.providerId = 900000602
+    })
+    expect((await applyRouted(databasesOf(env), [moved])).retry).toEqual([])
     expect(await row('SELECT id FROM reviews WHERE id = 900000601')).toBeNull()
     expect(await row('SELECT rating, review_count FROM providers WHERE id = 900000601')).toEqual({
       rating: null,
@@ -250,7 +253,7 @@ describe('applying catalog changes', () => {
 
   it('adds a city with every page of it purged, its slug logged for the gate', async () => {
     const seq = await lastPurge()
-    await applyChanges(db, [aMessage('city.added')])
+    await applyAcross([aMessage('city.added')])
     expect(await row('SELECT slug, state_code FROM cities WHERE id = 4212992')).toEqual({
       slug: 'pine-mountain-ga',
       state_code: 'GA',

@@ -1,18 +1,18 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { singleCatalog } from '../support/single-catalog'
-import { applyChanges } from '../../src/sync/apply'
 import type { CatalogMessage } from '../../src/sync/messages'
 import { cityId } from '../support/builders'
-import { aMessage, removeRowsFrom } from './examples'
+import { applyAcross, catalogRows, fromShards } from '../support/databases'
+import { aMessage, removeRowsEverywhere } from './examples'
 
 // Any permutation and duplication of a set of messages, applied in batches of any size (a batch
 // refused for a reference not yet there is delivered again later, as the queue retries it), ends
 // on the same tables as the set applied at once.
 
-// These test the one database's apply: its catalog, restored here.
-const db = await singleCatalog()
+// Applied across control and the shards, as the queue's consumer applies them.
 const NOW = new Date('2026-01-01T00:00:00Z')
+// Two cities on one shard of the two-shard layout: reordering across a move between shards is not
+// yet held to this property (docs/scale.md, "Where the work stands").
 const CITIES = [await cityId('atlanta-ga'), await cityId('boston-ma')]
 const P = [940000001, 940000002]
 
@@ -106,7 +106,6 @@ const TABLES = [
   'SELECT * FROM reviews WHERE id >= 940000000 ORDER BY id',
   'SELECT * FROM jobs WHERE id >= 940000000 ORDER BY id',
   'SELECT * FROM activities WHERE id >= 940000000 ORDER BY id',
-  "SELECT * FROM sync_versions WHERE key LIKE '%:9400000%' ORDER BY key",
   `SELECT * FROM service_city_stats WHERE city_id IN (${CITIES.join()}) ORDER BY service, city_id`,
   `SELECT * FROM job_city_stats WHERE city_id IN (${CITIES.join()}) ORDER BY service, city_id`,
   `SELECT * FROM rate_experience_stats WHERE city_id IN (0, ${CITIES.join()}) ORDER BY 1, 2, 3`,
@@ -116,19 +115,26 @@ const TABLES = [
   'SELECT * FROM activity_ends ORDER BY 1, 2',
 ]
 
+/** The versions, kept where their entities are: control's (cities, activities) and each shard's. */
+const VERSIONS = "SELECT * FROM sync_versions WHERE key LIKE '%:9400000%' ORDER BY key"
+
 async function tables() {
-  return Promise.all(TABLES.map(async (sql) => (await db.prepare(sql).all()).results))
+  // By key: which shard holds a removed provider's tombstone depends on where it was removed.
+  const versions = [...(await catalogRows(VERSIONS)), ...(await fromShards(VERSIONS))].sort(
+    (a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)),
+  )
+  return [...(await Promise.all(TABLES.map((sql) => catalogRows(sql)))), versions]
 }
 
 /** Back to the test catalog: the universe's rows and versions gone, the stats recomputed. */
-const reset = () => removeRowsFrom(db, 940_000_000, NOW)
+const reset = () => removeRowsEverywhere(940_000_000, NOW)
 
 /** `messages` in batches of `size`; a refused batch's messages are delivered again at the end. */
 async function deliver(messages: CatalogMessage[], size: number) {
   const queue = [...messages]
   for (let round = 0; queue.length && round < 200; round++) {
     const batch = queue.splice(0, size)
-    await applyChanges(db, batch, { now: NOW }).catch(() => queue.push(...batch))
+    await applyAcross(batch, { now: NOW }).catch(() => queue.push(...batch))
   }
   expect(queue).toEqual([])
 }
@@ -142,7 +148,7 @@ describe('applying catalog changes', () => {
         fc.integer({ min: 1, max: 6 }),
         async (messages, noise, size) => {
           await reset()
-          await applyChanges(db, messages, { now: NOW })
+          await applyAcross(messages, { now: NOW })
           const expected = await tables()
           await reset()
           const delivered = [...messages, ...messages.filter((_, i) => (noise[i] ?? 0) % 3 === 0)]

@@ -12,11 +12,10 @@ import reviewAdded from '../../docs/sync-examples/review.added.json'
 import reviewRemoved from '../../docs/sync-examples/review.removed.json'
 import type { CatalogMessage, MessageKind } from '../../src/sync/messages'
 import { parseMessage } from '../../src/sync/messages'
-import { refreshStats } from '../../src/data/refresh-stats'
-import { applyChanges } from '../../src/sync/apply'
 import { env } from 'cloudflare:workers'
 import { databasesOf } from '../../src/data/databases'
 import { refreshCatalogStatsAt } from '../support/builders'
+import { applyAcross } from '../support/databases'
 
 export const EXAMPLES: Record<MessageKind, unknown> = {
   'city.added': cityAdded,
@@ -55,39 +54,17 @@ export function aMessage(kind: MessageKind, change: (m: Draft) => void = () => {
 }
 
 /**
- * Back to the test catalog after a property test's run: every row it made (ids from `firstId`)
- * and their versions gone, the stats recomputed.
- */
-export async function removeRowsFrom(db: D1Database, firstId: number, now: Date): Promise<void> {
-  const byId = [
-    'DELETE FROM reviews WHERE id >= ?1 OR provider_id >= ?1',
-    'DELETE FROM provider_services WHERE provider_id >= ?1',
-    'DELETE FROM providers WHERE id >= ?1',
-    'DELETE FROM jobs WHERE id >= ?1',
-    'DELETE FROM activities WHERE id >= ?1',
-  ].map((sql) => db.prepare(sql).bind(firstId))
-  const versions = db
-    .prepare('DELETE FROM sync_versions WHERE key LIKE ?1')
-    .bind(`%:${String(firstId).slice(0, 7)}%`)
-  await db.batch([...byId, versions])
-  await refreshStats(db, now)
-}
-
-/**
  * What the property tests of derived data apply: every one of `providers` first (at version 1,
  * each in the next of `cities`), so each listing has someone to belong to; then `changes`, each
  * made at its version; all in batches of `size`, as the queue delivers them.
  */
-export async function applyAfterProviders(
-  db: D1Database,
-  run: {
-    providers: readonly number[]
-    cities: readonly number[]
-    changes: readonly ((version: number) => CatalogMessage)[]
-    size: number
-    now: Date
-  },
-): Promise<void> {
+export async function applyAfterProviders(run: {
+  providers: readonly number[]
+  cities: readonly number[]
+  changes: readonly ((version: number) => CatalogMessage)[]
+  size: number
+  now: Date
+}): Promise<void> {
   const messages: CatalogMessage[] = [
     ...run.providers.map((id, i) =>
       aMessage('provider.upserted', (m) => {
@@ -98,13 +75,13 @@ export async function applyAfterProviders(
     ...run.changes.map((make, i) => make(i + 2)),
   ]
   for (let i = 0; i < messages.length; i += run.size)
-    await applyChanges(db, messages.slice(i, i + run.size), { now: run.now })
+    await applyAcross(messages.slice(i, i + run.size), { now: run.now })
 }
 
 /**
- * `removeRowsFrom` across control and the shards: each shard's rows from `firstId` on and their
- * versions, control's directory rows, activities, cities and tombstones of them; then the stats
- * derived again everywhere (as the import's end does).
+ * What a test added from `firstId` on, gone from control and the shards: each shard's rows and
+ * their versions, control's directory rows, activities, cities and tombstones of them; then the
+ * stats derived again everywhere (as the import's end does).
  */
 export async function removeRowsEverywhere(firstId: number, now: Date): Promise<void> {
   const { control, shards } = databasesOf(env)

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { REFRESH_MS } from '../../src/cache/generations'
-import { buildGate, CONTROL_GATE } from '../../src/gate/build-gate'
+import { buildGate } from '../../src/gate/build-gate'
 import { NEW_ID_MARGIN } from '../../src/gate/gate-filter'
 import { readGate, saveGate } from '../../src/gate/gate-store'
 import { applyAcross } from '../support/databases'
@@ -87,7 +87,7 @@ describe('the gate after a catalog change', () => {
     expect(gone.status).toBe(410)
     expect(gone.body).toContain('This page has been removed')
 
-    await saveGate(env.GATE, await buildGate(env.CONTROL, new Date(), CONTROL_GATE))
+    await saveGate(env.GATE, await buildGate(env.CONTROL, new Date()))
     expect((await statusOf(anIsolate(), profile(FAR + 1))).status).toBe(410)
     // A provider never in the catalog is still a 404: the directory has no row, nor a tombstone.
     expect((await statusOf(anIsolate(), profile(FAR + 50))).status).toBe(404)

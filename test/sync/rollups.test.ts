@@ -1,17 +1,16 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { singleCatalog } from '../support/single-catalog'
-import { rollupSql } from '../../src/data/rollups'
-import { cityId } from '../support/builders'
-import { aMessage, applyAfterProviders, removeRowsFrom } from './examples'
+import { cityId, refreshCatalogStatsAt } from '../support/builders'
+import { catalogRows } from '../support/databases'
+import { aMessage, applyAfterProviders, removeRowsEverywhere } from './examples'
 
 // The rollups a sync batch derives for what it touched (src/data/rollups.ts) are the ones a
 // recompute of every row gives, whatever the changes: providers moving between cities and
 // states, offering and withdrawing services, removed; activities changing keyword and dates. The
 // national rates by experience among them, summed from the states' rows.
 
-// These test the one database's apply: its catalog, restored here.
-const db = await singleCatalog()
+// Applied across control and the shards: the cities' mixes on their shards, the rollups of many
+// cities on control, from its copies of the cities' rows (docs/scale.md).
 const NOW = new Date('2026-01-01T00:00:00Z')
 const CITIES = await Promise.all(['atlanta-ga', 'sandy-springs-ga', 'boston-ma'].map(cityId))
 const PROVIDERS = [950000001, 950000002, 950000003]
@@ -87,9 +86,9 @@ const ROLLUPS = [
      FROM rate_experience_stats WHERE city_id = 0 ORDER BY 1, 2`,
 ]
 
-const rollups = () => Promise.all(ROLLUPS.map(async (sql) => (await db.prepare(sql).all()).results))
+const rollups = () => Promise.all(ROLLUPS.map((sql) => catalogRows(sql)))
 
-const reset = () => removeRowsFrom(db, 950_000_000, NOW)
+const reset = () => removeRowsEverywhere(950_000_000, NOW)
 
 describe('the rollups of a sync batch', () => {
   it('are those of a recompute of every row', async () => {
@@ -99,7 +98,7 @@ describe('the rollups of a sync batch', () => {
         fc.integer({ min: 1, max: 4 }),
         async (changes, size) => {
           await reset()
-          await applyAfterProviders(db, {
+          await applyAfterProviders({
             providers: PROVIDERS,
             cities: CITIES,
             changes,
@@ -107,7 +106,8 @@ describe('the rollups of a sync batch', () => {
             now: NOW,
           })
           const derived = await rollups()
-          await db.batch(rollupSql({ touched: false }).map((sql) => db.prepare(sql)))
+          // Every row recomputed: each shard's cities, control's copies of them and its rollups.
+          await refreshCatalogStatsAt(NOW)
           expect(derived).toEqual(await rollups())
         },
       ),

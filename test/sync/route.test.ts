@@ -9,7 +9,7 @@ import type { CatalogMessage } from '../../src/sync/messages'
 import { parseMessage } from '../../src/sync/messages'
 import type { Whereabouts } from '../../src/sync/route'
 import { routeMessages } from '../../src/sync/route'
-import { singleCatalog } from '../support/single-catalog'
+import { catalogRows } from '../support/databases'
 import { aMessage } from './examples'
 
 const catalog: CatalogMessage[] = inject('catalogLines').map((line) => {
@@ -20,12 +20,10 @@ const catalog: CatalogMessage[] = inject('catalogLines').map((line) => {
 
 const nothingKnown: Whereabouts = { citySlug: () => null, providerShard: () => null }
 
-// The one database's catalog, to hold the routing against (restored here).
-const single = await singleCatalog()
-
+/** The first column of `sql`'s rows, as the catalog holds them (control's, or every shard's). */
 async function column<T>(sql: string): Promise<T[]> {
-  const rows = await single.prepare(sql).raw<[T]>()
-  return rows.map(([value]) => value)
+  const rows = await catalogRows<Record<string, T>>(sql)
+  return rows.map((row) => Object.values(row)[0] as T)
 }
 
 const ids = (messages: CatalogMessage[], kind: CatalogMessage['kind']) =>
@@ -98,7 +96,9 @@ describe('a change routed by what the databases already hold', () => {
   const known: Whereabouts = {
     citySlug: (id) => (id === atlanta ? 'atlanta-ga' : id === seattle ? 'seattle-wa' : null),
     providerShard: (id) => (id === 77 ? 1 : null),
+    providerVersion: (id) => (id === 77 ? 5 : null),
     jobShard: (id) => (id === 88 ? 1 : null),
+    removal: (id) => (id === 79 ? { shard: 1, version: 9 } : null),
   }
 
   it('sends a listing, a review and a removal to the shard the directory names', () => {
@@ -132,6 +132,56 @@ describe('a change routed by what the databases already hold', () => {
     const routed = routeMessages(LAYOUTS.two, [moved], known)
     expect(routed.shards).toEqual([[moved], []])
     expect(routed.moves).toEqual([{ id: 77, from: 1, to: 0 }])
+  })
+
+  it('sends an older upsert to the shard holding the newer version, as no move', () => {
+    const late = aMessage('provider.upserted', (m) => {
+      Object.assign(m, { id: 77, version: 4 })
+      m.entity.cityId = atlanta
+    })
+    const routed = routeMessages(LAYOUTS.two, [late], known)
+    expect(routed.shards).toEqual([[], [late]])
+    expect(routed.moves).toEqual([])
+  })
+
+  it('sends what comes after a removal to the shard the provider was removed from', () => {
+    const listing = aMessage('provider-service.withdrawn', (m) => (m.id = 79))
+    const again = aMessage('provider.removed', (m) => Object.assign(m, { id: 79, version: 9 }))
+    const late = aMessage('provider.upserted', (m) => {
+      Object.assign(m, { id: 79, version: 8 })
+      m.entity.cityId = atlanta
+    })
+    const back = aMessage('provider.upserted', (m) => {
+      Object.assign(m, { id: 79, version: 10 })
+      m.entity.cityId = atlanta
+    })
+    const routed = routeMessages(LAYOUTS.two, [listing, again, late, back], known)
+    // Back after its removal, in a newer version: placed by its city, as a new provider.
+    expect(routed.shards).toEqual([[back], [listing, again, late]])
+    expect(routed.moves).toEqual([])
+  })
+
+  it('holds back a second move, or a removal, of a provider the batch moves, and what follows', () => {
+    const moved = aMessage('provider.upserted', (m) => {
+      Object.assign(m, { id: 77, version: 6 })
+      m.entity.cityId = atlanta
+    })
+    const back = aMessage('provider.upserted', (m) => {
+      Object.assign(m, { id: 77, version: 7 })
+      m.entity.cityId = seattle
+    })
+    const removal = aMessage('provider.removed', (m) => Object.assign(m, { id: 77, version: 8 }))
+    const listing = aMessage('provider-service.offered', (m) => (m.id = 77))
+    const reason = 'provider 77 moves between shards in this batch'
+    for (const later of [back, removal]) {
+      const routed = routeMessages(LAYOUTS.two, [moved, later, listing], known)
+      expect(routed.moves).toEqual([{ id: 77, from: 1, to: 0 }])
+      expect(routed.shards).toEqual([[moved], []])
+      expect(routed.unplaced).toEqual([
+        { message: later, reason },
+        { message: listing, reason },
+      ])
+    }
   })
 
   it('notes a job whose new city is on another shard as a move', () => {

@@ -1,19 +1,24 @@
-// The sync routed across databases (docs/sync.md, "Across databases"): the same batches applied
-// to the single database and, routed, to control and the shards leave the same rows, each where
-// it lives; and when a shard or control fails (injected through its binding), nothing is lost,
-// a retry applies each part once, and control's outbox rows wait on the shards.
+// The sync routed across databases (docs/sync.md, "Across databases"): the same batches applied,
+// routed, to control and the shards of this layout and, with no fault, of the other layout (one
+// shard beside two: test/support/snapshot-worker.ts) leave the same rows, each where it lives;
+// and when a shard or control fails (injected through its binding), nothing is lost, a retry
+// applies each part once, and control's outbox rows wait on the shards.
 import { env } from 'cloudflare:workers'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { buildDirectory } from '../../scripts/import/sharded'
 import type { Databases } from '../../src/data/databases'
 import { databasesOf } from '../../src/data/databases'
-import { applyChanges } from '../../src/sync/apply'
 import type { CatalogMessage } from '../../src/sync/messages'
 import type { OutboxRow } from '../../src/sync/outbox'
 import { applyRouted, controlStatements, flushOutboxes } from '../../src/sync/routed-apply'
+import { dumpDatabase, restoreDatabase } from '../support/snapshot'
+import { otherLayout } from '../support/snapshot-worker'
 import { withFaults } from '../support/with-faults'
 import { aMessage } from './examples'
 import type { Draft } from './examples'
+
+// Each check applies the test's batches again on the other layout: more than the default time.
+vi.setConfig({ testTimeout: 60_000 })
 
 const databases = databasesOf(env)
 // A move between shards, and a shard failing beside one that does not, exist only with two
@@ -145,29 +150,33 @@ async function rowsOf(dbs: readonly D1Database[], table: string, drop: string[] 
     .sort()
 }
 
-const single = (table: string, drop: string[] = []) => rowsOf([env.DB], table, drop)
 const shards = (table: string) => rowsOf(databases.shards, table)
 const control = (table: string, drop: string[] = []) => rowsOf([databases.control], table, drop)
 
+/** Every batch applied in this test, with its moment: what the other layout applies. */
+let applied: { batch: readonly CatalogMessage[]; at: Date }[] = []
+
 /**
- * The rows the single database holds, each where the routed apply keeps it (with `purgeTimes`
- * false, the purges' tags but not their times).
+ * The rows a layout's databases hold, as the checks below compare them: the shards' together,
+ * control's, and the cities of every database.
  */
-async function expectSameAsSingle({ purgeTimes = true } = {}): Promise<void> {
+async function rowsHeld(at: Databases) {
+  const shards = (table: string) => rowsOf(at.shards, table)
+  const control = (table: string, drop: string[] = []) => rowsOf([at.control], table, drop)
+  const held: Record<string, string[]> = {}
   for (const table of ['providers', 'provider_services', 'reviews', 'jobs'])
-    expect(await shards(table), table).toEqual(await single(table))
-  for (const db of [databases.control, ...databases.shards])
-    expect(await rowsOf([db], 'cities')).toEqual(await single('cities'))
-  for (const table of ['service_city_stats', 'job_city_stats', 'city_service_mixes']) {
-    expect(await control(table), table).toEqual(await single(table))
-    expect(await shards(table), table).toEqual(await single(table))
-  }
-  const rates = await single('rate_experience_stats')
-  expect(await control('rate_experience_stats')).toEqual(rates)
-  expect(await shards('rate_experience_stats')).toEqual(
-    rates.filter((row) => (JSON.parse(row) as { city_id: number }).city_id !== 0),
-  )
+    held[`shards ${table}`] = await shards(table)
   for (const table of [
+    'service_city_stats',
+    'job_city_stats',
+    'city_service_mixes',
+    'rate_experience_stats',
+  ]) {
+    held[`control ${table}`] = await control(table)
+    held[`shards ${table}`] = await shards(table)
+  }
+  for (const table of [
+    'cities',
     'activities',
     'activity_stats',
     'activity_ends',
@@ -175,48 +184,90 @@ async function expectSameAsSingle({ purgeTimes = true } = {}): Promise<void> {
     'rate_experience_state_stats',
     'sitemap_blocks',
   ])
-    expect(await control(table), table).toEqual(await single(table))
-  if (purgeTimes)
-    for (const table of ['purges', 'pending_purges'])
-      expect(await control(table, ['seq']), table).toEqual(await single(table, ['seq']))
-  else {
-    // Every page the single database purged is purged, or waits to be, on control.
-    const tags = async (db: D1Database) =>
-      (await db.prepare('SELECT tag FROM purges UNION SELECT tag FROM pending_purges').raw()).flat()
-    expect(await tags(databases.control)).toEqual(expect.arrayContaining(await tags(env.DB)))
+    held[`control ${table}`] = await control(table)
+  for (const table of ['purges', 'pending_purges', 'city_additions'])
+    held[`control ${table}`] = await control(table, ['seq'])
+  held.versions = [
+    ...new Set([...(await control('sync_versions')), ...(await shards('sync_versions'))]),
+  ].sort()
+  const ids = async (sql: string) =>
+    (await at.control.prepare(sql).raw<[number]>()).flat().map(String)
+  held['provider directory'] = await ids('SELECT id FROM provider_directory ORDER BY id')
+  held['job directory'] = await ids('SELECT id FROM job_directory ORDER BY id')
+  held.tombstones = await ids('SELECT key FROM directory_tombstones ORDER BY key')
+  const tags = async (db: D1Database) =>
+    (
+      await db
+        .prepare('SELECT tag FROM purges UNION SELECT tag FROM pending_purges')
+        .raw<[string]>()
+    ).flat()
+  held['purged tags'] = await tags(at.control)
+  return held
+}
+
+/**
+ * What the other layout holds after `applied`, each batch at its moment with no fault: the
+ * databases' rows put aside, emptied, the batches applied, read, and the rows put back.
+ */
+async function otherLayoutHolds() {
+  const bindings = ['CONTROL', 'SHARD_00', 'SHARD_01'] as const
+  const saved = await Promise.all(bindings.map((b) => dumpDatabase(env[b])))
+  for (const b of bindings) await wipe(env[b])
+  try {
+    const other = databasesOf({ ...env, SHARD_LAYOUT: otherLayout(env.SHARD_LAYOUT) })
+    for (const { batch, at } of applied)
+      expect((await applyRouted(other, batch, { now: at })).retry).toEqual([])
+    return await rowsHeld(other)
+  } finally {
+    await Promise.all(
+      bindings.map((b, i) => restoreDatabase(env[b], saved[i] ?? { tables: [], sequences: '[]' })),
+    )
   }
-  expect(await control('city_additions', ['seq'])).toEqual(await single('city_additions', ['seq']))
-  const versions = new Set([
-    ...(await control('sync_versions')),
-    ...(await shards('sync_versions')),
-  ])
-  expect([...versions].sort()).toEqual(await single('sync_versions'))
+}
+
+/**
+ * The rows the other layout holds after the same batches, each where the routed apply keeps it
+ * (with `purgeTimes` false, the purges' tags but not their times).
+ */
+async function expectSameAsSingle({ purgeTimes = true } = {}): Promise<void> {
+  const [held, other] = [await rowsHeld(databases), await otherLayoutHolds()]
+  for (const [what, rows] of Object.entries(other)) {
+    if (!purgeTimes && (what === 'control purges' || what === 'control pending_purges')) continue
+    if (what === 'purged tags') {
+      // Every page the other layout purged is purged, or waits to be, on control.
+      expect(held[what], what).toEqual(expect.arrayContaining(rows))
+      continue
+    }
+    expect(held[what], what).toEqual(rows)
+  }
+  for (const db of databases.shards)
+    expect(await rowsOf([db], 'cities')).toEqual(other['control cities'])
+  expect(held['control rate_experience_stats']?.filter((r) => !r.includes('"city_id":0'))).toEqual(
+    held['shards rate_experience_stats'],
+  )
   await expectDirectoryOfShards()
 }
 
 /** Control's directory names every provider and job where it is, as the import builds it. */
 async function expectDirectoryOfShards(): Promise<void> {
   const ids = async (db: D1Database, sql: string) => (await db.prepare(sql).raw<[number]>()).flat()
+  const onShards = async (sql: string) =>
+    (await Promise.all(databases.shards.map((db) => ids(db, sql)))).flat().sort((a, b) => a - b)
   expect(await ids(databases.control, 'SELECT id FROM provider_directory ORDER BY id')).toEqual(
-    await ids(env.DB, 'SELECT id FROM providers ORDER BY id'),
+    await onShards('SELECT id FROM providers'),
   )
   expect(await ids(databases.control, 'SELECT id FROM job_directory ORDER BY id')).toEqual(
-    await ids(env.DB, 'SELECT id FROM jobs ORDER BY id'),
+    await onShards('SELECT id FROM jobs'),
   )
+  const control = (table: string) => rowsOf([databases.control], table)
   const directory = [await control('provider_directory'), await control('job_directory')]
   await buildDirectory(databases)
   expect([await control('provider_directory'), await control('job_directory')]).toEqual(directory)
-  expect(await ids(databases.control, `SELECT key FROM directory_tombstones ORDER BY key`)).toEqual(
-    await ids(
-      env.DB,
-      `SELECT key FROM sync_versions WHERE key LIKE 'provider:%' AND removed = 1 ORDER BY key`,
-    ),
-  )
 }
 
 /**
- * Both ways, the batches `from` to `to` of `list`, each at its moment (the routed one through
- * `routedOn`); what the routed apply had to retry.
+ * The batches `from` to `to` of `list`, each at its moment, routed through `routedOn` (and
+ * recorded for the other layout); what the routed apply had to retry.
  */
 async function applyBoth(
   list: readonly CatalogMessage[][],
@@ -227,7 +278,7 @@ async function applyBoth(
   const outcomes = []
   for (let i = from; i < to; i++) {
     const batch = list[i] ?? []
-    await applyChanges(env.DB, batch, { now: moment(i) })
+    applied.push({ batch, at: moment(i) })
     outcomes.push(await applyRouted(routedOn, batch, { now: moment(i) }))
   }
   return outcomes
@@ -240,8 +291,11 @@ function replaced(which: number | 'control', db: (real: D1Database) => D1Databas
   return { ...databases, shards: list }
 }
 
-/** The routing read (control's first batch): cities, providers' and jobs' directory rows, outboxes applied. */
-const routingRead = (statements: D1PreparedStatement[]) => statements.length === 4
+/**
+ * The routing read (control's first batch): cities, the directory's rows, the removed providers'
+ * shards, the outboxes applied.
+ */
+const routingRead = (statements: D1PreparedStatement[]) => statements.length === 5
 
 const failing = (real: D1Database) =>
   withFaults(real, { batch: () => Promise.reject(new Error('D1_ERROR: shard unavailable')) })
@@ -261,11 +315,12 @@ async function pendingOutbox(shard: number): Promise<number> {
 }
 
 beforeEach(async () => {
-  for (const db of [env.DB, databases.control, ...databases.shards]) await wipe(db)
+  applied = []
+  for (const db of [databases.control, ...databases.shards]) await wipe(db)
 })
 
 describe(`the routed apply on ${databases.shards.length} shard(s) and control`, () => {
-  it('leaves control and the shards with the rows the single database has, after every batch', async () => {
+  it('leaves control and the shards with the rows the other layout has, after every batch', async () => {
     const list = batches()
     for (let i = 0; i < list.length; i++) {
       const [outcome] = await applyBoth(list, i, i + 1)

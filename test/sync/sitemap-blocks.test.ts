@@ -13,7 +13,7 @@ import { ORIGIN, page } from '../support/fetch-page'
 import { shardedCatalog } from '../support/sharded-catalog'
 import { aMessage } from './examples'
 
-// The blocks sitemap files are cut from (migrations/0018_sitemap_blocks.sql) stay right as sync
+// The blocks sitemap files are cut from (migrations/control/0001_control.sql) stay right as sync
 // batches add and remove rows anywhere in id order: each block counts the rows of its id range,
 // none passes its cap, and the files list every row once. Caps here are a few rows, so blocks
 // split and empty within a handful of changes.

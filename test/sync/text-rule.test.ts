@@ -1,15 +1,14 @@
-import { exports } from 'cloudflare:workers'
+import { env, exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { d1Target, importLines } from '../../scripts/import/import-lines'
+import { importLines } from '../../scripts/import/import-lines'
+import { shardedTarget } from '../../scripts/import/sharded'
+import { databasesOf } from '../../src/data/databases'
 import { messageProblems } from '../../src/sync/messages'
 import { anIsolate, ORIGIN } from '../support/fetch-page'
 import { cityId, aProvider, onEntityShard } from '../support/builders'
-import { singleCatalog } from '../support/single-catalog'
+import { fromShards } from '../support/databases'
 import type { Draft } from './examples'
 import { example } from './examples'
-
-// The import's rule, on the one database it still loads (its catalog restored here).
-const single = await singleCatalog()
 
 // The text rule at each door of the catalog (the contract, so the endpoint, the queue and the
 // import), and its last guard where stored text reaches a page.
@@ -78,8 +77,11 @@ describe('the text rule at the catalog’s doors', () => {
       line: i + 1,
       text: JSON.stringify({ ...m, id: 950000101 + i }),
     }))
+    // As `npm run import` does, the target first reads back the catalog's cities and providers.
+    const target = shardedTarget(databasesOf(env))
+    await target.resume()
     const counts = await importLines({
-      target: d1Target(single),
+      target,
       lines,
       file: null,
       reject: (line, reason) => rejected.push(`${line}: ${reason}`),
@@ -88,7 +90,11 @@ describe('the text rule at the catalog’s doors', () => {
       '1: entity.headline: has a control character (U+0007) at character 9',
     ])
     expect(counts.applied).toBe(1)
-    await single.prepare('DELETE FROM providers WHERE id >= 950000101').run()
+    expect(await fromShards('SELECT id FROM providers WHERE id >= 950000101')).toEqual([
+      { id: 950000102 },
+    ])
+    for (const shard of databasesOf(env).shards)
+      await shard.prepare('DELETE FROM providers WHERE id >= 950000101').run()
   })
 })
 
