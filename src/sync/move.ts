@@ -80,7 +80,16 @@ export async function moveProvider(
       ].map((sql) => from.prepare(sql).bind(move.id)),
       from
         .prepare(
-          `DELETE FROM sync_versions WHERE key IN (SELECT value ->> 'key' FROM json_each(?))`,
+          `DELETE FROM sync_versions WHERE key IN (SELECT value ->> 'key' FROM json_each(?))
+              AND key NOT LIKE 'review:%'`,
+        )
+        .bind(JSON.stringify(carried.versions)),
+      // A review's version stays, as its removal from this shard (as every shard but its
+      // provider's holds it): an older version of it arriving late changes nothing here.
+      from
+        .prepare(
+          `UPDATE sync_versions SET removed = 1
+            WHERE key IN (SELECT value ->> 'key' FROM json_each(?)) AND key LIKE 'review:%'`,
         )
         .bind(JSON.stringify(carried.versions)),
     ]),
@@ -162,7 +171,8 @@ async function carriedRows(shard: D1Database, id: number): Promise<Carried> {
 /**
  * One batch on the new shard: the listings and reviews the old one holds, unless the new one has
  * them already (a change applied there since); then the provider's fields copied to its listings;
- * then the versions, each kept where the new shard's is newer.
+ * then the versions, each kept where the new shard's is newer (at the same version, a review's
+ * removal the new shard took while the review was on another shard gives way to the review).
  */
 function copyStatements(to: D1Database, id: number, carried: Carried): D1PreparedStatement[] {
   const columns = (rows: Record<string, unknown>[]) => Object.keys(rows[0] ?? {})
@@ -193,7 +203,8 @@ function copyStatements(to: D1Database, id: number, carried: Carried): D1Prepare
          SELECT r.value ->> 'key', r.value ->> 'version', r.value ->> 'removed' FROM json_each(?1) AS r
           WHERE true
          ON CONFLICT (key) DO UPDATE SET version = excluded.version, removed = excluded.removed
-          WHERE excluded.version > sync_versions.version`,
+          WHERE excluded.version > sync_versions.version
+             OR excluded.version = sync_versions.version AND excluded.removed < sync_versions.removed`,
       )
       .bind(JSON.stringify(carried.versions.filter((v) => v.key !== versionKey('provider', id)))),
   )

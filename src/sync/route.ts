@@ -1,7 +1,9 @@
 // Where each catalog change goes when the catalog spans databases (docs/scale.md, "How sync
 // routes a batch"): a city to control and to every shard's copy, a provider or job to the shard
 // of its city, a listing or a provider's removal to the provider's shard, an activity to control.
-// A routing table only: it reads nothing, it is told where cities, providers and jobs are.
+// A review to its provider's shard and, as its removal, to every other shard (a review can change
+// provider, and so shard). A routing table only: it reads nothing, it is told where cities,
+// providers and jobs are.
 import { citySlug } from '../catalog/cities'
 import type { Layout } from '../catalog/placement'
 import { shardOfCity } from '../catalog/placement'
@@ -37,6 +39,8 @@ export interface Routed {
   control: CatalogMessage[]
   /** The messages each shard applies, by shard number. */
   shards: CatalogMessage[][]
+  /** A message made for a shard (a review's removal elsewhere), by the message it stands for. */
+  sentFor: Map<CatalogMessage, CatalogMessage>
   /** Messages that name a city or provider no database has: retried, as an impossible reference is. */
   unplaced: { message: CatalogMessage; reason: string }[]
   /**
@@ -98,6 +102,7 @@ function nothingRouted(shards: number): Routed {
   return {
     control: [],
     shards: Array.from({ length: shards }, none),
+    sentFor: new Map(),
     unplaced: [],
     moves: [],
     jobMoves: [],
@@ -133,6 +138,9 @@ type ToShard = (message: CatalogMessage, shard: number | null, what: string) => 
 function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
   const moving = new Set<number>()
   const deferred = new Set<number>()
+  // Removals routed so far in the batch: an upsert no newer than one goes to its shard, where the
+  // tombstone makes it a no-op, rather than reviving the provider in the city it names.
+  const removed = new Map<number, { shard: number; version: number }>()
   const defer = (message: CatalogMessage, id: number) => {
     deferred.add(id)
     routed.unplaced.push({ message, reason: `provider ${id} moves between shards in this batch` })
@@ -147,7 +155,11 @@ function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
       return true
     },
     upsert(message: Extract<CatalogMessage, { kind: 'provider.upserted' }>): void {
-      const stale = places.staleOn(message.id, message.version)
+      const removal = removed.get(message.id)
+      const stale =
+        removal && message.version <= removal.version
+          ? removal.shard
+          : places.staleOn(message.id, message.version)
       if (stale !== null) {
         routed.shards[stale]?.push(message)
         return
@@ -164,10 +176,31 @@ function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
       toShard(message, shard, `city ${message.entity.cityId}`)
     },
     removal(message: Extract<CatalogMessage, { kind: 'provider.removed' }>): void {
-      if (moving.has(message.id)) defer(message, message.id)
-      else toShard(message, places.lastShard(message.id), `provider ${message.id}`)
+      if (moving.has(message.id)) return defer(message, message.id)
+      const shard = places.lastShard(message.id)
+      if (shard !== null) removed.set(message.id, { shard, version: message.version })
+      toShard(message, shard, `provider ${message.id}`)
     },
   }
+}
+
+/**
+ * A review to its provider's shard; every other shard takes it as the review's removal at its
+ * version: a shard holding it under the provider it was of drops it, and an older version arriving
+ * later is a no-op wherever it is routed.
+ */
+function routeReview(
+  routed: Routed,
+  places: Places,
+  toShard: ToShard,
+  message: Extract<CatalogMessage, { kind: 'review.added' }>,
+): void {
+  const shard = places.lastShard(message.entity.providerId)
+  toShard(message, shard, `provider ${message.entity.providerId}`)
+  if (shard === null) return
+  const elsewhere = { kind: 'review.removed', id: message.id, version: message.version } as const
+  routed.sentFor.set(elsewhere, message)
+  routed.shards.forEach((part, other) => other !== shard && part.push(elsewhere))
 }
 
 /**
@@ -208,11 +241,7 @@ export function routeMessages(
         toShard(message, lastShard(message.id), `provider ${message.id}`)
         break
       case 'review.added':
-        toShard(
-          message,
-          lastShard(message.entity.providerId),
-          `provider ${message.entity.providerId}`,
-        )
+        routeReview(routed, places, toShard, message)
         break
       case 'review.removed':
         for (const shard of routed.shards) shard.push(message)

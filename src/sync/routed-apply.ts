@@ -308,7 +308,8 @@ export async function applyRouted(
   const pending: OutboxRow[] = []
   for (const [shard, result] of outcomes) {
     if (result instanceof Error) {
-      const part = routed.shards[shard] ?? []
+      // What the queue delivered: a review's removal made for this shard stands for the review.
+      const part = [...new Set((routed.shards[shard] ?? []).map((m) => routed.sentFor.get(m) ?? m))]
       outcome.failures.push({ database: shard, error: result.message, messages: part })
       for (const m of part) if (!outcome.retry.includes(m)) outcome.retry.push(m)
     } else pending.push(...result)

@@ -11,9 +11,9 @@ import { aMessage, removeRowsEverywhere } from './examples'
 
 // Applied across control and the shards, as the queue's consumer applies them.
 const NOW = new Date('2026-01-01T00:00:00Z')
-// Two cities on one shard of the two-shard layout: reordering across a move between shards is not
-// yet held to this property (docs/scale.md, "Where the work stands").
-const CITIES = [await cityId('atlanta-ga'), await cityId('boston-ma')]
+// Atlanta and Boston on one shard of the two-shard layout, Seattle on the other: a provider or job
+// moves between shards as often as within one.
+const CITIES = [await cityId('atlanta-ga'), await cityId('boston-ma'), await cityId('seattle-wa')]
 const P = [940000001, 940000002]
 
 const upsert = (id: number, version: number, city: number, years: number) =>
@@ -110,7 +110,7 @@ const TABLES = [
   `SELECT * FROM job_city_stats WHERE city_id IN (${CITIES.join()}) ORDER BY service, city_id`,
   `SELECT * FROM rate_experience_stats WHERE city_id IN (0, ${CITIES.join()}) ORDER BY 1, 2, 3`,
   'SELECT * FROM activity_stats ORDER BY keyword',
-  "SELECT * FROM service_state_stats WHERE state_code IN ('GA', 'MA') ORDER BY 1, 2",
+  "SELECT * FROM service_state_stats WHERE state_code IN ('GA', 'MA', 'WA') ORDER BY 1, 2",
   `SELECT * FROM city_service_mixes WHERE city_id IN (${CITIES.join()}) ORDER BY 1, 2`,
   'SELECT * FROM activity_ends ORDER BY 1, 2',
 ]

@@ -106,7 +106,15 @@ describe('a change routed by what the databases already hold', () => {
     const review = aMessage('review.added', (m) => (m.entity.providerId = 77))
     const removal = aMessage('provider.removed', (m) => (m.id = 77))
     const routed = routeMessages(LAYOUTS.two, [listing, review, removal], known)
-    expect(routed.shards).toEqual([[], [listing, review, removal]])
+    expect(routed.shards[1]).toEqual([listing, review, removal])
+  })
+
+  it('sends a review to every other shard as its removal, which stands for the review', () => {
+    const review = aMessage('review.added', (m) => (m.entity.providerId = 77))
+    const routed = routeMessages(LAYOUTS.two, [review], known)
+    const elsewhere = { kind: 'review.removed', id: review.id, version: review.version }
+    expect(routed.shards).toEqual([[elsewhere], [review]])
+    expect(routed.sentFor.get(routed.shards[0]?.[0] as CatalogMessage)).toBe(review)
   })
 
   it('sends a review’s removal, which names no provider, to every shard', () => {
@@ -158,6 +166,17 @@ describe('a change routed by what the databases already hold', () => {
     const routed = routeMessages(LAYOUTS.two, [listing, again, late, back], known)
     // Back after its removal, in a newer version: placed by its city, as a new provider.
     expect(routed.shards).toEqual([[back], [listing, again, late]])
+    expect(routed.moves).toEqual([])
+  })
+
+  it('sends an upsert no newer than a removal before it in the batch to the removal’s shard', () => {
+    const removal = aMessage('provider.removed', (m) => Object.assign(m, { id: 77, version: 9 }))
+    const late = aMessage('provider.upserted', (m) => {
+      Object.assign(m, { id: 77, version: 6 })
+      m.entity.cityId = atlanta
+    })
+    const routed = routeMessages(LAYOUTS.two, [removal, late], known)
+    expect(routed.shards).toEqual([[], [removal, late]])
     expect(routed.moves).toEqual([])
   })
 

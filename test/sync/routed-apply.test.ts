@@ -153,6 +153,26 @@ async function rowsOf(dbs: readonly D1Database[], table: string, drop: string[] 
 const shards = (table: string) => rowsOf(databases.shards, table)
 const control = (table: string, drop: string[] = []) => rowsOf([databases.control], table, drop)
 
+/**
+ * Each entity's version as the catalog knows it: the newest of its rows on every database and,
+ * at the same version, the row of the shard holding it (a review's other shards record its
+ * removal from them at that version).
+ */
+function newestVersions(rows: string[]): string[] {
+  type Version = { key: string; version: number; removed: number }
+  const newest = new Map<string, Version>()
+  for (const row of rows.map((r) => JSON.parse(r) as Version)) {
+    const kept = newest.get(row.key)
+    if (
+      !kept ||
+      row.version > kept.version ||
+      (row.version === kept.version && row.removed < kept.removed)
+    )
+      newest.set(row.key, row)
+  }
+  return [...newest.values()].map((row) => JSON.stringify(row)).sort()
+}
+
 /** Every batch applied in this test, with its moment: what the other layout applies. */
 let applied: { batch: readonly CatalogMessage[]; at: Date }[] = []
 
@@ -187,9 +207,10 @@ async function rowsHeld(at: Databases) {
     held[`control ${table}`] = await control(table)
   for (const table of ['purges', 'pending_purges', 'city_additions'])
     held[`control ${table}`] = await control(table, ['seq'])
-  held.versions = [
-    ...new Set([...(await control('sync_versions')), ...(await shards('sync_versions'))]),
-  ].sort()
+  held.versions = newestVersions([
+    ...(await control('sync_versions')),
+    ...(await shards('sync_versions')),
+  ])
   const ids = async (sql: string) =>
     (await at.control.prepare(sql).raw<[number]>()).flat().map(String)
   held['provider directory'] = await ids('SELECT id FROM provider_directory ORDER BY id')
