@@ -7,7 +7,6 @@
 import { citySlug } from '../../src/catalog/cities'
 import type { Databases } from '../../src/data/databases'
 import type { Whereabouts } from '../../src/sync/route'
-import { JOB_HEAD, PROVIDER_HEAD } from '../../src/sync/outbox'
 import { routeMessages } from '../../src/sync/route'
 import type { Checkpoint } from './checkpoint'
 import { readCheckpoint } from './checkpoint'
@@ -96,17 +95,16 @@ const DIRECTORY_ROWS = 1000
 
 const DIRECTORY = {
   provider_directory: {
-    read: `SELECT p.id, p.city_id, p.name_slug, v.version, p.updated_at, ${PROVIDER_HEAD} AS head
+    read: `SELECT p.id, p.city_id, p.name_slug, v.version, p.updated_at
       FROM providers p JOIN sync_versions v ON v.key = 'provider:' || p.id
      WHERE p.id > ? ORDER BY p.id LIMIT ${DIRECTORY_ROWS}`,
-    columns: ['id', 'city_id', 'name_slug', 'version', 'updated_at', 'head'],
+    columns: ['id', 'city_id', 'name_slug', 'version', 'updated_at'],
   },
   job_directory: {
-    read: `SELECT j.id, j.city_id, j.title_slug, v.version, j.valid_through, j.posted_at AS updated_at,
-           ${JOB_HEAD} AS head
+    read: `SELECT j.id, j.city_id, j.title_slug, v.version, j.valid_through, j.posted_at AS updated_at
       FROM jobs j JOIN sync_versions v ON v.key = 'job:' || j.id
      WHERE j.id > ? ORDER BY j.id LIMIT ${DIRECTORY_ROWS}`,
-    columns: ['id', 'city_id', 'title_slug', 'version', 'valid_through', 'updated_at', 'head'],
+    columns: ['id', 'city_id', 'title_slug', 'version', 'valid_through', 'updated_at'],
   },
 } as const
 

@@ -59,21 +59,20 @@ const DIRECTORY = [
                        AND ${col('removed')} = 0)
       AND EXISTS (SELECT 1 FROM ${staged('directory', 'providers')}
       AND ${col('removed')} = 0 AND d.key = 'provider:' || ${col('id')} AND ${col('version')} > d.version)`,
-  `INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at, head)
+  `INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at)
    SELECT ${col('id')}, o.shard, ${col('city_id')}, ${col('name_slug')}, ${col('version')},
-          ${col('updated_at')}, ${col('head')}
+          ${col('updated_at')}
      FROM ${staged('directory', 'providers')} AND ${col('held')} = 1 ORDER BY o.shard, o.seq
    ON CONFLICT (id) DO UPDATE SET shard = excluded.shard, city_id = excluded.city_id,
-     name_slug = excluded.name_slug, version = excluded.version, updated_at = excluded.updated_at,
-     head = excluded.head
+     name_slug = excluded.name_slug, version = excluded.version, updated_at = excluded.updated_at
     WHERE excluded.version >= provider_directory.version`,
-  `INSERT INTO job_directory (id, shard, city_id, title_slug, version, valid_through, updated_at, head)
+  `INSERT INTO job_directory (id, shard, city_id, title_slug, version, valid_through, updated_at)
    SELECT ${col('id')}, o.shard, ${col('city_id')}, ${col('title_slug')}, ${col('version')},
-          ${col('valid_through')}, ${col('updated_at')}, ${col('head')}
+          ${col('valid_through')}, ${col('updated_at')}
      FROM ${staged('directory', 'jobs')} ORDER BY o.shard, o.seq
    ON CONFLICT (id) DO UPDATE SET shard = excluded.shard, city_id = excluded.city_id,
      title_slug = excluded.title_slug, version = excluded.version,
-     valid_through = excluded.valid_through, updated_at = excluded.updated_at, head = excluded.head
+     valid_through = excluded.valid_through, updated_at = excluded.updated_at
     WHERE excluded.version >= job_directory.version`,
 ]
 

@@ -24,14 +24,6 @@ export interface OutboxRow {
   body: string
 }
 
-// What a profile's or job's <head> and shell show before its shard is read: the directory's
-// `head`, as the sync and the import (scripts/import/sharded.ts) both write it.
-export const PROVIDER_HEAD = `json_object('firstName', p.first_name, 'lastName', p.last_name,
-  'businessName', p.business_name, 'businessType', p.business_type, 'headline', p.headline,
-  'photoUrl', p.photo_url, 'rating', p.rating, 'reviewCount', p.review_count)`
-export const JOB_HEAD = `json_object('title', j.title, 'service', j.service, 'employer', j.employer,
-  'postedAt', j.posted_at)`
-
 /** SQL: the rows of `table` as JSON objects of `columns`, where `where`. */
 const rowsOf = (table: string, columns: readonly string[], where: string) =>
   `(SELECT json_group_array(json_object(${columns.map((c) => `'${c}', s.${c}`).join(', ')}))
@@ -90,25 +82,22 @@ const STATS_OUTBOX = `INSERT INTO outbox (kind, body)
 
 /**
  * SQL (on a shard, at the end of its batch): the `directory` row of the providers (`?1`, ids)
- * and jobs (`?2`) the batch changed, and of the providers whose rating it moved.
+ * and jobs (`?2`) the batch changed.
  */
 const DIRECTORY_OUTBOX = `INSERT INTO outbox (kind, body)
   SELECT 'directory', json_object(
     'providers', (SELECT json_group_array(json_object('id', v.id, 'version', s.version,
         'removed', s.removed, 'held', p.id IS NOT NULL, 'city_id', p.city_id,
-        'name_slug', p.name_slug, 'updated_at', p.updated_at,
-        'head', CASE WHEN p.id IS NOT NULL THEN ${PROVIDER_HEAD} END))
-      FROM (SELECT CAST(value AS INTEGER) AS id FROM json_each(?1)
-            UNION SELECT CAST(value AS INTEGER) FROM sync_touched WHERE kind = 'rating') AS v
+        'name_slug', p.name_slug, 'updated_at', p.updated_at))
+      FROM (SELECT CAST(value AS INTEGER) AS id FROM json_each(?1)) AS v
       JOIN sync_versions AS s ON s.key = 'provider:' || v.id
       LEFT JOIN providers AS p ON p.id = v.id),
     'jobs', (SELECT json_group_array(json_object('id', j.id, 'version', s.version,
         'city_id', j.city_id, 'title_slug', j.title_slug, 'valid_through', j.valid_through,
-        'updated_at', j.posted_at, 'head', ${JOB_HEAD}))
+        'updated_at', j.posted_at))
       FROM json_each(?2) AS v JOIN jobs AS j ON j.id = v.value
       JOIN sync_versions AS s ON s.key = 'job:' || j.id))
-  WHERE json_array_length(?1) + json_array_length(?2) > 0
-     OR EXISTS (SELECT 1 FROM sync_touched WHERE kind = 'rating')`
+  WHERE json_array_length(?1) + json_array_length(?2) > 0`
 
 /** SQL (on a shard, last in its batch): every outbox row control has not yet applied. */
 export const PENDING_OUTBOX = 'SELECT seq, kind, body FROM outbox WHERE seq > ?1 ORDER BY seq'

@@ -32,6 +32,12 @@ export interface Whereabouts {
    * Absent for the import.
    */
   removal?(id: number): { shard: number; version: number } | null
+  /**
+   * Whether a review may have been written under another provider, on another shard, before
+   * this message (the sync's deliveries, in any order): each review then also goes to every
+   * other shard as its removal. Absent for the import, whose lines are a snapshot in order.
+   */
+  reviewsMove?: boolean
 }
 
 export interface Routed {
@@ -84,6 +90,7 @@ function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
   }
   const jobShard = (id: number) => jobs.get(id) ?? whereabouts.jobShard?.(id) ?? null
   return {
+    reviewsMove: whereabouts.reviewsMove === true,
     cities,
     providers,
     providerVersions,
@@ -185,9 +192,9 @@ function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
 }
 
 /**
- * A review to its provider's shard; every other shard takes it as the review's removal at its
- * version: a shard holding it under the provider it was of drops it, and an older version arriving
- * later is a no-op wherever it is routed.
+ * A review to its provider's shard; where reviews may move (the sync), every other shard takes it
+ * as the review's removal at its version: a shard holding it under the provider it was of drops
+ * it, and an older version arriving later is a no-op wherever it is routed.
  */
 function routeReview(
   routed: Routed,
@@ -197,7 +204,7 @@ function routeReview(
 ): void {
   const shard = places.lastShard(message.entity.providerId)
   toShard(message, shard, `provider ${message.entity.providerId}`)
-  if (shard === null) return
+  if (shard === null || !places.reviewsMove) return
   const elsewhere = { kind: 'review.removed', id: message.id, version: message.version } as const
   routed.sentFor.set(elsewhere, message)
   routed.shards.forEach((part, other) => other !== shard && part.push(elsewhere))

@@ -115,6 +115,7 @@ async function readKnown(control: D1Database, messages: readonly CatalogMessage[
     jobShard: jobPlaces.shardOf,
     providerVersion: providerPlaces.versionOf,
     removal: (id) => removals.get(id) ?? null,
+    reviewsMove: true,
     applied: seqs,
     unfinished: providerPlaces.unfinished,
     unfinishedJobs: jobPlaces.unfinished,

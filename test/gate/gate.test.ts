@@ -72,8 +72,8 @@ describe('the gate', () => {
     const first = before.meta.watermarks.provider + 1
     await env.CONTROL.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
-       INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at, head)
-       SELECT ? + i, 0, 1, 'many', 1, '2026-01-01', '{}' FROM n`,
+       INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at)
+       SELECT ? + i, 0, 1, 'many', 1, '2026-01-01' FROM n`,
     )
       .bind(first)
       .run()

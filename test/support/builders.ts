@@ -5,7 +5,6 @@ import { databasesOf } from '../../src/data/databases'
 import { controlStatsStatements, shardStatsStatements } from '../../src/data/refresh-stats'
 import { buildGate } from '../../src/gate/build-gate'
 import { saveGate } from '../../src/gate/gate-store'
-import { JOB_HEAD, PROVIDER_HEAD } from '../../src/sync/outbox'
 import { copyCityRows } from '../../scripts/import/finish'
 
 export interface ProviderFixture {
@@ -66,33 +65,33 @@ export async function listInDirectory(
   const [p, j] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
-        `SELECT p.id, p.city_id, p.name_slug, p.updated_at, ${PROVIDER_HEAD} AS head FROM providers p
+        `SELECT p.id, p.city_id, p.name_slug, p.updated_at FROM providers p
           WHERE p.id IN (SELECT value FROM json_each(?))`,
       )
       .bind(JSON.stringify(providers)),
     db
       .prepare(
-        `SELECT j.id, j.city_id, j.title_slug, j.valid_through, j.posted_at AS updated_at,
-                ${JOB_HEAD} AS head FROM jobs j WHERE j.id IN (SELECT value FROM json_each(?))`,
+        `SELECT j.id, j.city_id, j.title_slug, j.valid_through, j.posted_at AS updated_at
+           FROM jobs j WHERE j.id IN (SELECT value FROM json_each(?))`,
       )
       .bind(JSON.stringify(jobs)),
   ])
   await env.CONTROL.batch([
     env.CONTROL.prepare(
-      `INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at, head)
+      `INSERT INTO provider_directory (id, shard, city_id, name_slug, version, updated_at)
        SELECT r.value ->> 'id', ?1, r.value ->> 'city_id', r.value ->> 'name_slug', 0,
-              r.value ->> 'updated_at', r.value ->> 'head' FROM json_each(?2) AS r WHERE true
+              r.value ->> 'updated_at' FROM json_each(?2) AS r WHERE true
        ON CONFLICT (id) DO UPDATE SET shard = excluded.shard, city_id = excluded.city_id,
-         name_slug = excluded.name_slug, updated_at = excluded.updated_at, head = excluded.head`,
+         name_slug = excluded.name_slug, updated_at = excluded.updated_at`,
     ).bind(shard, JSON.stringify(p?.results ?? [])),
     env.CONTROL.prepare(
-      `INSERT INTO job_directory (id, shard, city_id, title_slug, version, valid_through, updated_at, head)
+      `INSERT INTO job_directory (id, shard, city_id, title_slug, version, valid_through, updated_at)
        SELECT r.value ->> 'id', ?1, r.value ->> 'city_id', r.value ->> 'title_slug', 0,
-              r.value ->> 'valid_through', r.value ->> 'updated_at', r.value ->> 'head'
+              r.value ->> 'valid_through', r.value ->> 'updated_at'
          FROM json_each(?2) AS r WHERE true
        ON CONFLICT (id) DO UPDATE SET shard = excluded.shard, city_id = excluded.city_id,
          title_slug = excluded.title_slug, valid_through = excluded.valid_through,
-         updated_at = excluded.updated_at, head = excluded.head`,
+         updated_at = excluded.updated_at`,
     ).bind(shard, JSON.stringify(j?.results ?? [])),
   ])
 }

@@ -99,6 +99,7 @@ describe('a change routed by what the databases already hold', () => {
     providerVersion: (id) => (id === 77 ? 5 : null),
     jobShard: (id) => (id === 88 ? 1 : null),
     removal: (id) => (id === 79 ? { shard: 1, version: 9 } : null),
+    reviewsMove: true,
   }
 
   it('sends a listing, a review and a removal to the shard the directory names', () => {
