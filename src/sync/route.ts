@@ -1,9 +1,9 @@
 // Where each catalog change goes when the catalog spans databases (docs/scale.md, "How sync
 // routes a batch"): a city to control and to every shard's copy, a provider or job to the shard
 // of its city, a listing or a provider's removal to the provider's shard, an activity to control.
-// A review to its provider's shard and, as its removal, to every other shard (a review can change
-// provider, and so shard). A routing table only: it reads nothing, it is told where cities,
-// providers and jobs are.
+// A review to its provider's shard and, in the sync, as its removal to every other shard (a
+// review can change provider, and so shard). A routing table only: it reads nothing, it is told
+// where cities, providers and jobs are.
 import { citySlug } from '../catalog/cities'
 import type { Layout } from '../catalog/placement'
 import { shardOfCity } from '../catalog/placement'
