@@ -17,6 +17,7 @@ import { catalogPlaces } from '../../scripts/seed/places'
 import { purgeRequestSchema } from '../../src/cache/purge'
 import { layoutNamed, shardOfCity } from '../../src/catalog/placement'
 import { ALL_PAGES_TAGS } from '../../src/sync/purge-tags'
+import { newestVersions } from '../support/versions'
 import { withBindings } from './local-bindings'
 
 const ENV = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' }
@@ -175,12 +176,16 @@ async function catalogOf(db: D1Database): Promise<Map<string, string[]>> {
   return out
 }
 
-/** The catalog of a layout's shards taken together: each table's distinct rows. */
+/**
+ * The catalog of a layout's shards taken together: each table's distinct rows, and each entity's
+ * newest version.
+ */
 function together(shards: Map<string, string[]>[]): Map<string, string[]> {
   const out = new Map<string, string[]>()
   for (const shard of shards)
     for (const [table, rows] of shard) out.set(table, [...(out.get(table) ?? []), ...rows])
-  for (const [table, rows] of out) out.set(table, [...new Set(rows)].sort())
+  for (const [table, rows] of out)
+    out.set(table, table === 'sync_versions' ? newestVersions(rows) : [...new Set(rows)].sort())
   return out
 }
 

@@ -13,6 +13,7 @@ import type { OutboxRow } from '../../src/sync/outbox'
 import { applyRouted, controlStatements, flushOutboxes } from '../../src/sync/routed-apply'
 import { dumpDatabase, restoreDatabase } from '../support/snapshot'
 import { otherLayout } from '../support/snapshot-worker'
+import { newestVersions } from '../support/versions'
 import { withFaults } from '../support/with-faults'
 import { aMessage } from './examples'
 import type { Draft } from './examples'
@@ -152,26 +153,6 @@ async function rowsOf(dbs: readonly D1Database[], table: string, drop: string[] 
 
 const shards = (table: string) => rowsOf(databases.shards, table)
 const control = (table: string, drop: string[] = []) => rowsOf([databases.control], table, drop)
-
-/**
- * Each entity's version as the catalog knows it: the newest of its rows on every database and,
- * at the same version, the row of the shard holding it (a review's other shards record its
- * removal from them at that version).
- */
-function newestVersions(rows: string[]): string[] {
-  type Version = { key: string; version: number; removed: number }
-  const newest = new Map<string, Version>()
-  for (const row of rows.map((r) => JSON.parse(r) as Version)) {
-    const kept = newest.get(row.key)
-    if (
-      !kept ||
-      row.version > kept.version ||
-      (row.version === kept.version && row.removed < kept.removed)
-    )
-      newest.set(row.key, row)
-  }
-  return [...newest.values()].map((row) => JSON.stringify(row)).sort()
-}
 
 /** Every batch applied in this test, with its moment: what the other layout applies. */
 let applied: { batch: readonly CatalogMessage[]; at: Date }[] = []
@@ -622,6 +603,20 @@ describe.skipIf(!two)('one shard failing', () => {
     const retried = await applyRouted(watched, outcome?.retry ?? [], { now: moment(1) })
     expect(retried.failures).toEqual([])
     expect(firstShardBatches).toBe(0)
+    await expectSameAsSingle()
+  })
+
+  it('retries the review itself when the shard taking its removal fails', async () => {
+    // A review of a provider on the first shard, whose removal the second takes.
+    const onFirst = review(900000001, 900000001, 5)
+    const list = [...batches().slice(0, 2), [onFirst]]
+    await applyBoth(list, 0, 2)
+    const [outcome] = await applyBoth(list, 2, 3, replaced(1, failing))
+    expect(outcome?.retry).toEqual([onFirst])
+    expect(outcome?.retry[0]).toBe(onFirst)
+    expect(outcome?.failures.map((f) => f.messages)).toEqual([[onFirst]])
+    const retried = await applyRouted(databases, outcome?.retry ?? [], { now: moment(2) })
+    expect(retried.failures).toEqual([])
     await expectSameAsSingle()
   })
 })
