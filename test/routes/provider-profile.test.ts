@@ -335,7 +335,13 @@ describe('provider profiles', () => {
     await rebuildGate()
     const gone = await statementsOnceWarm(`/p/${p.name_slug}-${p.id}`)
     expect(gone.res.status).toBe(404)
-    expect(gone.statements.filter((sql) => sql.includes('provider_directory'))).toHaveLength(1)
+    // Said when it fails (seen once, in the one-shard step on a loaded machine): how the 404 was
+    // decided, and every statement the request ran.
+    const decided = `${gone.res.headers.get('server-timing')}\n${gone.statements.join('\n')}`
+    expect(
+      gone.statements.filter((sql) => sql.includes('provider_directory')),
+      decided,
+    ).toHaveLength(1)
     expect(gone.statements.filter((sql) => /\bFROM providers\b/.test(sql))).toEqual([])
     // The provider after it still exists, and still passes.
     const next = await provider('1 = 1')
