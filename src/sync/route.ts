@@ -67,6 +67,8 @@ function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
   const cities = new Map<number, string>()
   const providers = new Map<number, number>()
   const providerVersions = new Map<number, number>()
+  /** Removals routed so far in the batch: the shard each went to, and its version. */
+  const removals = new Map<number, { shard: number; version: number }>()
   const jobs = new Map<number, number>()
   const cityShard = (id: number) => {
     const slug = cities.get(id) ?? whereabouts.citySlug(id)
@@ -77,9 +79,12 @@ function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
   const lastShard = (id: number) => providerShard(id) ?? whereabouts.removal?.(id)?.shard ?? null
   /**
    * The shard where a provider's upsert of `version` is older than (or as old as) what is there:
-   * the shard holding a newer version, or the one it was removed from at a newer version.
+   * the shard of a newer removal earlier in the batch, the shard holding a newer version, or the
+   * one it was removed from at a newer version.
    */
   const staleOn = (id: number, version: number): number | null => {
+    const removed = removals.get(id)
+    if (removed && version <= removed.version) return removed.shard
     const held = providerShard(id)
     if (held !== null) {
       const newest = providerVersions.get(id) ?? whereabouts.providerVersion?.(id) ?? null
@@ -90,10 +95,10 @@ function batchPlaces(layout: Layout, whereabouts: Whereabouts) {
   }
   const jobShard = (id: number) => jobs.get(id) ?? whereabouts.jobShard?.(id) ?? null
   return {
-    reviewsMove: whereabouts.reviewsMove === true,
     cities,
     providers,
     providerVersions,
+    removals,
     jobs,
     cityShard,
     providerShard,
@@ -145,9 +150,6 @@ type ToShard = (message: CatalogMessage, shard: number | null, what: string) => 
 function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
   const moving = new Set<number>()
   const deferred = new Set<number>()
-  // Removals routed so far in the batch: an upsert no newer than one goes to its shard, where the
-  // tombstone makes it a no-op, rather than reviving the provider in the city it names.
-  const removed = new Map<number, { shard: number; version: number }>()
   const defer = (message: CatalogMessage, id: number) => {
     deferred.add(id)
     routed.unplaced.push({ message, reason: `provider ${id} moves between shards in this batch` })
@@ -162,11 +164,7 @@ function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
       return true
     },
     upsert(message: Extract<CatalogMessage, { kind: 'provider.upserted' }>): void {
-      const removal = removed.get(message.id)
-      const stale =
-        removal && message.version <= removal.version
-          ? removal.shard
-          : places.staleOn(message.id, message.version)
+      const stale = places.staleOn(message.id, message.version)
       if (stale !== null) {
         routed.shards[stale]?.push(message)
         return
@@ -183,9 +181,13 @@ function providerRouting(routed: Routed, places: Places, toShard: ToShard) {
       toShard(message, shard, `city ${message.entity.cityId}`)
     },
     removal(message: Extract<CatalogMessage, { kind: 'provider.removed' }>): void {
-      if (moving.has(message.id)) return defer(message, message.id)
+      if (moving.has(message.id)) {
+        defer(message, message.id)
+        return
+      }
       const shard = places.lastShard(message.id)
-      if (shard !== null) removed.set(message.id, { shard, version: message.version })
+      // A later upsert no newer than it goes where its tombstone makes it a no-op (`staleOn`).
+      if (shard !== null) places.removals.set(message.id, { shard, version: message.version })
       toShard(message, shard, `provider ${message.id}`)
     },
   }
@@ -201,10 +203,11 @@ function routeReview(
   places: Places,
   toShard: ToShard,
   message: Extract<CatalogMessage, { kind: 'review.added' }>,
+  reviewsMove: boolean,
 ): void {
   const shard = places.lastShard(message.entity.providerId)
   toShard(message, shard, `provider ${message.entity.providerId}`)
-  if (shard === null || !places.reviewsMove) return
+  if (shard === null || !reviewsMove) return
   const elsewhere = { kind: 'review.removed', id: message.id, version: message.version } as const
   routed.sentFor.set(elsewhere, message)
   routed.shards.forEach((part, other) => other !== shard && part.push(elsewhere))
@@ -248,7 +251,7 @@ export function routeMessages(
         toShard(message, lastShard(message.id), `provider ${message.id}`)
         break
       case 'review.added':
-        routeReview(routed, places, toShard, message)
+        routeReview(routed, places, toShard, message, whereabouts.reviewsMove === true)
         break
       case 'review.removed':
         for (const shard of routed.shards) shard.push(message)
